@@ -1,0 +1,83 @@
+//! Engine speed: win test, random playout, MCTS iterations, solve.
+//!
+//! Run: `cargo bench --bench main`. Figures go in BENCHMARKS.md.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use kxo_tui::ai::playout::random_playout;
+use kxo_tui::ai::{Mcts, MctsLimit, Negamax};
+use kxo_tui::game::{Position, Rules};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn win_test(c: &mut Criterion) {
+    let geo = Rules::default_rules().geometry();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let boards: Vec<u64> = (0..1024)
+        .map(|_| rng.next_u64() & rng.next_u64() & 0xffff)
+        .collect();
+    let mut group = c.benchmark_group("win_test");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("4x4_k3_table", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .filter(|&&m| geo.has_line(black_box(m)))
+                .count()
+        })
+    });
+    let geo5 = Rules::new(5, 4).unwrap().geometry();
+    group.bench_function("5x5_k4_line_loop", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .filter(|&&m| geo5.has_line(black_box(m << 9)))
+                .count()
+        })
+    });
+    group.finish();
+}
+
+fn playout(c: &mut Criterion) {
+    let geo = Rules::default_rules().geometry();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    let mut group = c.benchmark_group("playout");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("4x4_k3_empty_board", |b| {
+        b.iter(|| random_playout(geo, black_box([0, 0]), 0, &mut rng))
+    });
+    group.finish();
+}
+
+fn mcts(c: &mut Criterion) {
+    let rules = Rules::default_rules();
+    let pos = Position::new(rules);
+    let mut engine = Mcts::new(rules, MctsLimit::Iterations(100_000), 3);
+    let mut group = c.benchmark_group("mcts");
+    group.throughput(Throughput::Elements(100_000));
+    group.sample_size(20);
+    group.bench_function("4x4_k3_100k_iterations", |b| {
+        b.iter(|| engine.search_iterations(black_box(&pos), 100_000))
+    });
+    group.finish();
+}
+
+fn solve(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve");
+    for goal in [3, 4] {
+        let rules = Rules::new(4, goal).unwrap();
+        let pos = Position::new(rules);
+        if goal == 4 {
+            group.sample_size(20);
+        }
+        // A fresh engine (and so an empty transposition table) per solve.
+        group.bench_function(format!("4x4_k{goal}_empty_board"), |b| {
+            b.iter(|| Negamax::new(rules).solve(black_box(&pos)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, win_test, playout, mcts, solve);
+criterion_main!(benches);

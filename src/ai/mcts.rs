@@ -1,0 +1,318 @@
+//! Monte Carlo tree search: UCT over random bitboard playouts.
+//!
+//! The tree lives in one `Vec` of small nodes with children stored next to
+//! each other. Each node caches its mean reward and `1/sqrt(visits)`, so
+//! choosing a child is one multiply-add per child; square roots and
+//! logarithms come from tables for the visit counts that matter.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::playout::random_playout;
+use super::{Budget, Engine};
+use crate::game::{Cell, Geometry, Position, Rules};
+
+/// Iterations per move unless told otherwise.
+pub const DEFAULT_ITERATIONS: u32 = 10_000;
+
+/// How long MCTS searches for each move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    Iterations(u32),
+    Time(Duration),
+}
+
+/// The UCT exploration constant (rewards are in 0..1).
+const EXPLORATION: f32 = 1.0;
+/// The tree stops growing past this many nodes (20 bytes each); further
+/// iterations still run playouts from its leaves.
+const MAX_NODES: usize = 2_000_000;
+/// Visit counts below this use the lookup tables.
+const TABLE_SIZE: usize = 8192;
+
+const ONGOING: u8 = 0;
+const WON: u8 = 1; // the player who moved into the node has won
+const DRAWN: u8 = 2;
+
+#[derive(Clone, Copy)]
+struct Node {
+    /// Mean reward for the player who moved into this node.
+    mean: f32,
+    /// `1/sqrt(visits)`, very large while unvisited so those go first.
+    inv_sqrt: f32,
+    visits: u32,
+    /// Index of the first child; 0 while not expanded (the root is never a child).
+    first_child: u32,
+    cell: u8,
+    children: u8,
+    state: u8,
+}
+
+impl Node {
+    fn leaf(cell: u8, state: u8) -> Node {
+        Node {
+            mean: 0.0,
+            inv_sqrt: 1e9,
+            visits: 0,
+            first_child: 0,
+            cell,
+            children: 0,
+            state,
+        }
+    }
+}
+
+struct Tables {
+    inv_sqrt: Vec<f32>,
+    sqrt_ln: Vec<f32>,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| Tables {
+        inv_sqrt: (0..TABLE_SIZE)
+            .map(|n| 1.0 / (n.max(1) as f32).sqrt())
+            .collect(),
+        sqrt_ln: (0..TABLE_SIZE)
+            .map(|n| (n.max(1) as f32).ln().sqrt())
+            .collect(),
+    })
+}
+
+#[inline]
+fn inv_sqrt(n: u32) -> f32 {
+    match tables().inv_sqrt.get(n as usize) {
+        Some(&v) => v,
+        None => 1.0 / (n as f32).sqrt(),
+    }
+}
+
+#[inline]
+fn sqrt_ln(n: u32) -> f32 {
+    match tables().sqrt_ln.get(n as usize) {
+        Some(&v) => v,
+        None => (n as f32).ln().sqrt(),
+    }
+}
+
+pub struct Mcts {
+    rules: Rules,
+    limit: Limit,
+    rng: Xoshiro256PlusPlus,
+    nodes: Vec<Node>,
+    iterations: u64,
+}
+
+impl Mcts {
+    pub fn new(rules: Rules, limit: Limit, seed: u64) -> Mcts {
+        Mcts {
+            rules,
+            limit,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            nodes: Vec::new(),
+            iterations: 0,
+        }
+    }
+
+    /// Iterations run by the last search.
+    pub fn last_iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Runs a plain UCT search of `iterations` from `pos` (no tactical
+    /// shortcuts) and returns the most visited move. For benchmarks.
+    pub fn search_iterations(&mut self, pos: &Position, iterations: u32) -> Cell {
+        self.limit = Limit::Iterations(iterations);
+        self.search(pos, &mut super::Unlimited::new())
+    }
+
+    fn search(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
+        let geo = self.rules.geometry();
+        let boards = [
+            pos.board(crate::game::Player::O),
+            pos.board(crate::game::Player::X),
+        ];
+        let side = pos.to_move().index();
+        self.nodes.clear();
+        self.nodes.push(Node::leaf(0, ONGOING));
+        self.iterations = 0;
+        loop {
+            for _ in 0..256 {
+                self.iterate(geo, boards, side);
+            }
+            self.iterations += 256;
+            let done = match self.limit {
+                Limit::Iterations(n) => self.iterations >= n as u64,
+                Limit::Time(t) => budget.elapsed() >= t,
+            };
+            if done || !budget.tick() {
+                break;
+            }
+        }
+        let root = self.nodes[0];
+        let children = &self.nodes[root.first_child as usize..][..root.children as usize];
+        let best = children.iter().max_by_key(|n| n.visits).map(|n| n.cell);
+        // The root is always expanded by the first iteration.
+        Cell::new(best.unwrap_or_else(|| pos.empty().trailing_zeros() as u8))
+    }
+
+    /// One iteration: select down the tree, expand, play out, back up.
+    #[inline]
+    fn iterate(&mut self, geo: &Geometry, mut boards: [u64; 2], root_side: usize) {
+        let mut path = [0u32; 65];
+        let mut depth = 0;
+        let mut side = root_side;
+        let mut node = 0usize;
+        // The winner's index, 2 for a draw.
+        let winner = loop {
+            let n = self.nodes[node];
+            match n.state {
+                WON => break side ^ 1,
+                DRAWN => break 2,
+                _ => {}
+            }
+            if n.first_child == 0 {
+                let empty = geo.full & !(boards[0] | boards[1]);
+                let room = self.nodes.len() + empty.count_ones() as usize <= MAX_NODES;
+                if (n.visits == 0 && node != 0) || !room {
+                    break random_playout(geo, boards, side, &mut self.rng).unwrap_or(2);
+                }
+                self.expand(geo, node, boards, side, empty);
+            }
+            let n = self.nodes[node];
+            let explore = EXPLORATION * sqrt_ln(n.visits + 1);
+            let first = n.first_child as usize;
+            let mut best = first;
+            let mut best_score = f32::NEG_INFINITY;
+            for (i, child) in self.nodes[first..first + n.children as usize]
+                .iter()
+                .enumerate()
+            {
+                let score = child.mean + explore * child.inv_sqrt;
+                if score > best_score {
+                    best_score = score;
+                    best = first + i;
+                }
+            }
+            boards[side] |= 1u64 << self.nodes[best].cell;
+            side ^= 1;
+            node = best;
+            depth += 1;
+            path[depth] = node as u32;
+        };
+        // Back up: the node at depth d was entered by a move of
+        // `root_side ^ ((d - 1) & 1)`; the root's "mover" is the other side.
+        for (d, &index) in path[..=depth].iter().enumerate() {
+            let mover = root_side ^ ((d + 1) & 1);
+            let reward = if winner == 2 {
+                0.5
+            } else if winner == mover {
+                1.0
+            } else {
+                0.0
+            };
+            let n = &mut self.nodes[index as usize];
+            n.visits += 1;
+            n.inv_sqrt = inv_sqrt(n.visits);
+            n.mean += (reward - n.mean) * n.inv_sqrt * n.inv_sqrt;
+        }
+    }
+
+    fn expand(&mut self, geo: &Geometry, node: usize, boards: [u64; 2], side: usize, empty: u64) {
+        let first = self.nodes.len();
+        let mut rest = empty;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let mine = boards[side] | 1u64 << cell;
+            let state = if geo.has_line_through(mine, cell) {
+                WON
+            } else if empty == 1u64 << cell {
+                DRAWN
+            } else {
+                ONGOING
+            };
+            self.nodes.push(Node::leaf(cell, state));
+        }
+        let n = &mut self.nodes[node];
+        n.first_child = first as u32;
+        n.children = empty.count_ones() as u8;
+    }
+}
+
+impl Engine for Mcts {
+    fn label(&self) -> &'static str {
+        "MCTS"
+    }
+
+    fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
+        // Decisive and anti-decisive moves: take a win in one, block the
+        // opponent's only win in one. Playouts find these too, but slowly.
+        let geo = self.rules.geometry();
+        let me = pos.to_move();
+        let empty = pos.empty();
+        let wins = geo.winning_cells(pos.board(me), empty);
+        if wins != 0 {
+            return Cell::new(wins.trailing_zeros() as u8);
+        }
+        let threats = geo.winning_cells(pos.board(me.other()), empty);
+        if threats.count_ones() == 1 || empty.count_ones() == 1 {
+            let only = if threats != 0 { threats } else { empty };
+            return Cell::new(only.trailing_zeros() as u8);
+        }
+        self.search(pos, budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Unlimited;
+
+    fn pos(moves: &str) -> Position {
+        let rules = Rules::default_rules();
+        Position::from_moves(rules, &Cell::parse_list(moves, 4).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn search_finds_a_win_in_one_without_shortcuts() {
+        // O has A1, B1; C1 wins at once.
+        let p = pos("A1,A4,B1,D4");
+        let mut m = Mcts::new(p.rules(), Limit::Iterations(5_000), 1);
+        assert_eq!(m.search_iterations(&p, 5_000).name(4), "C1");
+    }
+
+    #[test]
+    fn choose_blocks_the_only_threat() {
+        // X threatens C4 (A4, B4); O has no win in one.
+        let p = pos("B2,A4,D1,B4");
+        let mut m = Mcts::new(p.rules(), Limit::Iterations(1_000), 1);
+        assert_eq!(m.choose(&p, &mut Unlimited::new()).name(4), "C4");
+    }
+
+    #[test]
+    fn same_seed_same_move() {
+        let p = pos("B2");
+        let a = Mcts::new(p.rules(), Limit::Iterations(3_000), 9).choose(&p, &mut Unlimited::new());
+        let b = Mcts::new(p.rules(), Limit::Iterations(3_000), 9).choose(&p, &mut Unlimited::new());
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn root_visits_equal_iterations() {
+        let p = pos("");
+        let mut m = Mcts::new(p.rules(), Limit::Iterations(2_560), 3);
+        m.search_iterations(&p, 2_560);
+        assert_eq!(m.nodes[0].visits, 2_560);
+        let root = m.nodes[0];
+        let sum: u32 = m.nodes[root.first_child as usize..][..root.children as usize]
+            .iter()
+            .map(|n| n.visits)
+            .sum();
+        // Every iteration passes through exactly one child of the root.
+        assert_eq!(sum, 2_560);
+    }
+}

@@ -1,0 +1,160 @@
+//! Game-playing engines behind one trait.
+//!
+//! Engines are plain library code: they never touch the terminal or the
+//! scheduler. A search gives time back through [`Budget::tick`], which the
+//! live screen implements by suspending the calling coroutine.
+
+mod mcts;
+mod negamax;
+pub mod playout;
+mod random;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+pub use mcts::Mcts;
+pub use negamax::{Analysis, Negamax, Value};
+pub use random::RandomPlayer;
+
+use crate::game::{Cell, GameRecord, Player, Position, Rules};
+
+/// How a search gives time back to whoever runs it.
+pub trait Budget {
+    /// Called every few hundred nodes or iterations. It may suspend the
+    /// caller (the live screen's seats do). Returns `false` when the search
+    /// must stop now and answer with the best it has.
+    fn tick(&mut self) -> bool;
+    /// Time this search has spent thinking so far (time suspended excluded).
+    fn elapsed(&self) -> Duration;
+}
+
+/// The budget of headless runs, tests and benchmarks: never interrupts.
+pub struct Unlimited {
+    start: Instant,
+}
+
+impl Unlimited {
+    pub fn new() -> Unlimited {
+        Unlimited {
+            start: Instant::now(),
+        }
+    }
+}
+
+impl Default for Unlimited {
+    fn default() -> Self {
+        Unlimited::new()
+    }
+}
+
+impl Budget for Unlimited {
+    fn tick(&mut self) -> bool {
+        true
+    }
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// A game-playing engine.
+pub trait Engine {
+    /// Short label for the screen, e.g. "MCTS".
+    fn label(&self) -> &'static str;
+    /// Picks a move in `pos`, which must not be over.
+    fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell;
+    /// Told when a game it played in has ended (the learning player learns
+    /// here); `me` is the side it played.
+    fn game_over(&mut self, _record: &GameRecord, _me: Player) {}
+}
+
+/// The engines a user can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineKind {
+    Random,
+    Negamax,
+    Mcts,
+}
+
+impl EngineKind {
+    pub const ALL: [EngineKind; 3] = [EngineKind::Random, EngineKind::Negamax, EngineKind::Mcts];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Random => "random",
+            EngineKind::Negamax => "negamax",
+            EngineKind::Mcts => "mcts",
+        }
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for EngineKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "random" | "rand" => Ok(EngineKind::Random),
+            "negamax" | "nega" => Ok(EngineKind::Negamax),
+            "mcts" | "uct" => Ok(EngineKind::Mcts),
+            _ => Err(format!(
+                "unknown engine '{s}': choose one of {}",
+                EngineKind::ALL.map(EngineKind::name).join(", ")
+            )),
+        }
+    }
+}
+
+/// How long an engine may think on each move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ThinkLimit {
+    /// MCTS: this many iterations; Negamax: a full solve.
+    Default { mcts_iterations: u32 },
+    /// Every engine: this much thinking time per move.
+    Millis(u64),
+}
+
+impl Default for ThinkLimit {
+    fn default() -> Self {
+        ThinkLimit::Default {
+            mcts_iterations: mcts::DEFAULT_ITERATIONS,
+        }
+    }
+}
+
+/// Builds an engine for `rules`, seeded for reproducible play.
+pub fn make_engine(
+    kind: EngineKind,
+    rules: Rules,
+    limit: ThinkLimit,
+    seed: u64,
+) -> Box<dyn Engine> {
+    match kind {
+        EngineKind::Random => Box::new(RandomPlayer::new(seed)),
+        EngineKind::Negamax => {
+            let mut n = Negamax::new(rules);
+            if let ThinkLimit::Millis(ms) = limit {
+                n.set_time_limit(Some(Duration::from_millis(ms)));
+            }
+            Box::new(n)
+        }
+        EngineKind::Mcts => {
+            let budget = match limit {
+                ThinkLimit::Default { mcts_iterations } => mcts::Limit::Iterations(mcts_iterations),
+                ThinkLimit::Millis(ms) => mcts::Limit::Time(Duration::from_millis(ms)),
+            };
+            Box::new(Mcts::new(rules, budget, seed))
+        }
+    }
+}
+
+pub use mcts::Limit as MctsLimit;
+
+/// MCTS iterations per move unless told otherwise.
+pub const fn mcts_default_iterations() -> u32 {
+    mcts::DEFAULT_ITERATIONS
+}

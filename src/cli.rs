@@ -1,0 +1,138 @@
+//! The command line: flags, subcommands and their help.
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::ai::{EngineKind, ThinkLimit};
+use crate::game::{MAX_SIZE, MIN_SIZE, Rules};
+use crate::headless::InputError;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kxo-tui",
+    version,
+    about = "Tic-tac-toe games between computer players, each a coroutine, drawn live in the terminal",
+    long_about = None
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// The perfect-play value of a position, with the best move.
+    Solve(SolveArgs),
+    /// Many games between two engines: wins, draws and an Elo estimate.
+    Arena(ArenaArgs),
+}
+
+/// The board: side and marks in a row.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct RulesArgs {
+    /// Board side N (an N x N board), 3 to 8.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    pub size: u8,
+    /// Marks in a row that win, 3 to N.
+    #[arg(long, default_value_t = 3)]
+    pub goal: u8,
+}
+
+impl RulesArgs {
+    pub fn rules(self) -> Result<Rules, InputError> {
+        Rules::new(self.size, self.goal).map_err(|e| InputError(e.0))
+    }
+}
+
+/// How long engines think per move.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct ThinkArgs {
+    /// MCTS iterations per move (the default budget).
+    #[arg(long, value_name = "I", default_value_t = crate::ai::mcts_default_iterations(),
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub mcts_iterations: u32,
+    /// Instead: thinking time per move in milliseconds, for every engine.
+    #[arg(long, value_name = "T", conflicts_with = "mcts_iterations",
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub think_ms: Option<u64>,
+}
+
+impl ThinkArgs {
+    pub fn limit(self) -> ThinkLimit {
+        match self.think_ms {
+            Some(ms) => ThinkLimit::Millis(ms),
+            None => ThinkLimit::Default {
+                mcts_iterations: self.mcts_iterations,
+            },
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Moves played so far, from O's first: e.g. B2,C3,A1.
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    pub moves: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// O's engine (moves first): random, negamax, mcts.
+    #[arg(long = "o", value_name = "ENGINE", default_value = "mcts", value_parser = parse_engine)]
+    pub o: EngineKind,
+    /// X's engine: random, negamax, mcts.
+    #[arg(long = "x", value_name = "ENGINE", default_value = "negamax", value_parser = parse_engine)]
+    pub x: EngineKind,
+    /// Number of games.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub games: u32,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Seed for reproducible runs (default: a random one, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub think: ThinkArgs,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_engine(s: &str) -> Result<EngineKind, String> {
+    s.parse()
+}
+
+/// Turns a clap error into one line: "error: ..." without the usage block.
+pub fn one_line_error(rendered: &str) -> String {
+    rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn clap_errors_fold_into_one_line() {
+        let err = Cli::try_parse_from(["kxo-tui", "arena", "--o", "chess"]).unwrap_err();
+        let line = one_line_error(&err.render().to_string());
+        assert!(!line.contains('\n'));
+        assert!(line.starts_with("error:"), "{line}");
+        assert!(line.contains("unknown engine 'chess'"), "{line}");
+    }
+}

@@ -1,0 +1,122 @@
+//! Cells and their names: columns A.., rows 1.. from the top ("B3").
+
+use std::fmt;
+
+/// A cell of the board, by index `row * size + col`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u8);
+
+/// Why a coordinate could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoordError(pub String);
+
+impl fmt::Display for CoordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for CoordError {}
+
+impl Cell {
+    pub const fn new(index: u8) -> Cell {
+        Cell(index)
+    }
+    pub fn from_row_col(row: u8, col: u8, size: u8) -> Cell {
+        Cell(row * size + col)
+    }
+    pub fn index(self) -> u8 {
+        self.0
+    }
+    pub fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+    pub fn row(self, size: u8) -> u8 {
+        self.0 / size
+    }
+    pub fn col(self, size: u8) -> u8 {
+        self.0 % size
+    }
+
+    /// The cell's name on a board of side `size`, e.g. "B3".
+    pub fn name(self, size: u8) -> String {
+        format!("{}{}", (b'A' + self.col(size)) as char, self.row(size) + 1)
+    }
+
+    /// Reads a name such as "b3" (either case, surrounding spaces ignored).
+    pub fn parse(text: &str, size: u8) -> Result<Cell, CoordError> {
+        let t = text.trim();
+        let mut chars = t.chars();
+        let bad = || {
+            CoordError(format!(
+                "'{t}' is not a cell: use a column letter and a row number, like B3"
+            ))
+        };
+        let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
+        if !letter.is_ascii_uppercase() {
+            return Err(bad());
+        }
+        let digits = chars.as_str();
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let row: u32 = digits.parse().map_err(|_| bad())?;
+        let col = letter as u32 - 'A' as u32;
+        let last_col = (b'A' + size - 1) as char;
+        if col >= size as u32 || row == 0 || row > size as u32 {
+            return Err(CoordError(format!(
+                "{} is off the board: columns are A to {last_col}, rows 1 to {size}",
+                t.to_ascii_uppercase()
+            )));
+        }
+        Ok(Cell::from_row_col((row - 1) as u8, col as u8, size))
+    }
+
+    /// Reads a comma-separated list such as "B2,C3".
+    pub fn parse_list(text: &str, size: u8) -> Result<Vec<Cell>, CoordError> {
+        if text.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        text.split(',')
+            .map(|part| Cell::parse(part, size))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn names_follow_columns_then_rows() {
+        assert_eq!(Cell::from_row_col(2, 1, 4).name(4), "B3");
+        assert_eq!(Cell::new(0).name(8), "A1");
+        assert_eq!(Cell::new(63).name(8), "H8");
+    }
+
+    #[test]
+    fn parse_accepts_either_case() {
+        assert_eq!(Cell::parse("b3", 4), Ok(Cell::from_row_col(2, 1, 4)));
+        assert_eq!(Cell::parse(" C1 ", 4), Ok(Cell::new(2)));
+    }
+
+    #[test]
+    fn parse_rejects_bad_text_with_a_clear_message() {
+        for bad in ["", "3b", "b", "bb", "b-1", "b3x", "é3"] {
+            let err = Cell::parse(bad, 4).unwrap_err();
+            assert!(err.0.contains("not a cell"), "{bad}: {err}");
+        }
+        for off in ["z9", "e1", "a5", "a0"] {
+            let err = Cell::parse(off, 4).unwrap_err();
+            assert!(err.0.contains("off the board"), "{off}: {err}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn name_and_parse_round_trip(size in 3u8..=8, seed in 0u8..64) {
+            let cell = Cell::new(seed % (size * size));
+            prop_assert_eq!(Cell::parse(&cell.name(size), size), Ok(cell));
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! The rules of N x N tic-tac-toe with K in a row.
+
+mod coord;
+mod position;
+mod record;
+mod rules;
+
+pub use coord::{Cell, CoordError};
+pub use position::{MoveError, Outcome, Player, Position};
+pub use record::GameRecord;
+pub use rules::{Geometry, MAX_SIZE, MIN_SIZE, Rules, RulesError, spread_bits};
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::OffBoard(c) => write!(f, "cell #{} is off the board", c.index()),
+            MoveError::Occupied(_) => write!(f, "that cell is already taken"),
+            MoveError::GameOver => write!(f, "the game is already over"),
+        }
+    }
+}
+impl std::error::Error for MoveError {}

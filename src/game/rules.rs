@@ -1,0 +1,358 @@
+//! Board geometry for an N x N board with K in a row: win masks, symmetries
+//! and Zobrist keys, generated once per (N, K) and shared by every position.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::SplitMix64;
+
+/// Smallest and largest supported board side.
+pub const MIN_SIZE: u8 = 3;
+pub const MAX_SIZE: u8 = 8;
+
+/// The rules of one game: board side `size` and `goal` marks in a row.
+///
+/// `Rules` is a cheap handle (`Copy`) to the geometry tables of that (N, K),
+/// which are built the first time they are asked for and then live for the
+/// whole run.
+#[derive(Clone, Copy)]
+pub struct Rules {
+    geo: &'static Geometry,
+}
+
+/// Everything that depends only on (N, K).
+pub struct Geometry {
+    pub size: u8,
+    pub goal: u8,
+    pub cells: u8,
+    /// Mask of all cells of the board.
+    pub full: u64,
+    /// Every winning line as a bitboard (bit `row * size + col`).
+    pub lines: Vec<u64>,
+    /// For each cell, the lines through it.
+    pub lines_through: Vec<Vec<u64>>,
+    /// Every winning line in the 2-bit table encoding, for O (X's is this
+    /// shifted left by one bit).
+    pub table_lines: Vec<u128>,
+    /// For boards of at most 16 cells: bit `m` is set when the cell set `m`
+    /// contains a line. 8 KiB for 4x4, so it stays in L1 during playouts.
+    pub line_bits: Option<Vec<u64>>,
+    /// `sym[s][c]` is the cell that `c` moves to under symmetry `s`
+    /// (s = 0 is the identity).
+    pub sym: [[u8; 64]; 8],
+    /// `sym_inv[s]` undoes `sym[s]`.
+    pub sym_inv: [[u8; 64]; 8],
+    /// Byte-wise lookup tables to map a whole bitboard through a symmetry:
+    /// `sym_bytes[s][byte][value]`.
+    sym_bytes: Vec<[[u64; 256]; 8]>,
+    /// Zobrist keys `zobrist[player][cell]`.
+    pub zobrist: [[u64; 64]; 2],
+}
+
+/// Why a (N, K) pair was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesError(pub String);
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for RulesError {}
+
+impl Rules {
+    /// The rules for an N x N board with K in a row.
+    pub fn new(size: u8, goal: u8) -> Result<Rules, RulesError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(RulesError(format!(
+                "board size {size} is out of range: use {MIN_SIZE} to {MAX_SIZE}"
+            )));
+        }
+        if goal < 3 || goal > size {
+            return Err(RulesError(format!(
+                "goal {goal} is out of range for a {size}x{size} board: use 3 to {size}"
+            )));
+        }
+        static CACHE: OnceLock<Vec<OnceLock<&'static Geometry>>> = OnceLock::new();
+        let cache = CACHE.get_or_init(|| {
+            (0..(MAX_SIZE as usize + 1) * (MAX_SIZE as usize + 1))
+                .map(|_| OnceLock::new())
+                .collect()
+        });
+        let slot = &cache[size as usize * (MAX_SIZE as usize + 1) + goal as usize];
+        let geo = *slot.get_or_init(|| Box::leak(Box::new(Geometry::build(size, goal))));
+        Ok(Rules { geo })
+    }
+
+    /// The default game: 4x4, three in a row.
+    pub fn default_rules() -> Rules {
+        Rules::new(4, 3).expect("4x4 with three in a row is valid")
+    }
+
+    pub fn size(self) -> u8 {
+        self.geo.size
+    }
+    pub fn goal(self) -> u8 {
+        self.geo.goal
+    }
+    pub fn cells(self) -> u8 {
+        self.geo.cells
+    }
+    pub fn geometry(self) -> &'static Geometry {
+        self.geo
+    }
+}
+
+impl PartialEq for Rules {
+    fn eq(&self, other: &Rules) -> bool {
+        std::ptr::eq(self.geo, other.geo)
+    }
+}
+impl Eq for Rules {}
+
+impl fmt::Debug for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Rules({}x{}, {} in a row)",
+            self.size(),
+            self.size(),
+            self.goal()
+        )
+    }
+}
+
+impl Geometry {
+    fn build(size: u8, goal: u8) -> Geometry {
+        let n = size as i32;
+        let k = goal as i32;
+        let cells = size * size;
+        let bit = |r: i32, c: i32| 1u64 << (r * n + c);
+        let mut lines = Vec::new();
+        // Directions: right, down, down-right, down-left.
+        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..n {
+                for c in 0..n {
+                    let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                    if !(0..n).contains(&er) || !(0..n).contains(&ec) {
+                        continue;
+                    }
+                    lines.push((0..k).fold(0u64, |m, i| m | bit(r + dr * i, c + dc * i)));
+                }
+            }
+        }
+        let lines_through = (0..cells)
+            .map(|cell| {
+                lines
+                    .iter()
+                    .copied()
+                    .filter(|m| m & (1u64 << cell) != 0)
+                    .collect()
+            })
+            .collect();
+        let table_lines = lines.iter().map(|&m| spread_bits(m)).collect();
+        let line_bits = (cells <= 16).then(|| {
+            let count = 1usize << cells;
+            let mut bits = vec![0u64; count.div_ceil(64)];
+            for m in 0..count {
+                if lines.iter().any(|&l| l & !(m as u64) == 0) {
+                    bits[m / 64] |= 1 << (m % 64);
+                }
+            }
+            bits
+        });
+
+        let mut sym = [[0u8; 64]; 8];
+        let mut sym_inv = [[0u8; 64]; 8];
+        for (s, (perm, inv)) in sym.iter_mut().zip(sym_inv.iter_mut()).enumerate() {
+            for r in 0..n {
+                for c in 0..n {
+                    let (r2, c2) = transform(s, r, c, n);
+                    let from = (r * n + c) as usize;
+                    let to = (r2 * n + c2) as u8;
+                    perm[from] = to;
+                    inv[to as usize] = from as u8;
+                }
+            }
+        }
+        let byte_count = (cells as usize).div_ceil(8);
+        let sym_bytes = (0..8)
+            .map(|s| {
+                let mut t = [[0u64; 256]; 8];
+                for (b, table) in t.iter_mut().enumerate().take(byte_count) {
+                    for (v, out) in table.iter_mut().enumerate() {
+                        for i in 0..8 {
+                            let cell = b * 8 + i;
+                            if v & (1 << i) != 0 && cell < cells as usize {
+                                *out |= 1u64 << sym[s][cell];
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+
+        // Fixed seed: keys are the same on every run, so hashes are reproducible.
+        let mut rng = SplitMix64::seed_from_u64(0x6b78_6f5f_7a6f_6272);
+        let mut zobrist = [[0u64; 64]; 2];
+        for keys in zobrist.iter_mut() {
+            for key in keys.iter_mut() {
+                *key = rng.next_u64();
+            }
+        }
+        Geometry {
+            size,
+            goal,
+            cells,
+            full: if cells == 64 {
+                u64::MAX
+            } else {
+                (1u64 << cells) - 1
+            },
+            lines,
+            lines_through,
+            table_lines,
+            line_bits,
+            sym,
+            sym_inv,
+            sym_bytes,
+            zobrist,
+        }
+    }
+
+    /// Whether the cell set `bb` contains a whole line.
+    #[inline]
+    pub fn has_line(&self, bb: u64) -> bool {
+        match &self.line_bits {
+            Some(bits) => bits[(bb >> 6) as usize] >> (bb & 63) & 1 != 0,
+            None => self.lines.iter().any(|&l| l & !bb == 0),
+        }
+    }
+
+    /// Whether `bb` contains a line through `cell` (the move just played).
+    #[inline]
+    pub fn has_line_through(&self, bb: u64, cell: u8) -> bool {
+        match &self.line_bits {
+            Some(bits) => bits[(bb >> 6) as usize] >> (bb & 63) & 1 != 0,
+            None => self.lines_through[cell as usize]
+                .iter()
+                .any(|&l| l & !bb == 0),
+        }
+    }
+
+    /// The empty cells where a player holding `mine` would complete a line.
+    #[inline]
+    pub fn winning_cells(&self, mine: u64, empty: u64) -> u64 {
+        let mut wins = 0;
+        for &line in &self.lines {
+            let rest = line & !mine;
+            if rest & empty == rest && rest.count_ones() == 1 {
+                wins |= rest;
+            }
+        }
+        wins
+    }
+
+    /// Maps a bitboard through symmetry `s`.
+    #[inline]
+    pub fn transform(&self, s: usize, bb: u64) -> u64 {
+        let t = &self.sym_bytes[s];
+        let mut out = 0;
+        let mut rest = bb;
+        let mut b = 0;
+        while rest != 0 {
+            out |= t[b][(rest & 0xff) as usize];
+            rest >>= 8;
+            b += 1;
+        }
+        out
+    }
+}
+
+/// Image of (row, col) under symmetry `s` of the square: the four rotations,
+/// then the same after a mirror.
+fn transform(s: usize, r: i32, c: i32, n: i32) -> (i32, i32) {
+    let (r, c) = if s >= 4 { (r, n - 1 - c) } else { (r, c) };
+    match s % 4 {
+        0 => (r, c),
+        1 => (c, n - 1 - r),
+        2 => (n - 1 - r, n - 1 - c),
+        _ => (n - 1 - c, r),
+    }
+}
+
+/// Spreads bit `i` of `bb` to bit `2i`: a bitboard in the 2-bit table encoding.
+pub fn spread_bits(bb: u64) -> u128 {
+    let mut out = 0u128;
+    let mut rest = bb;
+    while rest != 0 {
+        let i = rest.trailing_zeros();
+        out |= 1u128 << (2 * i);
+        rest &= rest - 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_counts_match_geometry() {
+        // 3x3 K=3: 3 rows, 3 columns, 2 diagonals.
+        assert_eq!(Rules::new(3, 3).unwrap().geometry().lines.len(), 8);
+        // 4x4 K=3: 8 horizontal, 8 vertical, 4 + 4 diagonal.
+        assert_eq!(Rules::new(4, 3).unwrap().geometry().lines.len(), 24);
+        // 4x4 K=4: 4 + 4 + 2.
+        assert_eq!(Rules::new(4, 4).unwrap().geometry().lines.len(), 10);
+    }
+
+    #[test]
+    fn out_of_range_rules_are_refused() {
+        assert!(Rules::new(2, 3).is_err());
+        assert!(Rules::new(9, 3).is_err());
+        assert!(Rules::new(4, 5).is_err());
+        assert!(Rules::new(5, 2).is_err());
+        assert!(Rules::new(8, 8).is_ok());
+    }
+
+    #[test]
+    fn x_masks_are_o_masks_shifted_by_one() {
+        let geo = Rules::new(4, 3).unwrap().geometry();
+        for (&line, &table) in geo.lines.iter().zip(&geo.table_lines) {
+            assert_eq!(table.count_ones(), 3);
+            assert_eq!((table << 1) & 0x5555_5555_5555_5555_5555_5555_5555_5555, 0);
+            assert_eq!(spread_bits(line) << 1, table << 1);
+        }
+    }
+
+    #[test]
+    fn symmetries_are_permutations_and_map_lines_to_lines() {
+        for size in MIN_SIZE..=MAX_SIZE {
+            let geo = Rules::new(size, 3).unwrap().geometry();
+            for s in 0..8 {
+                let mut seen = 0u64;
+                for c in 0..geo.cells {
+                    let to = geo.sym[s][c as usize];
+                    seen |= 1 << to;
+                    assert_eq!(geo.sym_inv[s][to as usize], c);
+                }
+                assert_eq!(seen, geo.full);
+                for &line in &geo.lines {
+                    assert!(geo.lines.contains(&geo.transform(s, line)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_table_agrees_with_line_loop() {
+        let geo = Rules::new(4, 3).unwrap().geometry();
+        for m in 0..(1u64 << 16) {
+            let slow = geo.lines.iter().any(|&l| l & !m == 0);
+            assert_eq!(geo.has_line(m), slow, "mask {m:#x}");
+        }
+    }
+}

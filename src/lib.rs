@@ -1,0 +1,10 @@
+//! kxo-tui: several tic-tac-toe games between computer players, each player
+//! a stackful coroutine, drawn live in the terminal.
+//!
+//! - [`game`]: rules, bitboards, win masks, symmetry, records.
+//! - [`ai`]: engines behind one trait.
+
+pub mod ai;
+pub mod cli;
+pub mod game;
+pub mod headless;

@@ -1,0 +1,129 @@
+//! The binary's headless commands, run as a user would.
+
+use std::process::Command;
+
+fn kxo(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .args(args)
+        .output()
+        .expect("run kxo-tui");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).expect("valid JSON")
+}
+
+#[test]
+fn solve_json_has_the_documented_keys() {
+    let (code, out, _) = kxo(&["solve", "--goal", "4", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["size"], 4);
+    assert_eq!(v["goal"], 4);
+    assert_eq!(v["value"], "draw");
+    assert_eq!(v["plies"], 16);
+    assert!(v["best_move"].as_str().is_some());
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(v["ms"].as_f64().is_some());
+}
+
+#[test]
+fn solve_from_given_moves() {
+    let (code, out, _) = kxo(&["solve", "--size", "3", "--moves", "A1,B2,C3", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&out)["value"], "draw");
+    let (code, out, _) = kxo(&["solve", "--moves", "b2,a1,c2,d4,b4"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("the first player (O) wins in 2 plies"),
+        "{out}"
+    );
+}
+
+#[test]
+fn arena_json_is_reproducible_with_a_seed() {
+    let args = [
+        "arena",
+        "--o",
+        "mcts",
+        "--x",
+        "random",
+        "--games",
+        "20",
+        "--seed",
+        "7",
+        "--mcts-iterations",
+        "300",
+        "--json",
+    ];
+    let (code, a, _) = kxo(&args);
+    assert_eq!(code, 0);
+    let (_, b, _) = kxo(&args);
+    let (a, b) = (json(&a), json(&b));
+    for key in ["games", "o_wins", "x_wins", "draws", "elo_diff", "elo_ci95"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    assert_eq!(a["games"], 20);
+    let total = a["o_wins"].as_u64().unwrap()
+        + a["x_wins"].as_u64().unwrap()
+        + a["draws"].as_u64().unwrap();
+    assert_eq!(total, 20);
+    assert!(a["o_ms_per_move"].as_f64().is_some());
+    assert!(a["x_ms_per_move"].as_f64().is_some());
+}
+
+#[test]
+fn arena_text_reports_every_figure() {
+    let (code, out, err) = kxo(&[
+        "arena", "--o", "random", "--x", "random", "--games", "200", "--seed", "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for needle in [
+        "O wins:",
+        "X wins:",
+        "draws:",
+        "time per move",
+        "Elo difference",
+        "(95%)",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in {out}");
+    }
+    // No progress bar off a terminal.
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn bad_input_gets_one_line_and_status_two() {
+    let cases: &[&[&str]] = &[
+        &["arena", "--o", "chess"],
+        &["arena", "--x", ""],
+        &["solve", "--size", "9"],
+        &["solve", "--size", "2"],
+        &["solve", "--goal", "5"],
+        &["solve", "--goal", "2"],
+        &["solve", "--moves", "B2,,C3"],
+        &["solve", "--moves", "B2,B2"],
+        &["solve", "--moves", "Z9"],
+        &["solve", "--moves", "A1,A2,B1,B2,C1"],
+        &["solve", "--moves", "A1,A2,B1,B2,C1,D4"],
+        &["arena", "--think-ms", "5", "--mcts-iterations", "9"],
+        &["arena", "--games", "0"],
+        &["frobnicate"],
+    ];
+    for args in cases {
+        let (code, out, err) = kxo(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error:"), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("backtrace"),
+            "{args:?}: {err}"
+        );
+    }
+}
