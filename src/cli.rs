@@ -13,9 +13,40 @@ use crate::headless::InputError;
     about = "Tic-tac-toe games between computer players, each a coroutine, drawn live in the terminal",
     long_about = None
 )]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The live screen's options (when no command is given).
+    #[command(flatten)]
+    pub live: LiveArgs,
+}
+
+/// The live screen: several games at once.
+#[derive(Args, Debug)]
+pub struct LiveArgs {
+    /// Number of games played at once.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u16).range(1..=36))]
+    pub games: u16,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Fix O's engine (random, negamax, mcts); default: a random pick every game.
+    #[arg(long = "o", value_name = "ENGINE", value_parser = parse_engine)]
+    pub o: Option<EngineKind>,
+    /// Fix X's engine; default: a random pick every game.
+    #[arg(long = "x", value_name = "ENGINE", value_parser = parse_engine)]
+    pub x: Option<EngineKind>,
+    /// Least milliseconds between moves of a game, so people can follow (0: as fast as possible).
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub delay: u64,
+    #[command(flatten)]
+    pub think: ThinkArgs,
+    /// Seed for the engines and the engine pairs (default: a random one).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Most frames drawn per second.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub fps: u32,
 }
 
 #[derive(Subcommand, Debug)]

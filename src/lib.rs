@@ -5,6 +5,11 @@
 //! - [`ai`]: engines behind one trait.
 
 pub mod ai;
+pub mod app;
 pub mod cli;
 pub mod game;
 pub mod headless;
+pub mod panics;
+pub mod tasks;
+pub mod terminal;
+pub mod ui;

@@ -5,7 +5,8 @@ use clap::Parser;
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use kxo_tui::cli::{ArenaArgs, Cli, Command, SolveArgs, one_line_error};
+use kxo_tui::app::LiveConfig;
+use kxo_tui::cli::{ArenaArgs, Cli, Command, LiveArgs, SolveArgs, one_line_error};
 use kxo_tui::headless::{InputError, arena, solve};
 
 fn main() -> ExitCode {
@@ -27,10 +28,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Solve(args)) => run_solve(args),
         Some(Command::Arena(args)) => run_arena(args),
-        None => {
-            let _ = <Cli as clap::CommandFactory>::command().print_help();
-            Ok(())
-        }
+        None => run_live(cli.live),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -92,4 +90,73 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         write!(out, "{}", report.to_text())?;
     }
     Ok(())
+}
+
+fn run_live(args: LiveArgs) -> anyhow::Result<()> {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    let config = LiveConfig {
+        rules: args.rules.rules()?,
+        games: args.games as usize,
+        o: args.o,
+        x: args.x,
+        delay: Duration::from_millis(args.delay),
+        limit: args.think.limit(),
+        seed: args.seed.unwrap_or_else(rand::random),
+        fps: args.fps,
+        color: kxo_tui::ui::palette::ColorMode::detect(),
+    };
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(InputError(
+            "the live screen needs a terminal; for headless use try `kxo-tui solve` or `kxo-tui arena`"
+                .into(),
+        )
+        .into());
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    kxo_tui::panics::set_quiet(true);
+    let guard = kxo_tui::terminal::TerminalGuard::enter(false)?;
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let backend = ratatui::backend::CrosstermBackend::new(std::io::stdout());
+        let terminal = ratatui::Terminal::new(backend)?;
+        kxo_tui::tasks::live::run(
+            config,
+            terminal,
+            &mut kxo_tui::tasks::live::CrosstermInput,
+            stop,
+            None,
+        )
+    }));
+    drop(guard);
+    kxo_tui::panics::set_quiet(false);
+    match outcome {
+        Ok(Ok(summary)) => {
+            let t = summary.totals;
+            let secs = summary.elapsed.as_secs();
+            println!(
+                "kxo-tui: {} games finished in {}m{:02}s (O {}, X {}, draws {}), {} moves",
+                t.finished,
+                secs / 60,
+                secs % 60,
+                t.o_wins,
+                t.x_wins,
+                t.draws,
+                t.moves
+            );
+            Ok(())
+        }
+        Ok(Err(e)) => Err(e),
+        Err(payload) => {
+            anyhow::bail!("kxo-tui crashed: {}", kxo_tui::panics::message(&*payload))
+        }
+    }
 }

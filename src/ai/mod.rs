@@ -79,6 +79,15 @@ pub enum EngineKind {
 impl EngineKind {
     pub const ALL: [EngineKind; 3] = [EngineKind::Random, EngineKind::Negamax, EngineKind::Mcts];
 
+    /// Four-letter label for the screen: "MCTS", "NEGA", "RAND".
+    pub fn label(self) -> &'static str {
+        match self {
+            EngineKind::Random => "RAND",
+            EngineKind::Negamax => "NEGA",
+            EngineKind::Mcts => "MCTS",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Random => "random",

@@ -1,0 +1,257 @@
+//! The live screen: spawns the tasks and runs the event loop.
+
+use std::cell::RefCell;
+use std::io;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crossterm::event::Event as TermEvent;
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+
+use super::load::LoadTracker;
+use super::scheduler::{Ctx, Event, Scheduler, Signals, Suspend, TaskRole, wait_for};
+use super::seat::run_seat;
+use crate::app::{App, LiveConfig};
+use crate::game::Player;
+
+/// The longest the loop blocks on input, so that signals are noticed.
+const MAX_BLOCK: Duration = Duration::from_millis(250);
+
+/// Where terminal events come from: the real terminal, or a script in tests
+/// and benchmarks.
+pub trait InputSource {
+    /// Waits up to `timeout` for one event.
+    fn next_event(&mut self, timeout: Duration) -> io::Result<Option<TermEvent>>;
+}
+
+/// Terminal input through crossterm.
+pub struct CrosstermInput;
+
+impl InputSource for CrosstermInput {
+    fn next_event(&mut self, timeout: Duration) -> io::Result<Option<TermEvent>> {
+        if crossterm::event::poll(timeout)? {
+            Ok(Some(crossterm::event::read()?))
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+/// How the run ended.
+#[derive(Debug)]
+pub struct Summary {
+    pub totals: crate::app::Totals,
+    pub frames: u64,
+    pub elapsed: Duration,
+}
+
+/// Hooks for tests and benchmarks: called after every frame is drawn.
+pub type FrameHook = Box<dyn FnMut(&App)>;
+
+/// Builds the scheduler with every task of the live screen.
+pub fn spawn_tasks<B: Backend + 'static>(
+    sched: &mut Scheduler,
+    app: &Rc<RefCell<App>>,
+    terminal: Rc<RefCell<Terminal<B>>>,
+    on_frame: Option<FrameHook>,
+) -> io::Result<()> {
+    let games = app.borrow().games.len();
+    for game in 0..games {
+        for me in [Player::O, Player::X] {
+            let (app, signals) = (app.clone(), sched.signals());
+            sched.spawn(
+                format!("game{}-{}", game + 1, me),
+                TaskRole::Seat {
+                    game,
+                    side: me.index(),
+                },
+                move |ctx| run_seat(ctx, app, signals, game, me),
+            )?;
+        }
+    }
+    let (kb_app, kb_signals) = (app.clone(), sched.signals());
+    sched.spawn("keyboard", TaskRole::Keyboard, move |ctx| {
+        run_keyboard(ctx, kb_app, kb_signals)
+    })?;
+    let render_app = app.clone();
+    sched.spawn("renderer", TaskRole::Renderer, move |ctx| {
+        run_renderer(ctx, render_app, terminal, on_frame)
+    })?;
+    Ok(())
+}
+
+fn run_keyboard(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
+    loop {
+        wait_for(ctx, Event::Input);
+        loop {
+            let Some(event) = app.borrow_mut().input.pop_front() else {
+                break;
+            };
+            let posts = app.borrow_mut().handle_event(&event);
+            posts.into_iter().for_each(|e| signals.post(e));
+        }
+    }
+}
+
+fn run_renderer<B: Backend>(
+    ctx: &Ctx,
+    app: Rc<RefCell<App>>,
+    terminal: Rc<RefCell<Terminal<B>>>,
+    mut on_frame: Option<FrameHook>,
+) {
+    let mut last_frame: Option<Instant> = None;
+    let mut last_clock = String::new();
+    loop {
+        let now = Instant::now();
+        let (gap, started) = {
+            let a = app.borrow();
+            (
+                Duration::from_secs_f64(1.0 / a.config.fps.max(1) as f64),
+                a.started,
+            )
+        };
+        let clock = clock_text(started, now);
+        if clock != last_clock {
+            last_clock.clone_from(&clock);
+            let mut a = app.borrow_mut();
+            a.clock = clock;
+            a.dirty = true;
+        }
+        let (dirty, urgent) = {
+            let a = app.borrow();
+            (a.dirty, a.urgent)
+        };
+        let frame_due = last_frame.is_none_or(|t| now >= t + gap);
+        if dirty && (urgent || frame_due) {
+            {
+                let mut a = app.borrow_mut();
+                a.dirty = false;
+                a.urgent = false;
+                a.frames += 1;
+            }
+            let drawn = {
+                let a = app.borrow();
+                let mut term = terminal.borrow_mut();
+                term.draw(|f| crate::ui::draw(f, &a)).map(|_| ())
+            };
+            if let Err(e) = drawn {
+                // Nothing can be shown any more: stop cleanly.
+                let mut a = app.borrow_mut();
+                a.quit = true;
+                a.error = Some(format!("cannot draw: {e}"));
+                drop(a);
+                ctx.suspend(Suspend::Yield);
+                continue;
+            }
+            last_frame = Some(now);
+            if let Some(hook) = on_frame.as_mut() {
+                hook(&app.borrow());
+            }
+        }
+        // Sleep until the next clock second, or until the frame gap is over
+        // if something is waiting to be drawn; a key or a move wakes us early.
+        let next_second = next_clock_tick(started, Instant::now());
+        let deadline = match (app.borrow().dirty, last_frame) {
+            (true, Some(t)) => (t + gap).min(next_second),
+            _ => next_second,
+        };
+        ctx.suspend(Suspend::Wait(Event::Changed, Some(deadline)));
+    }
+}
+
+/// The header's clock: local time and time since start.
+fn clock_text(started: Instant, now: Instant) -> String {
+    let up = now.saturating_duration_since(started).as_secs();
+    format!(
+        "{}  up {:02}:{:02}:{:02}",
+        chrono::Local::now().format("%H:%M:%S"),
+        up / 3600,
+        up / 60 % 60,
+        up % 60
+    )
+}
+
+fn next_clock_tick(started: Instant, now: Instant) -> Instant {
+    let since = now.saturating_duration_since(started);
+    started + Duration::from_secs(since.as_secs() + 1)
+}
+
+/// Runs the live screen until the user quits or `stop` is raised (a
+/// signal). The caller owns the terminal's modes; this only draws.
+pub fn run<B: Backend + 'static>(
+    config: LiveConfig,
+    terminal: Terminal<B>,
+    input: &mut dyn InputSource,
+    stop: Arc<AtomicBool>,
+    on_frame: Option<FrameHook>,
+) -> anyhow::Result<Summary> {
+    let now = Instant::now();
+    let app = Rc::new(RefCell::new(App::new(config, now)));
+    let terminal = Rc::new(RefCell::new(terminal));
+    let mut sched = Scheduler::new();
+    spawn_tasks(&mut sched, &app, terminal, on_frame)?;
+    let mut load = LoadTracker::new(now);
+    loop {
+        let now = Instant::now();
+        sched.wake_due(now);
+        if load.maybe_sample(now, &sched) {
+            let mut a = app.borrow_mut();
+            a.load = load.snapshot.clone();
+            if a.tab == crate::app::Tab::Load {
+                a.dirty = true;
+                sched.deliver(Event::Changed);
+            }
+        }
+        while let Some(failure) = sched.take_failure() {
+            if let TaskRole::Seat { game, .. } = failure.role {
+                for e in app.borrow_mut().fail_game(game, &failure.message) {
+                    sched.deliver(e);
+                }
+            } else {
+                anyhow::bail!("the {:?} task failed: {}", failure.role, failure.message);
+            }
+        }
+        if stop.load(Ordering::Relaxed) {
+            app.borrow_mut().quit = true;
+        }
+        {
+            let a = app.borrow();
+            if a.quit {
+                if let Some(e) = &a.error {
+                    anyhow::bail!("{e}");
+                }
+                break;
+            }
+        }
+        // Read input: without blocking while tasks are ready, otherwise
+        // blocking until the next wake-up (no busy loop).
+        let timeout = if sched.ready_count() > 0 {
+            Duration::ZERO
+        } else {
+            let next = sched
+                .next_deadline()
+                .map_or(load.next_sample(), |d| d.min(load.next_sample()));
+            next.saturating_duration_since(Instant::now())
+                .min(MAX_BLOCK)
+        };
+        let mut first = true;
+        while let Some(event) = input.next_event(if first { timeout } else { Duration::ZERO })? {
+            first = false;
+            app.borrow_mut().input.push_back(event);
+            sched.deliver(Event::Input);
+            if app.borrow().input.len() >= 64 {
+                break;
+            }
+        }
+        sched.run_next();
+    }
+    let a = app.borrow();
+    Ok(Summary {
+        totals: a.totals,
+        frames: a.frames,
+        elapsed: a.started.elapsed(),
+    })
+}

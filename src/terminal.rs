@@ -1,0 +1,46 @@
+//! Entering and leaving the full screen. The guard restores the terminal
+//! when dropped, on every exit path including a panic's unwinding.
+
+use std::io::{self, Write};
+
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+pub struct TerminalGuard {
+    mouse: bool,
+}
+
+impl TerminalGuard {
+    /// Raw mode, the alternate screen, a hidden cursor (and mouse reports
+    /// when asked for).
+    pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+        enable_raw_mode()?;
+        let guard = TerminalGuard { mouse };
+        let mut out = io::stdout();
+        execute!(out, EnterAlternateScreen, crossterm::cursor::Hide)?;
+        if mouse {
+            execute!(out, EnableMouseCapture)?;
+        }
+        Ok(guard)
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore(self.mouse);
+    }
+}
+
+/// Puts the terminal back as it was: cooked mode, main screen, cursor shown.
+pub fn restore(mouse: bool) {
+    let mut out = io::stdout();
+    if mouse {
+        let _ = execute!(out, DisableMouseCapture);
+    }
+    let _ = execute!(out, LeaveAlternateScreen, crossterm::cursor::Show);
+    let _ = disable_raw_mode();
+    let _ = out.flush();
+}
