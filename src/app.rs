@@ -30,6 +30,9 @@ pub struct LiveConfig {
     pub seed: u64,
     pub fps: u32,
     pub color: ColorMode,
+    /// Testing aid: O's seat of this game (from 0) panics when it first
+    /// thinks. Set from the environment variable `KXO_FAULT_GAME` (from 1).
+    pub fault_game: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,6 +312,7 @@ mod tests {
             seed: 1,
             fps: 30,
             color: ColorMode::None,
+            fault_game: None,
         };
         App::new(config, Instant::now())
     }

@@ -107,6 +107,10 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
         seed: args.seed.unwrap_or_else(rand::random),
         fps: args.fps,
         color: kxo_tui::ui::palette::ColorMode::detect(),
+        fault_game: std::env::var("KXO_FAULT_GAME")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1)),
     };
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(InputError(

@@ -137,6 +137,14 @@ impl Mcts {
         ];
         let side = pos.to_move().index();
         self.nodes.clear();
+        // Room for the whole tree up front: growing a large Vec copies it,
+        // a pause no time slice could interrupt. About 8 nodes per iteration
+        // is the most a 16-cell board needs; pages are only touched as used.
+        let expected = match self.limit {
+            Limit::Iterations(n) => (n as usize).saturating_mul(8),
+            Limit::Time(t) => (t.as_millis() as usize).saturating_mul(20_000),
+        };
+        self.nodes.reserve(expected.clamp(1024, MAX_NODES));
         self.nodes.push(Node::leaf(0, ONGOING));
         self.iterations = 0;
         loop {

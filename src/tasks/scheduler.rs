@@ -72,6 +72,15 @@ impl Signals {
     }
 }
 
+impl TaskRole {
+    /// The keyboard and the renderer answer the person at the keyboard:
+    /// when ready they run before the seats, so a key press is not kept
+    /// waiting for a whole round of thinking engines.
+    pub fn is_interactive(self) -> bool {
+        matches!(self, TaskRole::Keyboard | TaskRole::Renderer)
+    }
+}
+
 /// Who a task belongs to, for accounting and for reporting failures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaskRole {
@@ -212,14 +221,23 @@ impl Scheduler {
             .min()
     }
 
-    /// Resumes the next ready task after the last one run, if any is ready.
+    /// Resumes the next ready task: an interactive one (keyboard, renderer)
+    /// if any is ready, else the next ready task after the last one run.
     /// Returns its index.
     pub fn run_next(&mut self) -> Option<usize> {
         self.deliver_posted();
         let n = self.tasks.len();
+        let ready = |t: &Task| t.state == TaskState::Ready;
+        if let Some(index) =
+            (0..n).find(|&i| ready(&self.tasks[i]) && self.tasks[i].role.is_interactive())
+        {
+            self.resume(index);
+            self.deliver_posted();
+            return Some(index);
+        }
         let index = (0..n)
             .map(|i| (self.cursor + i) % n)
-            .find(|&i| self.tasks[i].state == TaskState::Ready)?;
+            .find(|&i| ready(&self.tasks[i]))?;
         self.cursor = (index + 1) % n;
         self.resume(index);
         self.deliver_posted();
@@ -309,6 +327,40 @@ mod tests {
             s.run_next();
         }
         assert_eq!(seen.borrow().join(""), "abcabc");
+    }
+
+    #[test]
+    fn interactive_tasks_jump_the_queue_and_seats_stay_fair() {
+        let mut s = Scheduler::new();
+        let seen = log();
+        for (name, role) in [
+            ("a", TaskRole::Seat { game: 0, side: 0 }),
+            ("b", TaskRole::Seat { game: 1, side: 0 }),
+            ("k", TaskRole::Keyboard),
+        ] {
+            let seen = seen.clone();
+            s.spawn(name, role, move |ctx| {
+                loop {
+                    seen.borrow_mut().push(name.to_string());
+                    if name == "k" {
+                        wait_for(ctx, Event::Input);
+                    } else {
+                        ctx.suspend(Suspend::Yield);
+                    }
+                }
+            })
+            .unwrap();
+        }
+        for _ in 0..3 {
+            s.run_next();
+        }
+        assert_eq!(seen.borrow().join(""), "kab");
+        s.deliver(Event::Input);
+        for _ in 0..3 {
+            s.run_next();
+        }
+        // The keyboard runs at once; the seats keep their alternation.
+        assert_eq!(seen.borrow().join(""), "kabkab");
     }
 
     #[test]

@@ -107,6 +107,9 @@ pub fn run_seat(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, game: usize,
                 kind,
             } => {
                 let start = Instant::now();
+                if me == Player::O && app.borrow().config.fault_game == Some(game) {
+                    panic!("injected fault in game {} (KXO_FAULT_GAME)", game + 1);
+                }
                 let fresh = !matches!(&engine, Some((g, k, _)) if *g == generation && *k == kind);
                 if fresh {
                     let (rules, limit, seed) = {

@@ -64,24 +64,22 @@ fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
     } else {
         Span::styled("running", c.accent())
     };
+    let shown = if hidden > 0 {
+        format!(
+            "  {} of {} games shown",
+            app.games.len() - hidden,
+            app.games.len()
+        )
+    } else {
+        String::new()
+    };
     vec![
         state,
+        Span::styled(shown, c.warn()),
         Span::raw(format!(
             "  games {}  O {}  X {}  draws {}  {:.0} moves/s",
             t.finished, t.o_wins, t.x_wins, t.draws, app.rate.per_second
         )),
-        Span::styled(
-            if hidden > 0 {
-                format!(
-                    "  ({} of {} games shown)",
-                    app.games.len() - hidden,
-                    app.games.len()
-                )
-            } else {
-                String::new()
-            },
-            c.warn(),
-        ),
     ]
 }
 

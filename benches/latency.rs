@@ -1,0 +1,203 @@
+//! Key-press-to-frame latency with 9 games of MCTS thinking non-stop
+//! (`--delay 0`), and CPU use while paused. Not a criterion benchmark: it
+//! runs the real event loop with a scripted keyboard and an in-memory
+//! terminal, and prints percentiles.
+//!
+//! Run: `cargo bench --bench latency`.
+
+use std::cell::RefCell;
+use std::io;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use kxo_tui::ai::{EngineKind, ThinkLimit};
+use kxo_tui::app::{LiveConfig, Tab};
+use kxo_tui::game::Rules;
+use kxo_tui::tasks::live::{self, InputSource};
+use kxo_tui::ui::palette::ColorMode;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+#[derive(Default)]
+struct Probe {
+    /// When the pending key was sent, and the tab it selects.
+    pending: Option<(Instant, Tab)>,
+    latencies: Vec<Duration>,
+}
+
+struct Keys {
+    probe: Rc<RefCell<Probe>>,
+    next_key: Instant,
+    sent: usize,
+    total: usize,
+    stop: Arc<AtomicBool>,
+    script: Vec<(Duration, Event)>,
+    started: Instant,
+}
+
+impl InputSource for Keys {
+    fn next_event(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
+        let now = Instant::now();
+        if let Some((at, _)) = self.script.first()
+            && now >= self.started + *at
+        {
+            return Ok(Some(self.script.remove(0).1));
+        }
+        if self.total > 0 && self.probe.borrow().pending.is_none() && now >= self.next_key {
+            if self.sent == self.total {
+                self.stop.store(true, Ordering::Relaxed);
+                return Ok(None);
+            }
+            self.sent += 1;
+            let (ch, tab) = if self.sent % 2 == 1 {
+                ('w', Tab::Load)
+            } else {
+                ('q', Tab::Records)
+            };
+            self.probe.borrow_mut().pending = Some((Instant::now(), tab));
+            // Keys arrive at irregular moments relative to the seats' slices.
+            self.next_key = now + Duration::from_millis(23 + (self.sent as u64 * 7) % 31);
+            return Ok(Some(Event::Key(KeyEvent::new(
+                KeyCode::Char(ch),
+                KeyModifiers::NONE,
+            ))));
+        }
+        if !timeout.is_zero() {
+            std::thread::sleep(timeout.min(Duration::from_millis(5)));
+        }
+        Ok(None)
+    }
+}
+
+fn config() -> LiveConfig {
+    LiveConfig {
+        rules: Rules::default_rules(),
+        games: 9,
+        o: Some(EngineKind::Mcts),
+        x: Some(EngineKind::Mcts),
+        delay: Duration::ZERO,
+        limit: ThinkLimit::Default {
+            mcts_iterations: 200_000,
+        },
+        seed: 1,
+        fps: 30,
+        color: ColorMode::TrueColor,
+        fault_game: None,
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+/// CPU time of a process so far (user + system), from /proc.
+fn process_cpu(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10)) // USER_HZ is 100 on Linux
+}
+
+fn main() {
+    // Criterion-style arguments (e.g. `--bench`) are ignored.
+    let probe = Rc::new(RefCell::new(Probe::default()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut keys = Keys {
+        probe: probe.clone(),
+        next_key: Instant::now() + Duration::from_millis(500),
+        sent: 0,
+        total: 400,
+        stop: stop.clone(),
+        script: Vec::new(),
+        started: Instant::now(),
+    };
+    let hook_probe = probe.clone();
+    let hook = Box::new(move |app: &kxo_tui::app::App| {
+        let mut p = hook_probe.borrow_mut();
+        if let Some((sent, tab)) = p.pending
+            && app.tab == tab
+        {
+            p.latencies.push(sent.elapsed());
+            p.pending = None;
+        }
+    });
+    let terminal = Terminal::new(TestBackend::new(120, 50)).expect("test backend");
+    let summary = live::run(config(), terminal, &mut keys, stop, Some(hook)).expect("live run");
+    let mut lat = probe.borrow().latencies.clone();
+    lat.sort();
+    println!(
+        "key-to-frame latency, 9 games of MCTS vs MCTS at --delay 0 ({} keys, {} moves in {:.1} s):",
+        lat.len(),
+        summary.totals.moves,
+        summary.elapsed.as_secs_f64()
+    );
+    if !lat.is_empty() {
+        println!(
+            "  p50 {:.2} ms   p90 {:.2} ms   p99 {:.2} ms   max {:.2} ms",
+            percentile(&lat, 0.5).as_secs_f64() * 1e3,
+            percentile(&lat, 0.9).as_secs_f64() * 1e3,
+            percentile(&lat, 0.99).as_secs_f64() * 1e3,
+            lat[lat.len() - 1].as_secs_f64() * 1e3
+        );
+    }
+
+    // Paused: the real binary in a pseudo-terminal, 9 games of MCTS at
+    // --delay 0, Ctrl-P, then 10 s of its CPU time from /proc.
+    match paused_cpu_share() {
+        Some(share) => println!(
+            "CPU while paused (real binary, 9 games, 10 s): {:.2}% of one core",
+            share * 100.0
+        ),
+        None => println!("CPU while paused: could not be measured here"),
+    }
+}
+
+fn paused_cpu_share() -> Option<f64> {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::io::{Read, Write};
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 50,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .ok()?;
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kxo-tui"));
+    cmd.args([
+        "--delay",
+        "0",
+        "--o",
+        "mcts",
+        "--x",
+        "mcts",
+        "--mcts-iterations",
+        "200000",
+    ]);
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).ok()?;
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().ok()?;
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while matches!(reader.read(&mut buf), Ok(n) if n > 0) {}
+    });
+    let mut writer = pair.master.take_writer().ok()?;
+    let pid = child.process_id()?;
+    std::thread::sleep(Duration::from_secs(1));
+    writer.write_all(b"\x10").ok()?; // Ctrl-P
+    writer.flush().ok()?;
+    std::thread::sleep(Duration::from_millis(500));
+    let (cpu0, t0) = (process_cpu(pid)?, Instant::now());
+    std::thread::sleep(Duration::from_secs(10));
+    let (cpu1, t1) = (process_cpu(pid)?, Instant::now());
+    writer.write_all(b"\x11").ok()?; // Ctrl-Q
+    writer.flush().ok()?;
+    let _ = child.wait();
+    Some((cpu1 - cpu0).as_secs_f64() / (t1 - t0).as_secs_f64())
+}

@@ -1,0 +1,81 @@
+//! The live screen's costs: a coroutine round trip through the scheduler
+//! against a bare corosensei resume/suspend, and one full frame.
+//!
+//! Run: `cargo bench --bench live`. Figures go in BENCHMARKS.md.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use corosensei::{Coroutine, CoroutineResult};
+use criterion::{Criterion, criterion_group, criterion_main};
+use kxo_tui::ai::{EngineKind, ThinkLimit};
+use kxo_tui::app::{App, LiveConfig};
+use kxo_tui::game::{Cell, Rules};
+use kxo_tui::tasks::{Scheduler, Suspend, TaskRole};
+use kxo_tui::ui::palette::ColorMode;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn switches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("switch");
+    let mut bare: Coroutine<(), (), ()> = Coroutine::new(|y, ()| {
+        loop {
+            y.suspend(());
+        }
+    });
+    group.bench_function("bare_corosensei_resume_suspend", |b| {
+        b.iter(|| matches!(black_box(bare.resume(())), CoroutineResult::Yield(())))
+    });
+    let mut sched = Scheduler::new();
+    sched
+        .spawn("spin", TaskRole::Other, |ctx| {
+            loop {
+                ctx.suspend(Suspend::Yield);
+            }
+        })
+        .expect("stack");
+    group.bench_function("scheduler_run_next_one_task", |b| {
+        b.iter(|| black_box(sched.run_next()))
+    });
+    group.finish();
+}
+
+fn frame(c: &mut Criterion) {
+    let config = LiveConfig {
+        rules: Rules::default_rules(),
+        games: 9,
+        o: Some(EngineKind::Mcts),
+        x: Some(EngineKind::Negamax),
+        delay: Duration::ZERO,
+        limit: ThinkLimit::default(),
+        seed: 1,
+        fps: 30,
+        color: ColorMode::TrueColor,
+        fault_game: None,
+    };
+    let now = Instant::now();
+    let mut app = App::new(config, now);
+    for g in 0..9 {
+        for i in 0..(g % 6 + 2) {
+            app.apply_move(g, 0, Cell::new(((i * 5 + g) % 16) as u8), now);
+        }
+    }
+    let mut group = c.benchmark_group("frame");
+    for (w, h) in [(120u16, 50u16), (80, 24)] {
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+        group.bench_function(format!("9_games_{w}x{h}"), |b| {
+            b.iter(|| {
+                // Force a full redraw: a diff against an unchanged buffer would be free.
+                terminal.clear().expect("clear");
+                terminal
+                    .draw(|f| kxo_tui::ui::draw(f, &app))
+                    .map(|_| ())
+                    .expect("draw")
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, switches, frame);
+criterion_main!(benches);

@@ -1,0 +1,177 @@
+//! Running the real binary in a pseudo-terminal and reading its screen
+//! through a terminal emulator (vt100), as a user would see it.
+
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+pub struct Session {
+    parser: Arc<Mutex<vt100::Parser>>,
+    master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+}
+
+fn nz(v: u16) -> NonZeroU16 {
+    NonZeroU16::new(v).expect("non-zero size")
+}
+
+impl Session {
+    pub fn start(args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Session {
+        let pty = native_pty_system();
+        let pair = pty
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pty");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kxo-tui"));
+        cmd.args(args);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pair.slave.spawn_command(cmd).expect("spawn kxo-tui");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("pty reader");
+        let writer = pair.master.take_writer().expect("pty writer");
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(nz(rows), nz(cols), 0)));
+        let feed = parser.clone();
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut p) = feed.lock() {
+                    p.process(&buf[..n]);
+                }
+            }
+        });
+        Session {
+            parser,
+            master: pair.master,
+            writer,
+            child,
+        }
+    }
+
+    pub fn screen(&self) -> String {
+        self.parser.lock().expect("parser").screen().contents()
+    }
+
+    pub fn alternate_screen(&self) -> bool {
+        self.parser
+            .lock()
+            .expect("parser")
+            .screen()
+            .alternate_screen()
+    }
+
+    pub fn cursor_hidden(&self) -> bool {
+        self.parser.lock().expect("parser").screen().hide_cursor()
+    }
+
+    /// Number of cells drawn with a colour other than the default.
+    pub fn coloured_cells(&self) -> usize {
+        let parser = self.parser.lock().expect("parser");
+        let screen = parser.screen();
+        let (rows, cols) = screen.size();
+        let mut count = 0;
+        for r in 0..rows.get() {
+            for c in 0..cols.get() {
+                if let Some(cell) = screen.cell(r, c) {
+                    let plain = vt100::Color::Default;
+                    if cell.fgcolor() != plain || cell.bgcolor() != plain {
+                        count += 1;
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    pub fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).expect("write to pty");
+        self.writer.flush().expect("flush pty");
+    }
+
+    /// Waits until the screen satisfies `pred`; panics with the screen if
+    /// it does not within `timeout`.
+    pub fn wait_until(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if pred(&screen) {
+                return screen;
+            }
+            if start.elapsed() > timeout {
+                panic!("timed out waiting for {what}; the screen was:\n{screen}");
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn wait_for(&self, needle: &str, timeout: Duration) -> String {
+        self.wait_until(needle, timeout, |s| s.contains(needle))
+    }
+
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self.parser
+            .lock()
+            .expect("parser")
+            .screen_mut()
+            .set_size(nz(rows), nz(cols));
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize pty");
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.child.process_id()
+    }
+
+    /// Waits for the process to exit; returns its exit code.
+    pub fn wait_exit(&mut self, timeout: Duration) -> u32 {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                // Let the reader thread take in the last bytes.
+                thread::sleep(Duration::from_millis(100));
+                return status.exit_code();
+            }
+            if start.elapsed() > timeout {
+                let _ = self.child.kill();
+                panic!("kxo-tui did not exit; the screen was:\n{}", self.screen());
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+/// Control-key bytes.
+pub const CTRL_P: &[u8] = b"\x10";
+pub const CTRL_Q: &[u8] = b"\x11";
+pub const CTRL_C: &[u8] = b"\x03";

@@ -1,0 +1,155 @@
+//! The whole program in a real pseudo-terminal.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{CTRL_C, CTRL_P, CTRL_Q, Session};
+
+const T: Duration = Duration::from_secs(10);
+
+/// The screen below the header (whose clock changes every second).
+fn below_header(screen: &str, header_rows: usize) -> String {
+    screen
+        .lines()
+        .skip(header_rows)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn live_screen_tabs_pause_resize_and_quit() {
+    let mut s = Session::start(&["--seed", "3", "--delay", "100"], 100, 40, &[]);
+    let first_logo_line = kxo_tui::ui::logo::LOGO.lines().next().unwrap().trim_end();
+    let screen = s.wait_for("Game-9", T);
+    assert!(screen.contains(first_logo_line), "logo missing:\n{screen}");
+    assert!(screen.contains("Records [Q]"));
+    assert!(s.alternate_screen());
+    assert!(s.cursor_hidden());
+    // Moves appear in the Records tab.
+    s.wait_for(" → ", T);
+
+    // W shows the Load avg tab; Q brings Records back.
+    s.send(b"w");
+    s.wait_for("run queue", T);
+    s.send(b"Q");
+    s.wait_until("the Records tab", T, |sc| {
+        !sc.contains("run queue") && sc.contains(" → ")
+    });
+
+    // Ctrl-P pauses: PAUSED shows and nothing below the header moves.
+    s.send(CTRL_P);
+    s.wait_for("PAUSED", T);
+    std::thread::sleep(Duration::from_millis(300));
+    let header = kxo_tui::ui::logo::height() as usize;
+    let before = below_header(&s.screen(), header);
+    std::thread::sleep(Duration::from_millis(1_200));
+    let after = below_header(&s.screen(), header);
+    assert_eq!(before, after, "a board changed while paused");
+
+    // Ctrl-P again resumes: the games move on.
+    s.send(CTRL_P);
+    s.wait_until("running again", T, |sc| {
+        sc.contains("running") && !sc.contains("PAUSED")
+    });
+    s.wait_until("a board to change", T, |sc| {
+        below_header(sc, header) != before
+    });
+
+    // A resize reflows the grid to compact boards, all nine still shown.
+    s.resize(80, 24);
+    let screen = s.wait_until("compact boards", T, |sc| {
+        sc.contains("Game-9") && sc.contains(" · ")
+    });
+    assert!(!screen.contains("┌───┬"), "full boards at 80x24:\n{screen}");
+    // Too small, then back.
+    s.resize(30, 10);
+    s.wait_for("too small", T);
+    s.resize(100, 40);
+    s.wait_for("Game-9", T);
+
+    // `?` shows the help.
+    s.send(b"?");
+    s.wait_for("pause / resume", T);
+    s.send(b"?");
+    s.wait_until("help closed", T, |sc| !sc.contains("pause / resume"));
+
+    // Ctrl-Q quits with status 0, off the alternate screen, cursor shown.
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+    assert!(!s.cursor_hidden(), "cursor still hidden");
+    assert!(s.screen().contains("games finished"), "{}", s.screen());
+}
+
+#[test]
+fn ctrl_c_quits_too() {
+    let mut s = Session::start(&["--games", "2"], 80, 24, &[]);
+    s.wait_for("Game-2", T);
+    s.send(CTRL_C);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!s.alternate_screen());
+}
+
+#[test]
+fn sigterm_and_sighup_restore_the_terminal() {
+    for signal in ["TERM", "HUP"] {
+        let mut s = Session::start(&["--games", "4"], 80, 24, &[]);
+        s.wait_for("Game-4", T);
+        let pid = s.pid().expect("pid").to_string();
+        let status = std::process::Command::new("kill")
+            .args([format!("-{signal}").as_str(), pid.as_str()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+        assert_eq!(s.wait_exit(T), 0, "SIG{signal}");
+        assert!(
+            !s.alternate_screen(),
+            "SIG{signal}: still on the alternate screen"
+        );
+        assert!(!s.cursor_hidden(), "SIG{signal}: cursor hidden");
+    }
+}
+
+#[test]
+fn a_panicking_seat_fails_its_game_only() {
+    let mut s = Session::start(
+        &["--games", "4", "--delay", "50"],
+        100,
+        40,
+        &[("KXO_FAULT_GAME", "2")],
+    );
+    s.wait_for("FAILED", T);
+    // The other games go on: finished games are counted.
+    s.wait_until("other games to finish", T, |sc| {
+        !sc.contains("games 0 ") && sc.contains("games ")
+    });
+    let screen = s.screen();
+    assert!(screen.contains("injected fault in game 2"), "{screen}");
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!s.alternate_screen());
+}
+
+#[test]
+fn no_color_draws_no_colour_but_colour_is_there_without_it() {
+    for (env, coloured) in [(&[("NO_COLOR", "1")][..], false), (&[][..], true)] {
+        let mut s = Session::start(&["--games", "2", "--seed", "1"], 80, 24, env);
+        s.wait_for(" → ", T);
+        let cells = s.coloured_cells();
+        assert_eq!(cells > 0, coloured, "{env:?}: {cells} coloured cells");
+        s.send(CTRL_Q);
+        assert_eq!(s.wait_exit(T), 0);
+    }
+}
+
+#[test]
+fn the_live_screen_refuses_to_run_without_a_terminal() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run kxo-tui");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs a terminal"), "{err}");
+}
