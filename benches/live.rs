@@ -37,6 +37,14 @@ fn switches(c: &mut Criterion) {
     group.bench_function("scheduler_run_next_one_task", |b| {
         b.iter(|| black_box(sched.run_next()))
     });
+    // What the scheduler adds to a bare switch: two clock reads for the
+    // per-task CPU accounting.
+    group.bench_function("two_instant_now_reads", |b| {
+        b.iter(|| {
+            let t = Instant::now();
+            black_box(t.elapsed())
+        })
+    });
     group.finish();
 }
 

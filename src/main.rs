@@ -120,12 +120,22 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
         .into());
     }
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ] {
+    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         signal_hook::flag::register(signal, stop.clone())?;
+    }
+    // SIGHUP: if the terminal is really gone (its window closed) there is
+    // nothing to restore and reading it could spin, so leave at once;
+    // otherwise stop cleanly like SIGTERM.
+    let hup = stop.clone();
+    // SAFETY: the handler only calls poll(2), _exit(2) and an atomic store,
+    // all async-signal-safe.
+    unsafe {
+        signal_hook::low_level::register(signal_hook::consts::SIGHUP, move || {
+            if kxo_tui::terminal::stdin_hung_up() {
+                libc::_exit(129);
+            }
+            hup.store(true, std::sync::atomic::Ordering::Relaxed);
+        })?;
     }
     kxo_tui::panics::set_quiet(true);
     let guard = kxo_tui::terminal::TerminalGuard::enter(false)?;

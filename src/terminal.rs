@@ -44,3 +44,16 @@ pub fn restore(mouse: bool) {
     let _ = disable_raw_mode();
     let _ = out.flush();
 }
+
+/// Whether standard input's terminal has hung up (its window was closed).
+/// Async-signal-safe: one `poll` call.
+pub fn stdin_hung_up() -> bool {
+    let mut fds = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, zero timeout.
+    let ready = unsafe { libc::poll(&mut fds, 1, 0) };
+    ready > 0 && fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+}

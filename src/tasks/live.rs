@@ -33,6 +33,14 @@ pub struct CrosstermInput;
 impl InputSource for CrosstermInput {
     fn next_event(&mut self, timeout: Duration) -> io::Result<Option<TermEvent>> {
         if crossterm::event::poll(timeout)? {
+            // crossterm's read() spins forever on end-of-file, which is what
+            // a terminal that went away (a closed window) gives: check first.
+            if crate::terminal::stdin_hung_up() {
+                return Err(io::Error::new(
+                    io::ErrorKind::BrokenPipe,
+                    "the terminal went away",
+                ));
+            }
             Ok(Some(crossterm::event::read()?))
         } else {
             Ok(None)
@@ -238,7 +246,17 @@ pub fn run<B: Backend + 'static>(
                 .min(MAX_BLOCK)
         };
         let mut first = true;
-        while let Some(event) = input.next_event(if first { timeout } else { Duration::ZERO })? {
+        loop {
+            let event = match input.next_event(if first { timeout } else { Duration::ZERO }) {
+                Ok(Some(event)) => event,
+                Ok(None) => break,
+                // The terminal is gone: nobody is left to watch, so stop.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    app.borrow_mut().quit = true;
+                    break;
+                }
+                Err(e) => return Err(e.into()),
+            };
             first = false;
             app.borrow_mut().input.push_back(event);
             sched.deliver(Event::Input);
@@ -254,4 +272,107 @@ pub fn run<B: Backend + 'static>(
         frames: a.frames,
         elapsed: a.started.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::{EngineKind, ThinkLimit};
+    use crate::game::Rules;
+    use crate::tasks::scheduler::TaskState;
+    use crate::ui::palette::ColorMode;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::backend::TestBackend;
+
+    fn setup() -> (Scheduler, Rc<RefCell<App>>) {
+        let config = LiveConfig {
+            rules: Rules::default_rules(),
+            games: 4,
+            o: Some(EngineKind::Mcts),
+            x: Some(EngineKind::Mcts),
+            delay: Duration::ZERO,
+            // Long searches, so seats are caught mid-thought.
+            limit: ThinkLimit::Default {
+                mcts_iterations: 300_000,
+            },
+            seed: 5,
+            fps: 30,
+            color: ColorMode::None,
+            fault_game: None,
+        };
+        let app = Rc::new(RefCell::new(App::new(config, Instant::now())));
+        let terminal = Rc::new(RefCell::new(
+            Terminal::new(TestBackend::new(80, 24)).unwrap(),
+        ));
+        let mut sched = Scheduler::new();
+        spawn_tasks(&mut sched, &app, terminal, None).unwrap();
+        (sched, app)
+    }
+
+    fn press_ctrl_p(sched: &mut Scheduler, app: &Rc<RefCell<App>>) {
+        let key = TermEvent::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
+        app.borrow_mut().input.push_back(key);
+        sched.deliver(Event::Input);
+        sched.run_next();
+    }
+
+    fn seat_states(sched: &Scheduler) -> Vec<TaskState> {
+        sched
+            .tasks()
+            .iter()
+            .filter(|t| matches!(t.role, TaskRole::Seat { .. }))
+            .map(|t| t.state.clone())
+            .collect()
+    }
+
+    #[test]
+    fn pause_stops_every_seat_mid_thought_and_resume_goes_on() {
+        let (mut sched, app) = setup();
+        // Let every seat start; the O seats are now deep in a search.
+        for _ in 0..50 {
+            sched.run_round();
+        }
+        let thinking_before: Vec<u64> = sched.tasks().iter().map(|t| t.resumes).collect();
+        press_ctrl_p(&mut sched, &app);
+        assert!(app.borrow().paused);
+        // Each thinking seat runs at most to the end of its slice, then waits.
+        for _ in 0..5 {
+            sched.run_round();
+        }
+        let moves = app.borrow().totals.moves;
+        let resumes: Vec<u64> = sched.tasks().iter().map(|t| t.resumes).collect();
+        for _ in 0..200 {
+            sched.run_round();
+            sched.wake_due(Instant::now());
+        }
+        assert_eq!(
+            app.borrow().totals.moves,
+            moves,
+            "a move was played while paused"
+        );
+        for (i, task) in sched.tasks().iter().enumerate() {
+            if matches!(task.role, TaskRole::Seat { .. }) {
+                assert_eq!(task.resumes, resumes[i], "{} ran while paused", task.name);
+                assert!(
+                    matches!(
+                        task.state,
+                        TaskState::Waiting(Event::Resume | Event::Turn(_), _)
+                    ),
+                    "{}: {:?}",
+                    task.name,
+                    task.state
+                );
+            }
+        }
+        assert!(seat_states(&sched).contains(&TaskState::Waiting(Event::Resume, None)));
+        assert!(resumes.iter().zip(&thinking_before).any(|(a, b)| a > b));
+        // Resume: the same searches go on and moves are played.
+        press_ctrl_p(&mut sched, &app);
+        assert!(!app.borrow().paused);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while app.borrow().totals.moves == moves && Instant::now() < deadline {
+            sched.run_round();
+        }
+        assert!(app.borrow().totals.moves > moves, "no move after resuming");
+    }
 }
