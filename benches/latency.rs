@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use kxo_tui::ai::{EngineKind, ThinkLimit};
 use kxo_tui::app::{LiveConfig, Tab};
-use kxo_tui::game::Rules;
 use kxo_tui::tasks::live::{self, InputSource};
 use kxo_tui::ui::palette::ColorMode;
 use ratatui::Terminal;
@@ -74,8 +73,6 @@ impl InputSource for Keys {
 
 fn config() -> LiveConfig {
     LiveConfig {
-        rules: Rules::default_rules(),
-        games: 9,
         o: Some(EngineKind::Mcts),
         x: Some(EngineKind::Mcts),
         delay: Duration::ZERO,
@@ -83,9 +80,8 @@ fn config() -> LiveConfig {
             mcts_iterations: 200_000,
         },
         seed: 1,
-        fps: 30,
         color: ColorMode::TrueColor,
-        fault_game: None,
+        ..LiveConfig::default()
     }
 }
 

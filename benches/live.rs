@@ -4,13 +4,13 @@
 //! Run: `cargo bench --bench live`. Figures go in BENCHMARKS.md.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use corosensei::{Coroutine, CoroutineResult};
 use criterion::{Criterion, criterion_group, criterion_main};
-use kxo_tui::ai::{EngineKind, ThinkLimit};
+use kxo_tui::ai::EngineKind;
 use kxo_tui::app::{App, LiveConfig};
-use kxo_tui::game::{Cell, Rules};
+use kxo_tui::game::Cell;
 use kxo_tui::tasks::{Scheduler, Suspend, TaskRole};
 use kxo_tui::ui::palette::ColorMode;
 use ratatui::Terminal;
@@ -50,16 +50,11 @@ fn switches(c: &mut Criterion) {
 
 fn frame(c: &mut Criterion) {
     let config = LiveConfig {
-        rules: Rules::default_rules(),
-        games: 9,
         o: Some(EngineKind::Mcts),
         x: Some(EngineKind::Negamax),
-        delay: Duration::ZERO,
-        limit: ThinkLimit::default(),
         seed: 1,
-        fps: 30,
         color: ColorMode::TrueColor,
-        fault_game: None,
+        ..LiveConfig::default()
     };
     let now = Instant::now();
     let mut app = App::new(config, now);

@@ -35,6 +35,25 @@ pub struct LiveConfig {
     pub fault_game: Option<usize>,
 }
 
+impl Default for LiveConfig {
+    /// The command line's defaults: nine 4x4 games, three in a row, random
+    /// engine pairs, 150 ms between moves, 30 frames a second, no colour.
+    fn default() -> LiveConfig {
+        LiveConfig {
+            rules: Rules::default_rules(),
+            games: 9,
+            o: None,
+            x: None,
+            delay: Duration::from_millis(150),
+            limit: ThinkLimit::default(),
+            seed: 0,
+            fps: 30,
+            color: ColorMode::None,
+            fault_game: None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Records,
@@ -303,16 +322,11 @@ mod tests {
 
     fn app() -> App {
         let config = LiveConfig {
-            rules: Rules::default_rules(),
             games: 3,
-            o: None,
             x: Some(EngineKind::Random),
             delay: Duration::ZERO,
-            limit: ThinkLimit::default(),
             seed: 1,
-            fps: 30,
-            color: ColorMode::None,
-            fault_game: None,
+            ..LiveConfig::default()
         };
         App::new(config, Instant::now())
     }

@@ -114,6 +114,14 @@ fn bad_input_gets_one_line_and_status_two() {
         &["arena", "--think-ms", "5", "--mcts-iterations", "9"],
         &["arena", "--games", "0"],
         &["frobnicate"],
+        // The live screen's flags are checked before it touches the terminal.
+        &["--games", "0"],
+        &["--games", "37"],
+        &["--fps", "0"],
+        &["--delay", "-5"],
+        &["--o", "chess"],
+        &["--size", "4", "--goal", "5"],
+        &["--think-ms", "0"],
     ];
     for args in cases {
         let (code, out, err) = kxo(args);

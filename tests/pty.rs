@@ -42,10 +42,16 @@ fn live_screen_tabs_pause_resize_and_quit() {
     s.wait_for("PAUSED", T);
     std::thread::sleep(Duration::from_millis(300));
     let header = kxo_tui::ui::logo::height() as usize;
-    let before = below_header(&s.screen(), header);
+    let paused_screen = s.screen();
+    let before = below_header(&paused_screen, header);
     std::thread::sleep(Duration::from_millis(1_200));
     let after = below_header(&s.screen(), header);
     assert_eq!(before, after, "a board changed while paused");
+    // The clock runs on while paused.
+    s.wait_until("the clock to tick", T, |sc| {
+        sc.lines().take(header).collect::<Vec<_>>()
+            != paused_screen.lines().take(header).collect::<Vec<_>>()
+    });
 
     // Ctrl-P again resumes: the games move on.
     s.send(CTRL_P);

@@ -1,10 +1,10 @@
 //! The screen drawn on ratatui's TestBackend at several sizes.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use kxo_tui::ai::{EngineKind, ThinkLimit};
+use kxo_tui::ai::EngineKind;
 use kxo_tui::app::{App, LiveConfig, Tab};
-use kxo_tui::game::{Cell, Rules};
+use kxo_tui::game::Cell;
 use kxo_tui::ui::logo::{rainbow, rainbow_index};
 use kxo_tui::ui::palette::ColorMode;
 use ratatui::Terminal;
@@ -14,16 +14,11 @@ use ratatui::style::{Color, Modifier};
 
 fn app(color: ColorMode) -> App {
     let config = LiveConfig {
-        rules: Rules::default_rules(),
-        games: 9,
         o: Some(EngineKind::Mcts),
         x: Some(EngineKind::Negamax),
-        delay: Duration::ZERO,
-        limit: ThinkLimit::default(),
         seed: 1,
-        fps: 30,
         color,
-        fault_game: None,
+        ..LiveConfig::default()
     };
     let now = Instant::now();
     let mut app = App::new(config, now);

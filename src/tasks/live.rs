@@ -278,15 +278,12 @@ pub fn run<B: Backend + 'static>(
 mod tests {
     use super::*;
     use crate::ai::{EngineKind, ThinkLimit};
-    use crate::game::Rules;
     use crate::tasks::scheduler::TaskState;
-    use crate::ui::palette::ColorMode;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
 
     fn setup() -> (Scheduler, Rc<RefCell<App>>) {
-        let config = LiveConfig {
-            rules: Rules::default_rules(),
+        setup_with(LiveConfig {
             games: 4,
             o: Some(EngineKind::Mcts),
             x: Some(EngineKind::Mcts),
@@ -296,10 +293,11 @@ mod tests {
                 mcts_iterations: 300_000,
             },
             seed: 5,
-            fps: 30,
-            color: ColorMode::None,
-            fault_game: None,
-        };
+            ..LiveConfig::default()
+        })
+    }
+
+    fn setup_with(config: LiveConfig) -> (Scheduler, Rc<RefCell<App>>) {
         let app = Rc::new(RefCell::new(App::new(config, Instant::now())));
         let terminal = Rc::new(RefCell::new(
             Terminal::new(TestBackend::new(80, 24)).unwrap(),
@@ -374,5 +372,42 @@ mod tests {
             sched.run_round();
         }
         assert!(app.borrow().totals.moves > moves, "no move after resuming");
+    }
+
+    #[test]
+    fn a_finished_game_shows_its_result_then_restarts_on_the_same_seats() {
+        use crate::app::{GameStatus, RESULT_PAUSE};
+        let (mut sched, app) = setup_with(LiveConfig {
+            games: 1,
+            o: Some(EngineKind::Random),
+            x: Some(EngineKind::Random),
+            delay: Duration::ZERO,
+            ..LiveConfig::default()
+        });
+        let tasks = sched.tasks().len();
+        let run_until = |sched: &mut Scheduler, done: &dyn Fn(&App) -> bool| {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !done(&app.borrow()) {
+                assert!(Instant::now() < deadline, "timed out");
+                sched.wake_due(Instant::now());
+                if sched.run_next().is_none() {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+        };
+        run_until(&mut sched, &|a| {
+            matches!(a.games[0].status, GameStatus::Over { .. })
+        });
+        let over_at = Instant::now();
+        let result = app.borrow().games[0].pos.outcome();
+        run_until(&mut sched, &|a| a.games[0].generation == 1);
+        assert!(over_at.elapsed() >= RESULT_PAUSE - Duration::from_millis(50));
+        let a = app.borrow();
+        assert_eq!(a.games[0].previous.map(|p| p.1), Some(result));
+        assert_eq!(a.games[0].status, GameStatus::Playing);
+        drop(a);
+        // The new game is played by the same coroutines: no task was added.
+        run_until(&mut sched, &|a| a.games[0].pos.move_count() > 0);
+        assert_eq!(sched.tasks().len(), tasks);
     }
 }

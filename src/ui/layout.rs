@@ -84,36 +84,22 @@ pub fn plan(area: Rect, games: usize, n: u16) -> Option<Plan> {
                 // Below with a line per game, else beside, else below and short.
                 let below = rest - gh >= wanted
                     || (rest - gh >= TABS_MIN_HEIGHT && area.width - gw < TABS_MIN_WIDTH);
-                if below {
+                let (grid, tabs) = if below {
                     let grid = Rect::new(area.x, area.y + header_h, area.width, gh);
-                    let tabs = Rect::new(area.x, grid.bottom(), area.width, rest - gh);
-                    return Some(finish(
-                        header,
-                        header_h == logo_h,
+                    (
                         grid,
-                        tabs,
-                        style,
-                        columns,
-                        games,
-                        bw,
-                        bh,
-                    ));
-                }
-                if area.width - gw >= TABS_MIN_WIDTH {
+                        Rect::new(area.x, grid.bottom(), area.width, rest - gh),
+                    )
+                } else if area.width - gw >= TABS_MIN_WIDTH {
                     let grid = Rect::new(area.x, area.y + header_h, gw, rest);
-                    let tabs = Rect::new(area.x + gw, area.y + header_h, area.width - gw, rest);
-                    return Some(finish(
-                        header,
-                        header_h == logo_h,
-                        grid,
-                        tabs,
-                        style,
-                        columns,
-                        games,
-                        bw,
-                        bh,
-                    ));
-                }
+                    (grid, Rect::new(grid.right(), grid.y, area.width - gw, rest))
+                } else {
+                    continue;
+                };
+                let logo = header_h == logo_h;
+                return Some(finish(
+                    header, logo, grid, tabs, style, columns, games, bw, bh,
+                ));
             }
         }
     }
