@@ -33,6 +33,9 @@ pub struct LiveConfig {
     /// Testing aid: O's seat of this game (from 0) panics when it first
     /// thinks. Set from the environment variable `KXO_FAULT_GAME` (from 1).
     pub fault_game: Option<usize>,
+    /// Human mode: the person's side in the first game (one game only;
+    /// the computer plays `o`/`x` of the other side).
+    pub human: Option<Player>,
 }
 
 impl Default for LiveConfig {
@@ -50,6 +53,7 @@ impl Default for LiveConfig {
             fps: 30,
             color: ColorMode::None,
             fault_game: None,
+            human: None,
         }
     }
 }
@@ -63,9 +67,10 @@ pub enum Tab {
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameStatus {
     Playing,
-    /// Over; the game restarts at `restart_at`.
+    /// Over; the game restarts at `restart_at` (in human mode it waits
+    /// for the person instead).
     Over {
-        restart_at: Instant,
+        restart_at: Option<Instant>,
     },
     /// A seat panicked; the message says why.
     Failed(String),
@@ -154,6 +159,10 @@ pub struct App {
     pub frames: u64,
     /// Set when the screen cannot go on (drawing failed).
     pub error: Option<String>,
+    /// Human mode's state; `None` when only engines play.
+    pub human: Option<crate::human::HumanState>,
+    /// The terminal's size at the last frame (for mouse clicks).
+    pub screen: ratatui::layout::Rect,
     rng: Xoshiro256PlusPlus,
 }
 
@@ -175,6 +184,10 @@ impl App {
             clock: String::new(),
             frames: 0,
             error: None,
+            human: config
+                .human
+                .map(|side| crate::human::HumanState::new(side, config.rules.size())),
+            screen: ratatui::layout::Rect::default(),
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
             config,
         };
@@ -235,14 +248,18 @@ impl App {
         self.totals.moves += 1;
         self.rate.tick(now, 1);
         if outcome.is_over() {
+            let human_mode = self.human.is_some();
             game.status = GameStatus::Over {
-                restart_at: now + RESULT_PAUSE,
+                restart_at: (!human_mode).then_some(now + RESULT_PAUSE),
             };
             self.totals.finished += 1;
             match outcome {
                 Outcome::Win(Player::O) => self.totals.o_wins += 1,
                 Outcome::Win(Player::X) => self.totals.x_wins += 1,
                 _ => self.totals.draws += 1,
+            }
+            if self.human.is_some() {
+                self.human_game_over(outcome);
             }
         }
         self.dirty = true;
@@ -283,7 +300,16 @@ impl App {
     pub fn handle_event(&mut self, event: &TermEvent) -> Vec<Event> {
         match event {
             TermEvent::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(*key),
-            TermEvent::Resize(..) => {
+            TermEvent::Mouse(mouse) => {
+                let posts = self.handle_human_mouse(*mouse);
+                if !posts.is_empty() {
+                    self.dirty = true;
+                    self.urgent = true;
+                }
+                posts
+            }
+            TermEvent::Resize(w, h) => {
+                self.screen = ratatui::layout::Rect::new(0, 0, *w, *h);
                 self.dirty = true;
                 self.urgent = true;
                 vec![Event::Changed]
@@ -294,6 +320,14 @@ impl App {
 
     fn handle_key(&mut self, key: KeyEvent) -> Vec<Event> {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if !ctrl
+            && !self.help
+            && let Some(posts) = self.handle_human_key(key)
+        {
+            self.dirty = true;
+            self.urgent = true;
+            return posts;
+        }
         let mut posts = vec![Event::Changed];
         match key.code {
             KeyCode::Char('q' | 'Q') if ctrl => self.quit = true,

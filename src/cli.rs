@@ -3,7 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 
 use crate::ai::{EngineKind, ThinkLimit};
-use crate::game::{MAX_SIZE, MIN_SIZE, Rules};
+use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rules};
 use crate::headless::InputError;
 
 #[derive(Parser, Debug)]
@@ -47,6 +47,58 @@ pub struct LiveArgs {
     /// Most frames drawn per second.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
     pub fps: u32,
+    /// Play against the computer, as o (the default; O moves first) or x.
+    /// One large board; sides swap every game.
+    #[arg(long, value_name = "SIDE", num_args = 0..=1, default_missing_value = "o", value_parser = parse_side)]
+    pub human: Option<Player>,
+    /// With --human: how strong the computer is. easy: random moves;
+    /// medium: MCTS with 500 iterations a move (blunders now and then);
+    /// hard: MCTS with 50,000 iterations; perfect: Negamax, which never
+    /// loses a won position and never misses a win.
+    #[arg(long, value_enum, default_value_t = Level::Hard, requires = "human", conflicts_with = "ai")]
+    pub level: Level,
+    /// With --human: name the computer's engine instead of a level
+    /// (random, negamax, mcts; budget from --mcts-iterations or --think-ms).
+    #[arg(long, value_name = "ENGINE", value_parser = parse_engine, requires = "human")]
+    pub ai: Option<EngineKind>,
+}
+
+/// The computer's strength in human mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Level {
+    Easy,
+    Medium,
+    Hard,
+    Perfect,
+}
+
+impl Level {
+    pub fn engine(self) -> (EngineKind, ThinkLimit) {
+        match self {
+            Level::Easy => (EngineKind::Random, ThinkLimit::default()),
+            Level::Medium => (
+                EngineKind::Mcts,
+                ThinkLimit::Default {
+                    mcts_iterations: 500,
+                },
+            ),
+            Level::Hard => (
+                EngineKind::Mcts,
+                ThinkLimit::Default {
+                    mcts_iterations: 50_000,
+                },
+            ),
+            Level::Perfect => (EngineKind::Negamax, ThinkLimit::default()),
+        }
+    }
+}
+
+fn parse_side(s: &str) -> Result<Player, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "o" => Ok(Player::O),
+        "x" => Ok(Player::X),
+        _ => Err(format!("'{s}' is not a side: use o (moves first) or x")),
+    }
 }
 
 #[derive(Subcommand, Debug)]

@@ -9,6 +9,7 @@ pub mod app;
 pub mod cli;
 pub mod game;
 pub mod headless;
+pub mod human;
 pub mod panics;
 pub mod tasks;
 pub mod terminal;

@@ -97,13 +97,24 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
+    let (games, mut o, mut x, mut limit) =
+        (args.games as usize, args.o, args.x, args.think.limit());
+    if args.human.is_some() {
+        // One game; the computer plays whichever side the person does not.
+        let (kind, level_limit) = match args.ai {
+            Some(kind) => (kind, limit),
+            None => args.level.engine(),
+        };
+        (o, x, limit) = (Some(kind), Some(kind), level_limit);
+    }
     let config = LiveConfig {
         rules: args.rules.rules()?,
-        games: args.games as usize,
-        o: args.o,
-        x: args.x,
+        games: if args.human.is_some() { 1 } else { games },
+        o,
+        x,
         delay: Duration::from_millis(args.delay),
-        limit: args.think.limit(),
+        limit,
+        human: args.human,
         seed: args.seed.unwrap_or_else(rand::random),
         fps: args.fps,
         color: kxo_tui::ui::palette::ColorMode::detect(),
@@ -138,7 +149,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
         })?;
     }
     kxo_tui::panics::set_quiet(true);
-    let guard = kxo_tui::terminal::TerminalGuard::enter(false)?;
+    let guard = kxo_tui::terminal::TerminalGuard::enter(config.human.is_some())?;
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let backend = ratatui::backend::CrosstermBackend::new(std::io::stdout());
         let terminal = ratatui::Terminal::new(backend)?;

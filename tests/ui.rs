@@ -180,3 +180,41 @@ fn no_color_puts_no_colour_in_the_buffer_but_keeps_highlights() {
         );
     }
 }
+
+#[test]
+fn human_mode_shows_the_result_and_highlights_the_winning_line() {
+    let config = LiveConfig {
+        games: 1,
+        o: Some(EngineKind::Negamax),
+        x: Some(EngineKind::Negamax),
+        human: Some(kxo_tui::game::Player::O),
+        ..LiveConfig::default()
+    };
+    let now = Instant::now();
+    let mut app = App::new(config, now);
+    // The person (O) wins on row 1: A1, B1, C1.
+    for name in ["A1", "A2", "B1", "B2", "C1"] {
+        app.apply_move(0, 0, Cell::parse(name, 4).unwrap(), now);
+    }
+    let buf = render(&app, 100, 40);
+    let t = text(&buf);
+    assert!(t.contains("You win!"), "{t}");
+    assert!(t.contains("you 1  computer 0  draws 0"), "{t}");
+    assert!(t.contains("YOU vs NEGA"), "{t}");
+    let area = ratatui::layout::Rect::new(0, 0, 100, 40);
+    for (i, name) in ["A1", "B1", "C1", "A2"].iter().enumerate() {
+        let cell = Cell::parse(name, 4).unwrap();
+        let r = kxo_tui::ui::human::cell_rect(area, 4, cell).unwrap();
+        // The middle line of the cell, at its centre: the mark.
+        let mark = &buf[(r.x + r.width / 2, r.y + r.height / 2)];
+        let reversed = mark.modifier.contains(Modifier::REVERSED);
+        assert_eq!(reversed, i < 3, "{name}: {mark:?}");
+        // The whole cell is reversed on the winning line, not just the mark.
+        let corner = &buf[(r.x, r.y)];
+        assert_eq!(
+            corner.modifier.contains(Modifier::REVERSED),
+            i < 3,
+            "{name} corner"
+        );
+    }
+}

@@ -17,6 +17,9 @@ use super::seat::run_seat;
 use crate::app::{App, LiveConfig};
 use crate::game::Player;
 
+/// How often the human mode's spinner turns.
+const SPINNER_STEP: Duration = Duration::from_millis(100);
+
 /// The longest the loop blocks on input, so that signals are noticed.
 const MAX_BLOCK: Duration = Duration::from_millis(250);
 
@@ -122,6 +125,19 @@ fn run_renderer<B: Backend>(
             )
         };
         let clock = clock_text(started, now);
+        let thinking = app.borrow().computer_thinking();
+        if thinking {
+            // Human mode: the spinner turns while the computer thinks.
+            let mut a = app.borrow_mut();
+            let frame = (now.saturating_duration_since(started).as_millis()
+                / SPINNER_STEP.as_millis()) as usize;
+            if let Some(h) = a.human.as_mut()
+                && h.spinner != frame
+            {
+                h.spinner = frame;
+                a.dirty = true;
+            }
+        }
         if clock != last_clock {
             last_clock.clone_from(&clock);
             let mut a = app.borrow_mut();
@@ -141,8 +157,13 @@ fn run_renderer<B: Backend>(
                 a.frames += 1;
             }
             let drawn = {
-                let a = app.borrow();
                 let mut term = terminal.borrow_mut();
+                let size = term.size();
+                if let Ok(size) = size {
+                    app.borrow_mut().screen =
+                        ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                }
+                let a = app.borrow();
                 term.draw(|f| crate::ui::draw(f, &a)).map(|_| ())
             };
             if let Err(e) = drawn {
@@ -161,10 +182,13 @@ fn run_renderer<B: Backend>(
         }
         // Sleep until the next clock second, or until the frame gap is over
         // if something is waiting to be drawn; a key or a move wakes us early.
-        let next_second = next_clock_tick(started, Instant::now());
+        let mut next_wake = next_clock_tick(started, Instant::now());
+        if thinking {
+            next_wake = next_wake.min(Instant::now() + SPINNER_STEP);
+        }
         let deadline = match (app.borrow().dirty, last_frame) {
-            (true, Some(t)) => (t + gap).min(next_second),
-            _ => next_second,
+            (true, Some(t)) => (t + gap).min(next_wake),
+            _ => next_wake,
         };
         ctx.suspend(Suspend::Wait(Event::Changed, Some(deadline)));
     }

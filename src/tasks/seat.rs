@@ -59,6 +59,11 @@ pub fn wait_while_paused(ctx: &Ctx, app: &RefCell<App>) {
 
 /// What a seat should do next.
 enum Job {
+    /// The person's turn: play their move once they have made it.
+    Person {
+        pending: Option<crate::game::Cell>,
+        generation: u64,
+    },
     Think {
         pos: Position,
         generation: u64,
@@ -72,6 +77,17 @@ enum Job {
 
 fn next_job(app: &App, game: usize, me: Player) -> Job {
     let g = &app.games[game];
+    if let Some(h) = &app.human
+        && h.side == me
+    {
+        return match g.status {
+            GameStatus::Playing if g.pos.to_move() == me => Job::Person {
+                pending: h.pending,
+                generation: g.generation,
+            },
+            _ => Job::Wait,
+        };
+    }
     match g.status {
         GameStatus::Playing if g.pos.to_move() == me => Job::Think {
             pos: g.pos,
@@ -79,7 +95,9 @@ fn next_job(app: &App, game: usize, me: Player) -> Job {
             kind: g.engines[me.index()],
         },
         // O's seat restarts a finished game once its result has been shown.
-        GameStatus::Over { restart_at } if me == Player::O => Job::Restart { at: restart_at },
+        GameStatus::Over {
+            restart_at: Some(at),
+        } if me == Player::O => Job::Restart { at },
         _ => Job::Wait,
     }
 }
@@ -91,7 +109,20 @@ pub fn run_seat(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, game: usize,
         wait_while_paused(ctx, &app);
         let job = next_job(&app.borrow(), game, me);
         match job {
-            Job::Wait => wait_for(ctx, Event::Turn(game)),
+            Job::Wait | Job::Person { pending: None, .. } => wait_for(ctx, Event::Turn(game)),
+            Job::Person {
+                pending: Some(cell),
+                generation,
+            } => {
+                let posts = {
+                    let mut a = app.borrow_mut();
+                    if let Some(h) = a.human.as_mut() {
+                        h.pending = None;
+                    }
+                    a.apply_move(game, generation, cell, Instant::now())
+                };
+                posts.into_iter().for_each(|e| signals.post(e));
+            }
             Job::Restart { at } => {
                 sleep_until(ctx, at);
                 wait_while_paused(ctx, &app);

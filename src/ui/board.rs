@@ -1,60 +1,140 @@
-//! A board as styled text lines, with column letters and row numbers.
+//! A board as styled text lines, with column letters and row numbers, and
+//! where each cell lands on screen (for mouse clicks).
 
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::layout::BoardStyle;
 use super::palette::ColorMode;
-use crate::app::GameView;
-use crate::game::{Cell, Player};
+use crate::game::{Cell, Player, Position};
 
-fn mark(game: &GameView, cell: Cell, c: ColorMode, empty: &'static str) -> Span<'static> {
-    let (text, style) = match game.pos.at(cell) {
+/// What to show on a board besides the marks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Marks {
+    pub last_move: Option<Cell>,
+    /// The person's cursor, in human mode.
+    pub cursor: Option<Cell>,
+    /// The cells of the winning line, once the game is won.
+    pub winning_line: u64,
+}
+
+fn cell_spans(
+    pos: &Position,
+    cell: Cell,
+    c: ColorMode,
+    marks: Marks,
+    width: usize,
+) -> Vec<Span<'static>> {
+    let (text, style) = match pos.at(cell) {
         Some(Player::O) => ("O", c.o_style()),
         Some(Player::X) => ("X", c.x_style()),
-        None => (empty, c.dim()),
+        None if width == 1 => ("·", c.dim()),
+        None => (" ", Style::default()),
     };
-    let style = if game.last_move == Some(cell) {
-        // Reverse video shows the last move with or without colour.
+    let on_line = marks.winning_line & cell.bit() != 0;
+    let mark_style = if on_line || marks.last_move == Some(cell) {
+        // Reverse video shows these with or without colour.
         style.add_modifier(Modifier::REVERSED | Modifier::BOLD)
     } else {
         style
     };
-    Span::styled(text, style)
+    // The whole cell is reversed on the winning line.
+    let pad_style = if on_line {
+        Style::default().add_modifier(Modifier::REVERSED)
+    } else {
+        Style::default()
+    };
+    if width == 1 {
+        let s = if marks.cursor == Some(cell) {
+            mark_style.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED)
+        } else {
+            mark_style
+        };
+        return vec![Span::styled(text, s)];
+    }
+    // The cursor is a pair of brackets around the mark: visible in any mode.
+    let (open, close) = if marks.cursor == Some(cell) {
+        ("[", "]")
+    } else {
+        (" ", " ")
+    };
+    let side = (width - 1) / 2;
+    let outer = " ".repeat(side - 1);
+    vec![
+        Span::styled(outer.clone(), pad_style),
+        Span::styled(open, pad_style.add_modifier(Modifier::BOLD)),
+        Span::styled(text, mark_style),
+        Span::styled(close, pad_style.add_modifier(Modifier::BOLD)),
+        Span::styled(outer, pad_style),
+    ]
 }
 
-pub fn lines(game: &GameView, style: BoardStyle, c: ColorMode) -> Vec<Line<'static>> {
-    let n = game.pos.rules().size();
+fn rule(
+    n: u8,
+    cell_w: usize,
+    label_w: usize,
+    (left, mid, right): (&str, &str, &str),
+) -> Line<'static> {
+    let mut s = " ".repeat(label_w);
+    s.push_str(left);
+    for i in 0..n {
+        s.push_str(&"─".repeat(cell_w));
+        s.push_str(if i + 1 < n { mid } else { right });
+    }
+    Line::from(s)
+}
+
+pub fn lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> Vec<Line<'static>> {
+    let n = pos.rules().size();
     let label = c.dim();
     let letters = (0..n).map(|i| (b'A' + i) as char);
     let mut out = Vec::new();
     match style {
-        BoardStyle::Full => {
-            let head: String = letters.map(|l| format!("   {l}")).collect();
-            out.push(Line::from(Span::styled(head, label)));
-            let rule = |left: &str, mid: &str, right: &str| {
-                let mut s = String::from(" ");
-                s.push_str(left);
-                for i in 0..n {
-                    s.push_str("───");
-                    s.push_str(if i + 1 < n { mid } else { right });
-                }
-                Line::from(Span::styled(s, Style::default()))
+        BoardStyle::Full | BoardStyle::Large => {
+            let (cell_w, cell_h, label_w) = match style {
+                BoardStyle::Full => (3, 1, 1),
+                _ => (7, 3, 2),
             };
-            out.push(rule("┌", "┬", "┐"));
+            let pad = " ".repeat(cell_w / 2);
+            let head: String = letters.map(|l| format!("{pad}{l}{pad} ")).collect();
+            out.push(Line::from(Span::styled(
+                format!("{}{head}", " ".repeat(label_w + 1)),
+                label,
+            )));
+            out.push(rule(n, cell_w, label_w, ("┌", "┬", "┐")));
             for r in 0..n {
-                let mut spans = vec![Span::styled(format!("{}", r + 1), label), Span::raw("│")];
-                for col in 0..n {
-                    spans.push(Span::raw(" "));
-                    spans.push(mark(game, Cell::from_row_col(r, col, n), c, " "));
-                    spans.push(Span::raw(" │"));
+                for line in 0..cell_h {
+                    let middle = line == cell_h / 2;
+                    let row_label = if middle {
+                        format!("{:<label_w$}", r + 1)
+                    } else {
+                        " ".repeat(label_w)
+                    };
+                    let mut spans = vec![Span::styled(row_label, label), Span::raw("│")];
+                    for col in 0..n {
+                        let cell = Cell::from_row_col(r, col, n);
+                        if middle {
+                            spans.extend(cell_spans(pos, cell, c, marks, cell_w));
+                        } else {
+                            let on_line = marks.winning_line & cell.bit() != 0;
+                            let style = if on_line {
+                                Style::default().add_modifier(Modifier::REVERSED)
+                            } else {
+                                Style::default()
+                            };
+                            spans.push(Span::styled(" ".repeat(cell_w), style));
+                        }
+                        spans.push(Span::raw("│"));
+                    }
+                    out.push(Line::from(spans));
                 }
-                out.push(Line::from(spans));
-                out.push(if r + 1 < n {
-                    rule("├", "┼", "┤")
+                let corners = if r + 1 < n {
+                    ("├", "┼", "┤")
                 } else {
-                    rule("└", "┴", "┘")
-                });
+                    ("└", "┴", "┘")
+                };
+                out.push(rule(n, cell_w, label_w, corners));
             }
         }
         BoardStyle::Compact => {
@@ -64,11 +144,73 @@ pub fn lines(game: &GameView, style: BoardStyle, c: ColorMode) -> Vec<Line<'stat
                 let mut spans = vec![Span::styled(format!("{} ", r + 1), label)];
                 for col in 0..n {
                     spans.push(Span::raw(" "));
-                    spans.push(mark(game, Cell::from_row_col(r, col, n), c, "·"));
+                    spans.extend(cell_spans(pos, Cell::from_row_col(r, col, n), c, marks, 1));
                 }
                 out.push(Line::from(spans));
             }
         }
     }
     out
+}
+
+/// The screen rectangle of each cell's content when the board is drawn
+/// with its top-left corner at (`x`, `y`), cell by cell in index order.
+pub fn cell_rects(style: BoardStyle, n: u8, x: u16, y: u16) -> Vec<Rect> {
+    let n16 = n as u16;
+    (0..n16 * n16)
+        .map(|i| {
+            let (r, c) = (i / n16, i % n16);
+            match style {
+                BoardStyle::Full => Rect::new(x + 2 + 4 * c, y + 2 + 2 * r, 3, 1),
+                BoardStyle::Large => Rect::new(x + 3 + 8 * c, y + 2 + 4 * r, 7, 3),
+                BoardStyle::Compact => Rect::new(x + 2 + 2 * c, y + 1 + r, 2, 1),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rules;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::widgets::Paragraph;
+
+    #[test]
+    fn cell_rects_land_on_the_drawn_marks() {
+        for size in [3u8, 4, 8] {
+            let rules = Rules::new(size, 3).unwrap();
+            // One O at a time, on every cell: only that cell's rect shows it.
+            for style in [BoardStyle::Full, BoardStyle::Large, BoardStyle::Compact] {
+                let (w, h) = super::super::layout::board_size(style, size as u16);
+                let mut terminal = Terminal::new(TestBackend::new(w + 3, h + 2)).unwrap();
+                for probe in 0..rules.cells() {
+                    let mut pos = Position::new(rules);
+                    pos.play(Cell::new(probe)).unwrap();
+                    let lines = lines(&pos, style, ColorMode::None, Marks::default());
+                    terminal
+                        .draw(|f| f.render_widget(Paragraph::new(lines), Rect::new(1, 1, w, h)))
+                        .unwrap();
+                    let buf = terminal.backend().buffer().clone();
+                    for (i, rect) in cell_rects(style, size, 1, 1).iter().enumerate() {
+                        let text: String = (rect.y..rect.bottom())
+                            .flat_map(|y| (rect.x..rect.right()).map(move |x| (x, y)))
+                            .map(|(x, y)| buf[(x, y)].symbol().to_string())
+                            .collect();
+                        let want_o = i == probe as usize;
+                        assert_eq!(
+                            text.contains('O'),
+                            want_o,
+                            "{style:?} {size}: cell {i} reads {text:?}"
+                        );
+                        assert!(
+                            !text.contains('│') && !text.contains('─'),
+                            "{style:?}: {text:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

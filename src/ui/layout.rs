@@ -16,6 +16,8 @@ const COMPACT_HEADER: u16 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoardStyle {
+    /// Big cells (7 x 3) with grid lines: the human mode's board.
+    Large,
     /// Box-drawing grid lines between cells.
     Full,
     /// One character per cell, no grid lines.
@@ -28,6 +30,7 @@ pub fn board_size(style: BoardStyle, n: u16) -> (u16, u16) {
         // Row label, then "│ O " per cell and a closing "│"; column labels
         // on top, then a rule line between and around rows.
         BoardStyle::Full => (4 * n + 2, 2 * n + 2),
+        BoardStyle::Large => (8 * n + 3, 4 * n + 2),
         BoardStyle::Compact => (2 * n + 2, n + 1),
     }
 }
@@ -37,7 +40,7 @@ pub fn board_size(style: BoardStyle, n: u16) -> (u16, u16) {
 pub fn box_size(style: BoardStyle, n: u16) -> (u16, u16) {
     let (w, h) = board_size(style, n);
     let titles = match style {
-        BoardStyle::Full => 16,
+        BoardStyle::Full | BoardStyle::Large => 16,
         // Shorter titles: "Game-12 O", "MCTS/NEGA", "O wins".
         BoardStyle::Compact => 11,
     };

@@ -1,6 +1,7 @@
 //! The screen, drawn from the app state alone: nothing here changes it.
 
 pub mod board;
+pub mod human;
 pub mod layout;
 pub mod logo;
 pub mod palette;
@@ -18,13 +19,17 @@ use layout::{MIN_HEIGHT, MIN_WIDTH, Plan};
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
+    if app.human.is_some() {
+        human::draw(frame, app, area);
+        return;
+    }
     let n = app.config.rules.size() as u16;
     let Some(plan) = layout::plan(area, app.games.len(), n) else {
         draw_too_small(frame, area);
         return;
     };
     let hidden = app.games.len().saturating_sub(plan.boxes.len());
-    draw_header(frame, app, &plan, hidden);
+    draw_header(frame, app, plan.header, plan.logo, hidden);
     draw_grid(frame, app, &plan);
     if plan.tabs.height >= 3 {
         draw_tabs(frame, app, plan.tabs);
@@ -34,7 +39,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
 }
 
-fn draw_too_small(frame: &mut Frame, area: Rect) {
+pub(crate) fn draw_too_small(frame: &mut Frame, area: Rect) {
     let text = vec![
         Line::from(Span::styled(
             "Terminal too small",
@@ -83,9 +88,8 @@ fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
     ]
 }
 
-fn draw_header(frame: &mut Frame, app: &App, plan: &Plan, hidden: usize) {
+pub(crate) fn draw_header(frame: &mut Frame, app: &App, area: Rect, logo: bool, hidden: usize) {
     let c = app.config.color;
-    let area = plan.header;
     let rules = app.config.rules;
     let title = format!(
         "kxo-tui  {}x{}, {} in a row",
@@ -93,7 +97,7 @@ fn draw_header(frame: &mut Frame, app: &App, plan: &Plan, hidden: usize) {
         rules.size(),
         rules.goal()
     );
-    if plan.logo {
+    if logo {
         let logo_w = logo::width() + 2;
         let [left, right] =
             Layout::horizontal([Constraint::Length(logo_w), Constraint::Min(0)]).areas(area);
@@ -197,14 +201,18 @@ fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, style: l
         .title_bottom(Line::from(bottom).centered());
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    let lines = board::lines(game, style, c);
+    let marks = board::Marks {
+        last_move: game.last_move,
+        ..board::Marks::default()
+    };
+    let lines = board::lines(&game.pos, style, c, marks);
     let (bw, bh) = layout::board_size(style, app.config.rules.size() as u16);
     let x = inner.x + inner.width.saturating_sub(bw) / 2;
     let area = Rect::new(x, inner.y, bw.min(inner.width), bh.min(inner.height));
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
+pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     let c = app.config.color;
     let selected = match app.tab {
         Tab::Records => 0,
@@ -229,6 +237,11 @@ fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
+    if app.human.is_some() {
+        let lines = human::record_lines(app);
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+        return;
+    }
     let c = app.config.color;
     let lines: Vec<Line> = app
         .games
@@ -356,9 +369,9 @@ fn draw_load(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(table, table_area);
 }
 
-fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
+pub(crate) fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
     let c = app.config.color;
-    let keys = [
+    let mut keys = vec![
         ("Q", "Records tab: each game's moves"),
         ("W", "Load avg tab: engine and scheduler load"),
         ("Ctrl-P", "pause / resume every game"),
@@ -366,6 +379,20 @@ fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
         ("Esc", "close this help"),
         ("Ctrl-Q, Ctrl-C", "quit"),
     ];
+    if app.human.is_some() {
+        keys.splice(
+            0..0,
+            [
+                ("arrows, h j k l", "move the cursor"),
+                ("Enter, Space", "place your mark at the cursor"),
+                ("b3 Enter", "place at a typed cell"),
+                ("mouse click", "place on the clicked cell"),
+                ("u", "take back your move and the answer"),
+                ("t", "hint: the perfect move and its value"),
+                ("N, Enter", "after a game: new game, sides swapped"),
+            ],
+        );
+    }
     let mut lines: Vec<Line> = keys
         .iter()
         .map(|(k, what)| {

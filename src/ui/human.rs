@@ -1,0 +1,281 @@
+//! Human mode's screen: one large board, a panel with whose move it is, the
+//! messages, the hint and the score, and the tabs.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use super::board::{self, Marks};
+use super::layout::{BoardStyle, MIN_HEIGHT, MIN_WIDTH, board_size, box_size};
+use crate::app::{App, GameStatus};
+use crate::game::{Cell, Outcome};
+
+const INFO_MIN_WIDTH: u16 = 26;
+const TABS_MIN_HEIGHT: u16 = 6;
+const COMPACT_HEADER: u16 = 2;
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HumanPlan {
+    pub header: Rect,
+    pub logo: bool,
+    pub board_box: Rect,
+    pub style: BoardStyle,
+    pub info: Rect,
+    pub tabs: Rect,
+}
+
+/// Where everything goes; `None` when the terminal is too small.
+pub fn plan(area: Rect, n: u16) -> Option<HumanPlan> {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return None;
+    }
+    let logo_h = super::logo::height().max(COMPACT_HEADER);
+    let make = |header_h: u16, style: BoardStyle| {
+        let (bw, bh) = box_size(style, n);
+        let y = area.y + header_h;
+        let rest = area.height - header_h;
+        let bh = bh.min(rest);
+        HumanPlan {
+            header: Rect::new(area.x, area.y, area.width, header_h),
+            logo: header_h == logo_h,
+            board_box: Rect::new(area.x, y, bw.min(area.width), bh),
+            style,
+            info: Rect::new(
+                area.x + bw.min(area.width),
+                y,
+                area.width.saturating_sub(bw),
+                bh,
+            ),
+            tabs: Rect::new(area.x, y + bh, area.width, rest - bh),
+        }
+    };
+    for header_h in [logo_h, COMPACT_HEADER] {
+        for style in [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact] {
+            let (bw, bh) = box_size(style, n);
+            if bw + INFO_MIN_WIDTH <= area.width && header_h + bh + TABS_MIN_HEIGHT <= area.height {
+                return Some(make(header_h, style));
+            }
+        }
+    }
+    Some(make(COMPACT_HEADER, BoardStyle::Compact))
+}
+
+/// Top-left corner of the board drawing inside its box.
+fn board_origin(plan: &HumanPlan, n: u16) -> (u16, u16) {
+    let inner = Block::default().borders(Borders::ALL).inner(plan.board_box);
+    let (bw, _) = board_size(plan.style, n);
+    (inner.x + inner.width.saturating_sub(bw) / 2, inner.y)
+}
+
+/// Where `cell` is drawn on a screen of size `area` (for tests and tools
+/// that click on the board).
+pub fn cell_rect(area: Rect, size: u8, cell: Cell) -> Option<Rect> {
+    let plan = plan(area, size as u16)?;
+    let (ox, oy) = board_origin(&plan, size as u16);
+    board::cell_rects(plan.style, size, ox, oy)
+        .get(cell.index() as usize)
+        .copied()
+}
+
+/// The cell under a mouse click at (`x`, `y`) on a screen of size `area`.
+pub fn cell_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Cell> {
+    let n = app.config.rules.size();
+    let plan = plan(area, n as u16)?;
+    let (ox, oy) = board_origin(&plan, n as u16);
+    let inner = Block::default().borders(Borders::ALL).inner(plan.board_box);
+    board::cell_rects(plan.style, n, ox, oy)
+        .iter()
+        .position(|r| r.contains((x, y).into()) && inner.contains((x, y).into()))
+        .map(|i| Cell::new(i as u8))
+}
+
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let n = app.config.rules.size() as u16;
+    let (Some(plan), Some(human)) = (plan(area, n), app.human.as_ref()) else {
+        super::draw_too_small(frame, area);
+        return;
+    };
+    let c = app.config.color;
+    super::draw_header(frame, app, plan.header, plan.logo, 0);
+    let game = &app.games[0];
+    let computer = game.engines[human.side.other().index()].label();
+    let (o, x) = if human.side == crate::game::Player::O {
+        ("YOU", computer)
+    } else {
+        (computer, "YOU")
+    };
+
+    // The board.
+    let winning_line = game.pos.winning_line().unwrap_or(0);
+    let title = format!(
+        "Game-{}",
+        human.history.len() + usize::from(game.status == GameStatus::Playing)
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(c.dim())
+        .title(Line::from(Span::styled(
+            title,
+            Style::default().add_modifier(Modifier::BOLD),
+        )))
+        .title_bottom(Line::from(format!("{o} vs {x}")).centered());
+    frame.render_widget(block, plan.board_box);
+    let marks = Marks {
+        last_move: game.last_move,
+        cursor: (game.status == GameStatus::Playing).then_some(human.cursor),
+        winning_line,
+    };
+    let (ox, oy) = board_origin(&plan, n);
+    let (bw, bh) = board_size(plan.style, n);
+    let inner = Block::default().borders(Borders::ALL).inner(plan.board_box);
+    let board_area = Rect::new(
+        ox,
+        oy,
+        bw.min(inner.right().saturating_sub(ox)),
+        bh.min(inner.height),
+    );
+    frame.render_widget(
+        Paragraph::new(board::lines(&game.pos, plan.style, c, marks)),
+        board_area,
+    );
+
+    // The panel.
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::raw("You play "),
+            Span::styled(
+                human.side.to_string(),
+                if human.side == crate::game::Player::O {
+                    c.o_style()
+                } else {
+                    c.x_style()
+                },
+            ),
+            Span::raw(format!(" against {computer}")),
+        ]),
+        Line::from(""),
+    ];
+    let status = match &game.status {
+        GameStatus::Playing if app.computer_thinking() => Line::from(Span::styled(
+            format!("thinking… {}", SPINNER[human.spinner % SPINNER.len()]),
+            c.accent(),
+        )),
+        GameStatus::Playing => Line::from(Span::styled("Your move", bold)),
+        GameStatus::Over { .. } => {
+            let text = match game.pos.outcome() {
+                Outcome::Win(p) if p == human.side => "You win!",
+                Outcome::Win(_) => "The computer wins.",
+                _ => "Draw.",
+            };
+            Line::from(Span::styled(text, c.warn()))
+        }
+        GameStatus::Failed(msg) => Line::from(Span::styled(format!("FAILED: {msg}"), c.error())),
+    };
+    lines.push(status);
+    if matches!(game.status, GameStatus::Over { .. }) {
+        lines.push(Line::from("N or Enter: new game, sides swapped"));
+    }
+    if !human.typed.is_empty() {
+        lines.push(Line::from(vec![
+            Span::raw("typing: "),
+            Span::styled(format!("{}_", human.typed), bold),
+        ]));
+    }
+    if let Some(m) = &human.message {
+        lines.push(Line::from(Span::styled(m.clone(), c.warn())));
+    }
+    if let Some(h) = &human.hint {
+        lines.push(Line::from(Span::styled(h.clone(), c.accent())));
+    }
+    let s = human.score;
+    lines.push(Line::from(""));
+    lines.push(Line::from(vec![
+        Span::styled("Score ", bold),
+        Span::raw(format!(
+            "you {}  computer {}  draws {}",
+            s.person, s.computer, s.draws
+        )),
+    ]));
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled(
+        "arrows/hjkl move, Enter/Space place, b3 Enter, click; u undo, t hint, ? help",
+        c.dim(),
+    )));
+    let info = Rect::new(
+        plan.info.x + 1,
+        plan.info.y + 1,
+        plan.info.width.saturating_sub(2),
+        plan.info.height.saturating_sub(1),
+    );
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), info);
+    if plan.tabs.height >= 3 {
+        super::draw_tabs(frame, app, plan.tabs);
+    }
+    if app.help {
+        super::draw_help(frame, app, area);
+    }
+}
+
+/// The Records tab's lines in human mode: the session's games.
+pub fn record_lines(app: &App) -> Vec<Line<'static>> {
+    let Some(human) = app.human.as_ref() else {
+        return Vec::new();
+    };
+    let c = app.config.color;
+    let game = &app.games[0];
+    let label = |person: crate::game::Player| {
+        let computer = game.engines[person.other().index()].label();
+        if person == crate::game::Player::O {
+            format!("YOU vs {computer}")
+        } else {
+            format!("{computer} vs YOU")
+        }
+    };
+    let mut lines: Vec<Line> = human
+        .history
+        .iter()
+        .enumerate()
+        .map(|(i, played)| {
+            let result = match played.record.outcome {
+                Outcome::Win(p) if p == played.person => "you won",
+                Outcome::Win(_) => "the computer won",
+                _ => "draw",
+            };
+            Line::from(vec![
+                Span::styled(
+                    format!("Game-{:<3}", i + 1),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!(
+                    "{}  {}  ",
+                    label(played.person),
+                    played.record.notation()
+                )),
+                Span::styled(result, c.warn()),
+            ])
+        })
+        .collect();
+    if game.status == GameStatus::Playing {
+        let moves = game.record.notation();
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("Game-{:<3}", human.history.len() + 1),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!(
+                "{}  {}",
+                label(human.side),
+                if moves.is_empty() {
+                    "(no moves yet)".into()
+                } else {
+                    moves
+                }
+            )),
+        ]));
+    }
+    lines
+}

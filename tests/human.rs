@@ -1,0 +1,299 @@
+//! Human mode, played through a real pseudo-terminal by keys, typed
+//! coordinates and mouse clicks.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{CTRL_Q, Session};
+use kxo_tui::ai::Negamax;
+use kxo_tui::game::{Cell, Player, Position, Rules};
+use ratatui::layout::Rect;
+
+const T: Duration = Duration::from_secs(10);
+const COLS: u16 = 100;
+const ROWS: u16 = 40;
+
+/// The board as drawn: `(marks by cell index, cursor)`.
+fn read_board(screen: &str, n: usize) -> (Vec<Option<Player>>, Option<usize>) {
+    let mut cells = vec![None; n * n];
+    let mut cursor = None;
+    for line in screen.lines() {
+        // A board row inside the box: "│1 │   O   │  [ ]  │ ..."
+        let Some(rest) = line.strip_prefix('│') else {
+            continue;
+        };
+        let mut chars = rest.chars();
+        let (Some(d), Some(' '), Some('│')) = (chars.next(), chars.next(), chars.next()) else {
+            continue;
+        };
+        let Some(row) = d.to_digit(10).map(|r| r as usize - 1) else {
+            continue;
+        };
+        for (col, text) in chars.as_str().split('│').take(n).enumerate() {
+            let i = row * n + col;
+            if text.contains('[') {
+                cursor = Some(i);
+            }
+            cells[i] = match text.trim().trim_matches(['[', ']']).trim() {
+                "O" => Some(Player::O),
+                "X" => Some(Player::X),
+                _ => None,
+            };
+        }
+    }
+    (cells, cursor)
+}
+
+fn position(cells: &[Option<Player>], rules: Rules) -> Position {
+    // Rebuild by playing O's and X's marks alternately (order does not
+    // matter for the value; no line is complete mid-game).
+    let os: Vec<u8> = (0..cells.len())
+        .filter(|&i| cells[i] == Some(Player::O))
+        .map(|i| i as u8)
+        .collect();
+    let xs: Vec<u8> = (0..cells.len())
+        .filter(|&i| cells[i] == Some(Player::X))
+        .map(|i| i as u8)
+        .collect();
+    let mut pos = Position::new(rules);
+    for i in 0..os.len().max(xs.len()) {
+        for side in [&os, &xs] {
+            if let Some(&c) = side.get(i) {
+                pos.play(Cell::new(c)).expect("a legal position on screen");
+            }
+        }
+    }
+    pos
+}
+
+fn start(extra: &[&str]) -> Session {
+    let mut args = vec!["--human", "--ai", "negamax", "--delay", "50"];
+    args.extend_from_slice(extra);
+    let s = Session::start(&args, COLS, ROWS, &[]);
+    s.wait_for("Your move", T);
+    s
+}
+
+/// How the person enters a move.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    Keys,
+    Typed,
+    Mouse,
+}
+
+fn play_move(s: &mut Session, cell: usize, cursor: usize, how: Input) {
+    let n = 4;
+    match how {
+        Input::Keys => {
+            let (r0, c0, r1, c1) = (cursor / n, cursor % n, cell / n, cell % n);
+            let mut keys = Vec::new();
+            for _ in c1..c0 {
+                keys.extend_from_slice(b"\x1b[D"); // left arrow
+            }
+            for _ in c0..c1 {
+                keys.extend_from_slice(b"l");
+            }
+            for _ in r1..r0 {
+                keys.extend_from_slice(b"k");
+            }
+            for _ in r0..r1 {
+                keys.extend_from_slice(b"\x1b[B"); // down arrow
+            }
+            s.send(&keys);
+            std::thread::sleep(Duration::from_millis(100));
+            s.send(if cell.is_multiple_of(2) { b"\r" } else { b" " });
+        }
+        Input::Typed => {
+            let name = Cell::new(cell as u8).name(n as u8).to_lowercase();
+            s.send(name.as_bytes());
+            s.send(b"\r");
+        }
+        Input::Mouse => {
+            let area = Rect::new(0, 0, COLS, ROWS);
+            let r = kxo_tui::ui::human::cell_rect(area, n as u8, Cell::new(cell as u8))
+                .expect("cell on screen");
+            let (x, y) = (r.x + r.width / 2 + 1, r.y + r.height / 2 + 1);
+            s.send(format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").as_bytes());
+        }
+    }
+}
+
+/// Plays a whole game as O with perfect moves; returns the final screen.
+fn play_whole_game(s: &mut Session, how: Input) -> String {
+    let rules = Rules::default_rules();
+    let mut solver = Negamax::new(rules);
+    for _ in 0..10 {
+        let screen = s.wait_until("my move or the end", T, |sc| {
+            sc.contains("Your move") || sc.contains("You win!")
+        });
+        if screen.contains("You win!") {
+            return screen;
+        }
+        let (cells, cursor) = read_board(&screen, 4);
+        let pos = position(&cells, rules);
+        let best = solver.solve(&pos).best.index() as usize;
+        let before = cells.iter().filter(|c| c.is_some()).count();
+        play_move(s, best, cursor.expect("cursor on screen"), how);
+        // Wait for my mark, then for the computer's answer or the end.
+        s.wait_until("my mark", T, |sc| {
+            read_board(sc, 4).0[best] == Some(Player::O)
+        });
+        s.wait_until("the answer", T, |sc| {
+            sc.contains("You win!")
+                || read_board(sc, 4).0.iter().filter(|c| c.is_some()).count() >= before + 2
+        });
+    }
+    panic!("no result after 10 moves:\n{}", s.screen());
+}
+
+fn check_win_and_quit(mut s: Session, screen: &str) {
+    assert!(screen.contains("You win!"), "{screen}");
+    assert!(screen.contains("you 1  computer 0  draws 0"), "{screen}");
+    assert!(
+        screen.contains("you won"),
+        "the Records tab lists the game:\n{screen}"
+    );
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!s.alternate_screen());
+}
+
+#[test]
+fn a_whole_game_by_cursor_keys() {
+    let mut s = start(&[]);
+    let screen = play_whole_game(&mut s, Input::Keys);
+    check_win_and_quit(s, &screen);
+}
+
+#[test]
+fn a_whole_game_by_typed_coordinates() {
+    let mut s = start(&[]);
+    let screen = play_whole_game(&mut s, Input::Typed);
+    check_win_and_quit(s, &screen);
+}
+
+#[test]
+fn a_whole_game_by_mouse_clicks() {
+    let mut s = start(&[]);
+    let screen = play_whole_game(&mut s, Input::Mouse);
+    check_win_and_quit(s, &screen);
+}
+
+#[test]
+fn following_the_hint_beats_the_perfect_level() {
+    let mut s = Session::start(
+        &["--human", "--level", "perfect", "--delay", "50"],
+        COLS,
+        ROWS,
+        &[],
+    );
+    for _ in 0..10 {
+        let screen = s.wait_until("my move or the end", T, |sc| {
+            sc.contains("Your move") || sc.contains("You win!")
+        });
+        if screen.contains("You win!") {
+            assert!(screen.contains("you 1  computer 0"), "{screen}");
+            // N starts a new game with the sides swapped.
+            s.send(b"n");
+            s.wait_for("You play X", T);
+            s.send(CTRL_Q);
+            assert_eq!(s.wait_exit(T), 0);
+            return;
+        }
+        let before = read_board(&screen, 4).0;
+        s.send(b"t");
+        let screen = s.wait_for("hint: ", T);
+        let hint = screen
+            .split("hint: ")
+            .nth(1)
+            .and_then(|rest| rest.get(..2))
+            .expect("a hinted cell");
+        assert!(
+            screen.contains("(win in"),
+            "O wins with perfect play: {screen}"
+        );
+        s.send(hint.to_lowercase().as_bytes());
+        s.send(b"\r");
+        let cell = Cell::parse(hint, 4).expect("hint names a cell").index() as usize;
+        s.wait_until("my mark", T, |sc| {
+            read_board(sc, 4).0[cell] == Some(Player::O)
+        });
+        s.wait_until("the answer", T, |sc| {
+            sc.contains("You win!")
+                || read_board(sc, 4).0.iter().flatten().count()
+                    >= before.iter().flatten().count() + 2
+        });
+    }
+    panic!("the hints did not win:\n{}", s.screen());
+}
+
+#[test]
+fn bad_moves_show_a_message_and_change_no_cell() {
+    let mut s = start(&[]);
+    // My first move, then the computer's answer.
+    s.send(b"b2\r");
+    let screen = s.wait_until("the answer", T, |sc| {
+        read_board(sc, 4).0.iter().flatten().count() == 2
+    });
+    let (board, _) = read_board(&screen, 4);
+    let taken = (0..16)
+        .find(|&i| board[i] == Some(Player::X))
+        .expect("the computer's mark");
+    // An occupied cell, by typing and by the cursor.
+    s.send(format!("{}\r", Cell::new(taken as u8).name(4).to_lowercase()).as_bytes());
+    let screen = s.wait_for("is already taken", T);
+    assert_eq!(read_board(&screen, 4).0, board);
+    // Off the board.
+    s.send(b"z9\r");
+    let screen = s.wait_for("off the board", T);
+    assert_eq!(read_board(&screen, 4).0, board);
+    // A digit before a letter.
+    s.send(b"3");
+    s.wait_for("column letter first", T);
+    assert_eq!(read_board(&s.screen(), 4).0, board);
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+}
+
+#[test]
+fn undo_takes_back_my_move_and_the_answer() {
+    let mut s = start(&[]);
+    s.send(b"b2\r");
+    let after_first = s.wait_until("the answer", T, |sc| {
+        read_board(sc, 4).0.iter().flatten().count() == 2
+    });
+    let before = read_board(&after_first, 4).0;
+    s.send(b"a4\r");
+    s.wait_until("the second answer", T, |sc| {
+        read_board(sc, 4).0.iter().flatten().count() >= 4 || sc.contains("win")
+    });
+    s.send(b"u");
+    let screen = s.wait_for("took back", T);
+    assert_eq!(read_board(&screen, 4).0, before, "{screen}");
+    // A move in the middle of a game, then Ctrl-Q: a clean exit.
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!s.alternate_screen());
+    assert!(!s.cursor_hidden());
+}
+
+#[test]
+fn human_flags_are_checked() {
+    for args in [
+        &["--human", "y"][..],
+        &["--level", "perfect"],
+        &["--human", "--level", "godlike"],
+        &["--human", "--level", "easy", "--ai", "mcts"],
+        &["--human", "--ai", "chess"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+            .args(args)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}
