@@ -36,6 +36,8 @@ pub struct LiveConfig {
     /// Human mode: the person's side in the first game (one game only;
     /// the computer plays `o`/`x` of the other side).
     pub human: Option<Player>,
+    /// The learning player's table, shared by every RL seat.
+    pub rl: Option<crate::ai::rl::SharedTable>,
 }
 
 impl Default for LiveConfig {
@@ -54,6 +56,7 @@ impl Default for LiveConfig {
             color: ColorMode::None,
             fault_game: None,
             human: None,
+            rl: None,
         }
     }
 }
@@ -403,7 +406,7 @@ mod tests {
             assert_eq!(a.games[0].engines[1], EngineKind::Random);
             o_kinds.insert(a.games[0].engines[0]);
         }
-        assert_eq!(o_kinds.len(), 3);
+        assert_eq!(o_kinds.len(), EngineKind::ALL.len());
     }
 
     #[test]

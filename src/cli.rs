@@ -1,5 +1,7 @@
 //! The command line: flags, subcommands and their help.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand};
 
 use crate::ai::{EngineKind, ThinkLimit};
@@ -30,7 +32,7 @@ pub struct LiveArgs {
     pub games: u16,
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Fix O's engine (random, negamax, mcts); default: a random pick every game.
+    /// Fix O's engine (random, negamax, mcts, rl); default: a random pick every game.
     #[arg(long = "o", value_name = "ENGINE", value_parser = parse_engine)]
     pub o: Option<EngineKind>,
     /// Fix X's engine; default: a random pick every game.
@@ -58,9 +60,12 @@ pub struct LiveArgs {
     #[arg(long, value_enum, default_value_t = Level::Hard, requires = "human", conflicts_with = "ai")]
     pub level: Level,
     /// With --human: name the computer's engine instead of a level
-    /// (random, negamax, mcts; budget from --mcts-iterations or --think-ms).
+    /// (random, negamax, mcts, rl; budget from --mcts-iterations or --think-ms).
     #[arg(long, value_name = "ENGINE", value_parser = parse_engine, requires = "human")]
     pub ai: Option<EngineKind>,
+    /// The learning player's model file (default: under the user's data folder).
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
 }
 
 /// The computer's strength in human mode.
@@ -107,6 +112,24 @@ pub enum Command {
     Solve(SolveArgs),
     /// Many games between two engines: wins, draws and an Elo estimate.
     Arena(ArenaArgs),
+    /// Train the learning player (rl) by self-play and save its model.
+    Train(TrainArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Self-play games.
+    #[arg(long, default_value_t = crate::headless::train::DEFAULT_EPISODES,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub episodes: u64,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The model file (default: one per size and goal under the user's data folder).
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+    /// Seed for reproducible training (default: a random one).
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 /// The board: side and marks in a row.
@@ -164,10 +187,10 @@ pub struct SolveArgs {
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// O's engine (moves first): random, negamax, mcts.
+    /// O's engine (moves first): random, negamax, mcts, rl.
     #[arg(long = "o", value_name = "ENGINE", default_value = "mcts", value_parser = parse_engine)]
     pub o: EngineKind,
-    /// X's engine: random, negamax, mcts.
+    /// X's engine: random, negamax, mcts, rl.
     #[arg(long = "x", value_name = "ENGINE", default_value = "negamax", value_parser = parse_engine)]
     pub x: EngineKind,
     /// Number of games.
@@ -183,6 +206,9 @@ pub struct ArenaArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The learning player's model file (default: under the user's data folder).
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
 }
 
 fn parse_engine(s: &str) -> Result<EngineKind, String> {

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod game;
 pub mod headless;
 pub mod human;
+pub mod model;
 pub mod panics;
 pub mod tasks;
 pub mod terminal;

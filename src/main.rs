@@ -1,12 +1,20 @@
+use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use kxo_tui::ai::EngineKind;
+use kxo_tui::ai::rl::{SharedTable, ValueTable};
 use kxo_tui::app::LiveConfig;
-use kxo_tui::cli::{ArenaArgs, Cli, Command, LiveArgs, SolveArgs, one_line_error};
+use kxo_tui::cli::{ArenaArgs, Cli, Command, LiveArgs, SolveArgs, TrainArgs, one_line_error};
+use kxo_tui::game::Rules;
 use kxo_tui::headless::{InputError, arena, solve};
 
 fn main() -> ExitCode {
@@ -28,6 +36,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Solve(args)) => run_solve(args),
         Some(Command::Arena(args)) => run_arena(args),
+        Some(Command::Train(args)) => run_train(args),
         None => run_live(cli.live),
     };
     match result {
@@ -54,9 +63,50 @@ fn run_solve(args: SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The learning player's model: loaded from `path` (or the default file),
+/// or a fresh table when there is no file yet. A file that cannot be read is
+/// an input error, and is left as it is.
+fn open_model(rules: Rules, path: Option<PathBuf>) -> anyhow::Result<(PathBuf, SharedTable)> {
+    let path = match path {
+        Some(p) => p,
+        None => kxo_tui::model::default_path(rules).map_err(|e| InputError(e.to_string()))?,
+    };
+    let table = kxo_tui::model::load(&path, rules)
+        .map_err(|e| {
+            InputError(format!(
+                "{e} (move it away, or pass --model PATH, to start afresh)"
+            ))
+        })?
+        .unwrap_or_else(|| ValueTable::new(rules));
+    Ok((path, Rc::new(RefCell::new(table))))
+}
+
+/// Saves what the learning player learned, if anything.
+fn save_model(model: &Option<(PathBuf, SharedTable)>) -> anyhow::Result<()> {
+    if let Some((path, table)) = model {
+        let table = table.borrow();
+        if table.dirty {
+            kxo_tui::model::save(&table, path)?;
+            eprintln!(
+                "model saved: {} ({} positions)",
+                path.display(),
+                table.len()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
+    let rules = args.rules.rules()?;
+    let model = if args.o == EngineKind::Rl || args.x == EngineKind::Rl {
+        Some(open_model(rules, args.model.clone())?)
+    } else {
+        None
+    };
     let config = arena::ArenaConfig {
-        rules: args.rules.rules()?,
+        rl: model.as_ref().map(|m| m.1.clone()),
+        rules,
         o: args.o,
         x: args.x,
         games: args.games,
@@ -83,18 +133,90 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         bar.inc(1);
     });
     bar.finish_and_clear();
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-    } else {
-        write!(out, "{}", report.to_text())?;
+    {
+        let mut out = std::io::stdout().lock();
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        } else {
+            write!(out, "{}", report.to_text())?;
+        }
     }
+    save_model(&model)
+}
+
+fn run_train(args: TrainArgs) -> anyhow::Result<()> {
+    use kxo_tui::headless::train;
+    let rules = args.rules.rules()?;
+    let model = open_model(rules, args.model)?;
+    let (path, table) = &model;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    let start_games = table.borrow().games;
+    eprintln!(
+        "training {} episodes of {n}x{n}, {k} in a row, seed {seed}; Ctrl-C stops and keeps what was learned",
+        args.episodes,
+        n = rules.size(),
+        k = rules.goal()
+    );
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(args.episodes);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} episodes  {per_sec}  {msg}  [{elapsed} < {eta}]",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let report = train::train(table, args.episodes, seed, 10, &stop, |done, point| {
+        bar.set_position(done);
+        if let Some(p) = point {
+            bar.set_message(format!(
+                "as O: vs Random {:.0}% won {:.0}% drawn, vs Negamax {:.0}% won {:.0}% drawn",
+                100.0 * p.vs_random.win_rate(),
+                100.0 * p.vs_random.draws as f64 / p.vs_random.games().max(1) as f64,
+                100.0 * p.vs_negamax.win_rate(),
+                100.0 * p.vs_negamax.draws as f64 / p.vs_negamax.games().max(1) as f64,
+            ));
+        }
+    });
+    bar.finish_and_clear();
+    kxo_tui::model::save(&table.borrow(), path)?;
+    let t = table.borrow();
+    println!(
+        "{} {} episodes in {:.1} s ({:.0} episodes/s){}",
+        if report.stopped_early {
+            "stopped after"
+        } else {
+            "trained"
+        },
+        report.episodes,
+        report.elapsed.as_secs_f64(),
+        report.episodes_per_second(),
+        if report.stopped_early {
+            ", stopped by a signal"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "model: {} ({} positions, {} games learned in all, {} before)",
+        path.display(),
+        t.len(),
+        t.games,
+        start_games
+    );
+    println!("\nlearning curve (greedy play as O, measured during training):");
+    print!("{}", report.curve_table());
     Ok(())
 }
 
 fn run_live(args: LiveArgs) -> anyhow::Result<()> {
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
     let (games, mut o, mut x, mut limit) =
@@ -107,8 +229,17 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
         };
         (o, x, limit) = (Some(kind), Some(kind), level_limit);
     }
+    let rules = args.rules.rules()?;
+    // The learning player may play when it is named or when pairs are random.
+    let rl_may_play = [o, x].iter().any(|k| k.is_none_or(|k| k == EngineKind::Rl));
+    let model = if rl_may_play {
+        Some(open_model(rules, args.model.clone())?)
+    } else {
+        None
+    };
     let config = LiveConfig {
-        rules: args.rules.rules()?,
+        rules,
+        rl: model.as_ref().map(|m| m.1.clone()),
         games: if args.human.is_some() { 1 } else { games },
         o,
         x,
@@ -163,6 +294,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
     }));
     drop(guard);
     kxo_tui::panics::set_quiet(false);
+    save_model(&model)?;
     match outcome {
         Ok(Ok(summary)) => {
             let t = summary.totals;

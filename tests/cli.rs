@@ -3,8 +3,11 @@
 use std::process::Command;
 
 fn kxo(args: &[&str]) -> (i32, String, String) {
+    // Models go to a scratch folder, never the user's.
+    let data = tempfile::tempdir().expect("temp dir");
     let out = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
         .args(args)
+        .env("XDG_DATA_HOME", data.path())
         .output()
         .expect("run kxo-tui");
     (
@@ -134,4 +137,101 @@ fn bad_input_gets_one_line_and_status_two() {
             "{args:?}: {err}"
         );
     }
+}
+
+fn load_model(path: &std::path::Path) -> kxo_tui::ai::rl::ValueTable {
+    kxo_tui::model::load(path, kxo_tui::game::Rules::default_rules())
+        .expect("a readable model")
+        .expect("a model file")
+}
+
+#[test]
+fn train_saves_a_model_and_prints_the_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.model");
+    let p = path.to_str().unwrap();
+    let (code, out, err) = kxo(&["train", "--episodes", "3000", "--model", p, "--seed", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("trained 3000 episodes"), "{out}");
+    assert!(
+        out.contains("learning curve") && out.contains("vs Negamax"),
+        "{out}"
+    );
+    assert_eq!(load_model(&path).games, 3000);
+    // Training again goes on from there.
+    let (code, _, _) = kxo(&["train", "--episodes", "1000", "--model", p]);
+    assert_eq!(code, 0);
+    assert_eq!(load_model(&path).games, 4000);
+}
+
+#[test]
+fn a_bad_model_file_is_refused_everywhere_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.model");
+    let bytes = b"KXORL\0 but then nonsense".to_vec();
+    std::fs::write(&path, &bytes).unwrap();
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["train", "--episodes", "10", "--model", p],
+        vec![
+            "arena", "--o", "rl", "--x", "random", "--games", "2", "--model", p,
+        ],
+        vec!["--o", "rl", "--model", p],
+    ] {
+        let (code, out, err) = kxo(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(p), "the message names the file: {err}");
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            bytes,
+            "{args:?} changed the file"
+        );
+    }
+}
+
+#[test]
+fn arena_learns_online_and_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.model");
+    let p = path.to_str().unwrap();
+    let (code, _, err) = kxo(&[
+        "arena", "--o", "rl", "--x", "random", "--games", "50", "--model", p, "--seed", "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("model saved"), "{err}");
+    let t = load_model(&path);
+    assert_eq!(t.games, 50);
+    assert!(!t.is_empty());
+}
+
+#[test]
+fn ctrl_c_stops_training_and_keeps_what_it_learned() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.model");
+    let child = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .args([
+            "train",
+            "--episodes",
+            "1000000000",
+            "--model",
+            path.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start training");
+    std::thread::sleep(std::time::Duration::from_millis(1_500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("stopped after"), "{stdout}");
+    let games = load_model(&path).games;
+    assert!(games > 0 && games < 1_000_000_000, "{games}");
 }

@@ -159,3 +159,28 @@ fn the_live_screen_refuses_to_run_without_a_terminal() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("needs a terminal"), "{err}");
 }
+
+#[test]
+fn the_live_screen_learns_with_rl_seats_and_saves_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.model");
+    let p = path.to_str().unwrap();
+    let mut s = Session::start(
+        &[
+            "--o", "rl", "--x", "rl", "--games", "4", "--delay", "0", "--model", p,
+        ],
+        80,
+        24,
+        &[],
+    );
+    s.wait_for("RL", T);
+    s.wait_until("a few finished games", T, |sc| {
+        !sc.contains("games 0 ") && sc.contains("games ")
+    });
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    let table = kxo_tui::model::load(&path, kxo_tui::game::Rules::default_rules())
+        .expect("readable")
+        .expect("saved on exit");
+    assert!(table.games > 0);
+}

@@ -8,6 +8,7 @@ mod mcts;
 mod negamax;
 pub mod playout;
 mod random;
+pub mod rl;
 
 use std::fmt;
 use std::str::FromStr;
@@ -74,10 +75,17 @@ pub enum EngineKind {
     Random,
     Negamax,
     Mcts,
+    /// The learning player (see [`rl`]).
+    Rl,
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 3] = [EngineKind::Random, EngineKind::Negamax, EngineKind::Mcts];
+    pub const ALL: [EngineKind; 4] = [
+        EngineKind::Random,
+        EngineKind::Negamax,
+        EngineKind::Mcts,
+        EngineKind::Rl,
+    ];
 
     /// Four-letter label for the screen: "MCTS", "NEGA", "RAND".
     pub fn label(self) -> &'static str {
@@ -85,6 +93,7 @@ impl EngineKind {
             EngineKind::Random => "RAND",
             EngineKind::Negamax => "NEGA",
             EngineKind::Mcts => "MCTS",
+            EngineKind::Rl => "RL",
         }
     }
 
@@ -93,6 +102,7 @@ impl EngineKind {
             EngineKind::Random => "random",
             EngineKind::Negamax => "negamax",
             EngineKind::Mcts => "mcts",
+            EngineKind::Rl => "rl",
         }
     }
 }
@@ -110,6 +120,7 @@ impl FromStr for EngineKind {
             "random" | "rand" => Ok(EngineKind::Random),
             "negamax" | "nega" => Ok(EngineKind::Negamax),
             "mcts" | "uct" => Ok(EngineKind::Mcts),
+            "rl" | "td" => Ok(EngineKind::Rl),
             _ => Err(format!(
                 "unknown engine '{s}': choose one of {}",
                 EngineKind::ALL.map(EngineKind::name).join(", ")
@@ -142,7 +153,25 @@ pub fn make_engine(
     limit: ThinkLimit,
     seed: u64,
 ) -> Box<dyn Engine> {
+    make_engine_with(kind, rules, limit, seed, None)
+}
+
+/// As [`make_engine`]; a learning player uses (and learns into) `table`,
+/// or a fresh table of its own when there is none.
+pub fn make_engine_with(
+    kind: EngineKind,
+    rules: Rules,
+    limit: ThinkLimit,
+    seed: u64,
+    table: Option<&rl::SharedTable>,
+) -> Box<dyn Engine> {
     match kind {
+        EngineKind::Rl => {
+            let table = table.cloned().unwrap_or_else(|| {
+                std::rc::Rc::new(std::cell::RefCell::new(rl::ValueTable::new(rules)))
+            });
+            Box::new(rl::RlPlayer::new(table, seed))
+        }
         EngineKind::Random => Box::new(RandomPlayer::new(seed)),
         EngineKind::Negamax => {
             let mut n = Negamax::new(rules);

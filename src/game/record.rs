@@ -9,6 +9,9 @@ pub struct GameRecord {
     pub rules: Rules,
     pub moves: Vec<Cell>,
     pub outcome: Outcome,
+    /// Which game this is, when several players may report the same game
+    /// (the learning table learns from each game once).
+    pub id: Option<u64>,
 }
 
 impl GameRecord {
@@ -17,6 +20,7 @@ impl GameRecord {
             rules,
             moves: Vec::new(),
             outcome: Outcome::Ongoing,
+            id: None,
         }
     }
 

@@ -285,14 +285,17 @@ fn transform(s: usize, r: i32, c: i32, n: i32) -> (i32, i32) {
 
 /// Spreads bit `i` of `bb` to bit `2i`: a bitboard in the 2-bit table encoding.
 pub fn spread_bits(bb: u64) -> u128 {
-    let mut out = 0u128;
-    let mut rest = bb;
-    while rest != 0 {
-        let i = rest.trailing_zeros();
-        out |= 1u128 << (2 * i);
-        rest &= rest - 1;
-    }
-    out
+    spread32(bb as u32) as u128 | (spread32((bb >> 32) as u32) as u128) << 64
+}
+
+/// Interleaves zeros between the bits of `x` (the Morton spread).
+fn spread32(x: u32) -> u64 {
+    let mut x = x as u64;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
 }
 
 #[cfg(test)]
@@ -345,6 +348,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn spread_bits_puts_bit_i_at_bit_2i() {
+        for i in 0..64 {
+            assert_eq!(spread_bits(1u64 << i), 1u128 << (2 * i));
+        }
+        assert_eq!(spread_bits(u64::MAX), u128::MAX / 3);
     }
 
     #[test]

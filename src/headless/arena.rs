@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::ai::{EngineKind, ThinkLimit, Unlimited, make_engine};
+use crate::ai::rl::SharedTable;
+use crate::ai::{EngineKind, ThinkLimit, Unlimited, make_engine_with};
 use crate::game::{GameRecord, Outcome, Player, Position, Rules};
 
 /// What to play.
@@ -16,6 +17,8 @@ pub struct ArenaConfig {
     pub games: u32,
     pub seed: u64,
     pub limit: ThinkLimit,
+    /// The learning player's table (shared by both seats if both are RL).
+    pub rl: Option<SharedTable>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -41,8 +44,20 @@ pub struct ArenaReport {
 pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaReport {
     let rules = config.rules;
     let mut seats = [
-        make_engine(config.o, rules, config.limit, seed_for(config.seed, 0)),
-        make_engine(config.x, rules, config.limit, seed_for(config.seed, 1)),
+        make_engine_with(
+            config.o,
+            rules,
+            config.limit,
+            seed_for(config.seed, 0),
+            config.rl.as_ref(),
+        ),
+        make_engine_with(
+            config.x,
+            rules,
+            config.limit,
+            seed_for(config.seed, 1),
+            config.rl.as_ref(),
+        ),
     ];
     let mut think = [Duration::ZERO; 2];
     let mut moves = [0u64; 2];
@@ -54,9 +69,10 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
         ..ArenaReport::default()
     };
     let mut scores = Vec::with_capacity(config.games as usize);
-    for _ in 0..config.games {
+    for game in 0..config.games {
         let mut pos = Position::new(rules);
         let mut record = GameRecord::new(rules);
+        record.id = Some(game as u64);
         while !pos.outcome().is_over() {
             let side = pos.to_move().index();
             let start = Instant::now();
@@ -206,6 +222,7 @@ mod tests {
             limit: ThinkLimit::Default {
                 mcts_iterations: 500,
             },
+            rl: None,
         };
         let strip = |mut r: ArenaReport| {
             r.o_ms_per_move = 0.0;

@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod solve;
+pub mod train;
 
 use std::fmt;
 

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
-use crate::ai::{Budget, Engine, EngineKind, make_engine};
+use crate::ai::{Budget, Engine, EngineKind, make_engine_with};
 use crate::app::{App, GameStatus};
 use crate::game::{Player, Position};
 
@@ -105,8 +105,29 @@ fn next_job(app: &App, game: usize, me: Player) -> Job {
 /// The body of the seat task for `me` in game `game`.
 pub fn run_seat(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, game: usize, me: Player) {
     let mut engine: Option<(u64, EngineKind, Box<dyn Engine>)> = None;
+    let mut reported = None;
     loop {
         wait_while_paused(ctx, &app);
+        // Tell the engine how its game ended (the learning player learns).
+        if let Some((generation, _, e)) = engine.as_mut()
+            && reported != Some(*generation)
+        {
+            let finished = {
+                let a = app.borrow();
+                let g = &a.games[game];
+                (g.generation == *generation && matches!(g.status, GameStatus::Over { .. })).then(
+                    || {
+                        let mut record = g.record.clone();
+                        record.id = Some((game as u64) << 32 | *generation);
+                        record
+                    },
+                )
+            };
+            if let Some(record) = finished {
+                e.game_over(&record, me);
+                reported = Some(*generation);
+            }
+        }
         let job = next_job(&app.borrow(), game, me);
         match job {
             Job::Wait | Job::Person { pending: None, .. } => wait_for(ctx, Event::Turn(game)),
@@ -143,15 +164,13 @@ pub fn run_seat(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, game: usize,
                 }
                 let fresh = !matches!(&engine, Some((g, k, _)) if *g == generation && *k == kind);
                 if fresh {
-                    let (rules, limit, seed) = {
+                    let (rules, limit, seed, table) = {
                         let a = app.borrow();
-                        (
-                            a.config.rules,
-                            a.config.limit,
-                            a.engine_seed(game, me.index(), generation),
-                        )
+                        let seed = a.engine_seed(game, me.index(), generation);
+                        (a.config.rules, a.config.limit, seed, a.config.rl.clone())
                     };
-                    engine = Some((generation, kind, make_engine(kind, rules, limit, seed)));
+                    let made = make_engine_with(kind, rules, limit, seed, table.as_ref());
+                    engine = Some((generation, kind, made));
                 }
                 let Some((_, _, e)) = engine.as_mut() else {
                     continue;

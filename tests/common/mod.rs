@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 pub struct Session {
+    /// Where the program keeps its data (its models): never the user's.
+    _data: tempfile::TempDir,
     parser: Arc<Mutex<vt100::Parser>>,
     master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
@@ -37,6 +39,8 @@ impl Session {
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        let data = tempfile::tempdir().expect("temp data dir");
+        cmd.env("XDG_DATA_HOME", data.path());
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -58,6 +62,7 @@ impl Session {
             }
         });
         Session {
+            _data: data,
             parser,
             master: pair.master,
             writer,

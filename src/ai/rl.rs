@@ -1,0 +1,325 @@
+//! The learning player: a state-value table learned by temporal-difference
+//! updates from the games it plays.
+//!
+//! Values are kept for *afterstates* (the position just after a move), as
+//! the expected result for the player who made that move: 1 a win, ½ a draw,
+//! 0 a loss. The key is the canonical 2-bit table, so the 8 symmetric images
+//! of a position share one entry. A position never seen starts from a
+//! line-count heuristic. At the end of each game the afterstates are updated
+//! backwards, each towards one minus the best value the opponent can reach
+//! from it (a TD(0) update with a greedy, negamax-style target).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rustc_hash::FxHashMap;
+
+use super::{Budget, Engine};
+use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
+
+/// Step size of the updates.
+pub const ALPHA: f32 = 0.7;
+/// Values closer than this count as a tie (broken at random).
+const TIE: f32 = 1e-4;
+
+/// The learned values of one (size, goal).
+#[derive(Clone, Debug)]
+pub struct ValueTable {
+    rules: Rules,
+    values: FxHashMap<u128, f32>,
+    /// Games learned from, over the table's whole life.
+    pub games: u64,
+    /// Changed since it was loaded or saved.
+    pub dirty: bool,
+    /// Ids of the games learned from lately: two seats sharing this table
+    /// report the same game, which is learned once.
+    recent: std::collections::VecDeque<u64>,
+}
+
+/// One table shared by every learning seat of a run (single-threaded; no
+/// borrow is held across a suspension).
+pub type SharedTable = Rc<RefCell<ValueTable>>;
+
+impl ValueTable {
+    pub fn new(rules: Rules) -> ValueTable {
+        ValueTable {
+            rules,
+            values: FxHashMap::default(),
+            games: 0,
+            dirty: false,
+            recent: Default::default(),
+        }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Every (key, value) pair, sorted by key (for saving).
+    pub fn entries(&self) -> Vec<(u128, f32)> {
+        let mut v: Vec<(u128, f32)> = self.values.iter().map(|(&k, &v)| (k, v)).collect();
+        v.sort_unstable_by_key(|e| e.0);
+        v
+    }
+
+    /// Builds a table from saved entries.
+    pub fn from_entries(
+        rules: Rules,
+        games: u64,
+        entries: impl IntoIterator<Item = (u128, f32)>,
+    ) -> ValueTable {
+        ValueTable {
+            rules,
+            values: entries.into_iter().collect(),
+            games,
+            dirty: false,
+            recent: Default::default(),
+        }
+    }
+
+    /// The stored value of an afterstate, if it has one.
+    pub fn stored(&self, after: &Position) -> Option<f32> {
+        self.values.get(&after.canonical_table()).copied()
+    }
+
+    /// The value of `after` for the player who just moved: exact at the end
+    /// of a game, learned if seen, else the heuristic.
+    pub fn value(&self, after: &Position) -> f32 {
+        match after.outcome() {
+            Outcome::Win(_) => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Ongoing => self.stored(after).unwrap_or_else(|| heuristic(after)),
+        }
+    }
+
+    /// The best value the side to move in `pos` can reach with one move.
+    fn best_reply(&self, pos: &Position) -> f32 {
+        let mut best = 0.0f32;
+        for m in pos.legal_moves() {
+            let mut next = *pos;
+            next.play_unchecked(m);
+            best = best.max(self.value(&next));
+        }
+        best
+    }
+
+    /// Learns from a finished game: backwards over its afterstates, each
+    /// moves towards one minus the opponent's best reply from it.
+    pub fn learn(&mut self, record: &GameRecord, alpha: f32) {
+        if let Some(id) = record.id {
+            if self.recent.contains(&id) {
+                return;
+            }
+            if self.recent.len() == 64 {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(id);
+        }
+        let mut positions = Vec::with_capacity(record.moves.len());
+        let mut pos = Position::new(self.rules);
+        for &m in &record.moves {
+            if pos.play(m).is_err() {
+                return; // not a game of these rules: nothing to learn
+            }
+            positions.push(pos);
+        }
+        for after in positions.iter().rev() {
+            if after.outcome().is_over() {
+                continue;
+            }
+            let target = 1.0 - self.best_reply(after);
+            let key = after.canonical_table();
+            let old = self
+                .values
+                .get(&key)
+                .copied()
+                .unwrap_or_else(|| heuristic(after));
+            self.values.insert(key, old + alpha * (target - old));
+        }
+        self.games += 1;
+        self.dirty = true;
+    }
+}
+
+/// The starting value of an afterstate for the player who just moved, from
+/// counting lines: each line holding only the mover's marks counts for the
+/// square of their number, each holding only the opponent's against, and
+/// the sum is squashed into 0.1..0.9. It knows nothing of whose turn it is
+/// or of threats: those the player learns.
+pub fn heuristic(after: &Position) -> f32 {
+    let geo = after.rules().geometry();
+    let opp = after.to_move();
+    let me = opp.other();
+    let (mine, theirs) = (after.board(me), after.board(opp));
+    let mut score = 0.0f32;
+    for &line in &geo.lines {
+        let (m, t) = ((mine & line).count_ones(), (theirs & line).count_ones());
+        if t == 0 && m > 0 {
+            score += (m * m) as f32;
+        } else if m == 0 && t > 0 {
+            score -= (t * t) as f32;
+        }
+    }
+    0.5 + 0.4 * (score / 8.0).tanh()
+}
+
+/// The learning player: greedy on the table (random tie-breaks), with
+/// optional exploration, learning from each game it finishes.
+pub struct RlPlayer {
+    table: SharedTable,
+    rng: Xoshiro256PlusPlus,
+    /// Chance of a random move instead of the greedy one.
+    pub epsilon: f64,
+    /// Whether to learn from finished games.
+    pub learning: bool,
+}
+
+impl RlPlayer {
+    pub fn new(table: SharedTable, seed: u64) -> RlPlayer {
+        RlPlayer {
+            table,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            epsilon: 0.0,
+            learning: true,
+        }
+    }
+
+    pub fn table(&self) -> &SharedTable {
+        &self.table
+    }
+
+    /// The greedy move (ties broken at random).
+    pub fn greedy(&mut self, pos: &Position) -> Cell {
+        let table = self.table.borrow();
+        let mut best = f32::NEG_INFINITY;
+        let mut ties: Vec<Cell> = Vec::new();
+        for m in pos.legal_moves() {
+            let mut next = *pos;
+            next.play_unchecked(m);
+            let v = table.value(&next);
+            if v > best + TIE {
+                best = v;
+                ties.clear();
+                ties.push(m);
+            } else if v > best - TIE {
+                ties.push(m);
+            }
+        }
+        drop(table);
+        match ties.len() {
+            0 => Cell::new(pos.empty().trailing_zeros() as u8),
+            n => ties[self.rng.random_range(0..n)],
+        }
+    }
+}
+
+impl Engine for RlPlayer {
+    fn label(&self) -> &'static str {
+        "RL"
+    }
+
+    fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {
+        if self.epsilon > 0.0 && self.rng.random_bool(self.epsilon.min(1.0)) {
+            let empty = pos.empty();
+            let k = self.rng.random_range(0..empty.count_ones());
+            return Cell::new(super::playout::select_bit(empty, k));
+        }
+        self.greedy(pos)
+    }
+
+    fn game_over(&mut self, record: &GameRecord, _me: Player) {
+        if self.learning {
+            self.table.borrow_mut().learn(record, ALPHA);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(moves: &str) -> Position {
+        Position::from_moves(Rules::default_rules(), &Cell::parse_list(moves, 4).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn all_eight_images_share_one_entry() {
+        let rules = Rules::default_rules();
+        let mut table = ValueTable::new(rules);
+        let p = pos("A1,B1,C3,D2");
+        let mut record = GameRecord::new(rules);
+        record.moves = Cell::parse_list("A1,B1,C3,D2,A4", 4).unwrap();
+        table.learn(&record, ALPHA);
+        let learned = table.stored(&p).expect("learned");
+        for s in 0..8 {
+            assert_eq!(table.stored(&p.transformed(s)), Some(learned), "image {s}");
+        }
+        // Distinct positions learned: the 5 afterstates (no terminal one).
+        assert_eq!(table.len(), 5);
+    }
+
+    #[test]
+    fn a_game_reported_by_both_seats_is_learned_once() {
+        let rules = Rules::default_rules();
+        let table = Rc::new(RefCell::new(ValueTable::new(rules)));
+        let mut o = RlPlayer::new(table.clone(), 1);
+        let mut x = RlPlayer::new(table.clone(), 2);
+        let mut record = GameRecord::new(rules);
+        record.moves = Cell::parse_list("A1,D4,B1,C4,C1", 4).unwrap();
+        record.id = Some(7);
+        o.game_over(&record, Player::O);
+        let once = table.borrow().entries();
+        x.game_over(&record, Player::X);
+        assert_eq!(table.borrow().entries(), once);
+        assert_eq!(table.borrow().games, 1);
+        record.id = Some(8);
+        x.game_over(&record, Player::X);
+        assert_eq!(table.borrow().games, 2);
+    }
+
+    #[test]
+    fn the_heuristic_counts_open_lines() {
+        // O's centre mark opens more lines than a corner does.
+        assert!(heuristic(&pos("B2")) > heuristic(&pos("A1")));
+        // Two O marks in a row beat two apart.
+        assert!(heuristic(&pos("B2,A4,C2")) > heuristic(&pos("B2,A4,D1")));
+        // Symmetric positions start equal, and values stay inside 0.1..0.9.
+        assert_eq!(heuristic(&pos("A1")), heuristic(&pos("D4")));
+        assert!((0.1..=0.9).contains(&heuristic(&pos("B2,A4,C2"))));
+    }
+
+    #[test]
+    fn learning_moves_values_towards_the_result() {
+        let rules = Rules::default_rules();
+        let mut table = ValueTable::new(rules);
+        // X lets O win on row 1; the afterstate before O's win gets worse for X.
+        let mut record = GameRecord::new(rules);
+        record.moves = Cell::parse_list("A1,D4,B1,C4", 4).unwrap();
+        let before = pos("A1,D4,B1,C4");
+        let h = table.value(&before);
+        for _ in 0..5 {
+            table.learn(&record, ALPHA);
+        }
+        assert!(
+            table.value(&before) < h.min(0.05),
+            "{h} -> {}",
+            table.value(&before)
+        );
+    }
+
+    #[test]
+    fn greedy_takes_a_win_in_one_even_untrained() {
+        // A finished game's value is exact (1 for the winner).
+        let table = Rc::new(RefCell::new(ValueTable::new(Rules::default_rules())));
+        let mut rl = RlPlayer::new(table, 1);
+        assert_eq!(rl.greedy(&pos("A1,A4,B1,D4")).name(4), "C1");
+    }
+}
