@@ -297,3 +297,30 @@ fn human_flags_are_checked() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn while_the_computer_thinks_the_person_can_pause_get_help_and_quit() {
+    // The person plays X; O (MCTS, 3 s a move) thinks first.
+    let mut s = Session::start(
+        &["--human", "x", "--ai", "mcts", "--think-ms", "3000"],
+        COLS,
+        ROWS,
+        &[],
+    );
+    s.wait_for("thinking", T);
+    s.send(b"b2\r");
+    let screen = s.wait_for("the computer is thinking", T);
+    assert_eq!(
+        read_board(&screen, 4).0.iter().flatten().count(),
+        0,
+        "{screen}"
+    );
+    s.send(b"?");
+    s.wait_for("place your mark at the cursor", T);
+    s.send(b"?");
+    s.send(common::CTRL_P);
+    s.wait_for("PAUSED", T);
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!s.alternate_screen());
+}
