@@ -38,9 +38,14 @@ pub struct LiveArgs {
     /// Fix X's engine; default: a random pick every game.
     #[arg(long = "x", value_name = "ENGINE", value_parser = parse_engine)]
     pub x: Option<EngineKind>,
-    /// Least milliseconds between moves of a game, so people can follow (0: as fast as possible).
+    /// Least milliseconds between a seat starting to think and its move, so
+    /// people can follow (0: no wait).
     #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub delay: u64,
+    /// Milliseconds a finished game's result stays on screen before it
+    /// restarts (`--delay 0 --hold 0`: as fast as possible).
+    #[arg(long, value_name = "MS", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+    pub hold: u64,
     #[command(flatten)]
     pub think: ThinkArgs,
     /// Seed for the engines and the engine pairs (default: a random one).
@@ -152,24 +157,30 @@ impl RulesArgs {
 /// How long engines think per move.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct ThinkArgs {
-    /// MCTS iterations per move (the default budget).
-    #[arg(long, value_name = "I", default_value_t = crate::ai::mcts_default_iterations(),
-          value_parser = clap::value_parser!(u32).range(1..))]
-    pub mcts_iterations: u32,
-    /// Instead: thinking time per move in milliseconds, for every engine.
+    /// MCTS iterations per move (headless default: 10,000); Negamax then
+    /// solves as far as its node limit allows.
+    #[arg(long, value_name = "I", value_parser = clap::value_parser!(u32).range(1..))]
+    pub mcts_iterations: Option<u32>,
+    /// Instead: a clock of this many milliseconds of CPU time per move, for
+    /// every engine (the live screen's default: 100).
     #[arg(long, value_name = "T", conflicts_with = "mcts_iterations",
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub think_ms: Option<u64>,
 }
 
 impl ThinkArgs {
-    pub fn limit(self) -> ThinkLimit {
-        match self.think_ms {
-            Some(ms) => ThinkLimit::Millis(ms),
-            None => ThinkLimit::Default {
-                mcts_iterations: self.mcts_iterations,
-            },
+    /// The budget the flags name, or `default` when they name none.
+    pub fn limit_or(self, default: ThinkLimit) -> ThinkLimit {
+        match (self.think_ms, self.mcts_iterations) {
+            (Some(ms), _) => ThinkLimit::Millis(ms),
+            (None, Some(mcts_iterations)) => ThinkLimit::Default { mcts_iterations },
+            (None, None) => default,
         }
+    }
+
+    /// The headless commands' budget: 10,000 MCTS iterations by default.
+    pub fn limit(self) -> ThinkLimit {
+        self.limit_or(ThinkLimit::default())
     }
 }
 

@@ -3,15 +3,19 @@
 //!
 //! - [`game`]: rules, bitboards, win masks, symmetry, records.
 //! - [`ai`]: engines behind one trait.
+//! - [`app`]: the live screen's state, changed only by actions.
+//! - [`input`]: terminal events to actions, through one key map.
+//! - [`tasks`]: the scheduler and the coroutines that play, read keys and draw.
+//! - [`ui`]: drawing, a pure function of the state.
+//! - [`headless`]: `solve`, `arena`, `train`.
 
 pub mod ai;
 pub mod app;
 pub mod cli;
 pub mod game;
 pub mod headless;
-pub mod human;
+pub mod input;
 pub mod model;
-pub mod panics;
 pub mod tasks;
 pub mod terminal;
 pub mod ui;

@@ -10,8 +10,8 @@ use clap::Parser;
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use kxo_tui::ai::EngineKind;
 use kxo_tui::ai::rl::{SharedTable, ValueTable};
+use kxo_tui::ai::{EngineKind, ThinkLimit};
 use kxo_tui::app::LiveConfig;
 use kxo_tui::cli::{ArenaArgs, Cli, Command, LiveArgs, SolveArgs, TrainArgs, one_line_error};
 use kxo_tui::game::Rules;
@@ -219,8 +219,13 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
 fn run_live(args: LiveArgs) -> anyhow::Result<()> {
     use std::time::Duration;
 
-    let (games, mut o, mut x, mut limit) =
-        (args.games as usize, args.o, args.x, args.think.limit());
+    let live_clock = ThinkLimit::Millis(kxo_tui::app::DEFAULT_THINK_MS);
+    let (games, mut o, mut x, mut limit) = (
+        args.games as usize,
+        args.o,
+        args.x,
+        args.think.limit_or(live_clock),
+    );
     if args.human.is_some() {
         // One game; the computer plays whichever side the person does not.
         let (kind, level_limit) = match args.ai {
@@ -244,6 +249,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
         o,
         x,
         delay: Duration::from_millis(args.delay),
+        hold: Duration::from_millis(args.hold),
         limit,
         human: args.human,
         seed: args.seed.unwrap_or_else(rand::random),
@@ -279,7 +285,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
             hup.store(true, std::sync::atomic::Ordering::Relaxed);
         })?;
     }
-    kxo_tui::panics::set_quiet(true);
+    kxo_tui::tasks::panics::set_quiet(true);
     let guard = kxo_tui::terminal::TerminalGuard::enter(config.human.is_some())?;
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let backend = ratatui::backend::CrosstermBackend::new(std::io::stdout());
@@ -287,13 +293,13 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
         kxo_tui::tasks::live::run(
             config,
             terminal,
-            &mut kxo_tui::tasks::live::CrosstermInput,
+            &mut kxo_tui::terminal::CrosstermInput,
             stop,
             None,
         )
     }));
     drop(guard);
-    kxo_tui::panics::set_quiet(false);
+    kxo_tui::tasks::panics::set_quiet(false);
     save_model(&model)?;
     match outcome {
         Ok(Ok(summary)) => {
@@ -313,7 +319,10 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
         }
         Ok(Err(e)) => Err(e),
         Err(payload) => {
-            anyhow::bail!("kxo-tui crashed: {}", kxo_tui::panics::message(&*payload))
+            anyhow::bail!(
+                "kxo-tui crashed: {}",
+                kxo_tui::tasks::panics::message(&*payload)
+            )
         }
     }
 }

@@ -57,3 +57,27 @@ pub fn stdin_hung_up() -> bool {
     let ready = unsafe { libc::poll(&mut fds, 1, 0) };
     ready > 0 && fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
+
+/// Terminal input through crossterm.
+pub struct CrosstermInput;
+
+impl crate::tasks::live::InputSource for CrosstermInput {
+    fn next_event(
+        &mut self,
+        timeout: std::time::Duration,
+    ) -> io::Result<Option<crossterm::event::Event>> {
+        if crossterm::event::poll(timeout)? {
+            // crossterm's read() spins forever on end-of-file, which is what
+            // a terminal that went away (a closed window) gives: check first.
+            if stdin_hung_up() {
+                return Err(io::Error::new(
+                    io::ErrorKind::BrokenPipe,
+                    "the terminal went away",
+                ));
+            }
+            Ok(Some(crossterm::event::read()?))
+        } else {
+            Ok(None)
+        }
+    }
+}

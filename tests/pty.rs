@@ -121,7 +121,7 @@ fn sigterm_and_sighup_restore_the_terminal() {
 fn a_panicking_seat_fails_its_game_only() {
     let mut s = Session::start(
         &["--games", "4", "--delay", "50"],
-        100,
+        200,
         40,
         &[("KXO_FAULT_GAME", "2")],
     );

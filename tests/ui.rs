@@ -147,9 +147,9 @@ fn marks_are_green_and_red_and_the_last_move_is_highlighted() {
     // Game 1 is the first box: find its O (B2) and X (C3) cells.
     // The title starts one cell right of the box's corner, where the board
     // starts: column labels, a rule, then row 1; "1│ O │" puts the mark of
-    // column c at x + 3 + 4c.
+    // column c at x + 3 + 4c; the board sits one column in from the title.
     let (gx, gy) = find(&buf, "Game-1").unwrap();
-    let cell = |col: u16, row: u16| (gx + 3 + 4 * col, gy + 3 + 2 * row);
+    let cell = |col: u16, row: u16| (gx + 4 + 4 * col, gy + 3 + 2 * row);
     let o = &buf[cell(1, 1)];
     let x = &buf[cell(2, 2)];
     assert_eq!(o.symbol(), "O");

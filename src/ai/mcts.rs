@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::playout::random_playout;
-use super::{Budget, Engine};
+use super::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Cell, Geometry, Position, Rules};
 
 /// Iterations per move unless told otherwise.
@@ -30,6 +30,8 @@ const EXPLORATION: f32 = 1.0;
 /// The tree stops growing past this many nodes (20 bytes each); further
 /// iterations still run playouts from its leaves.
 const MAX_NODES: usize = 2_000_000;
+/// Iterations between two calls of `Budget::tick`.
+const BATCH: u64 = 256;
 /// Visit counts below this use the lookup tables.
 const TABLE_SIZE: usize = 8192;
 
@@ -148,10 +150,16 @@ impl Mcts {
         self.nodes.push(Node::leaf(0, ONGOING));
         self.iterations = 0;
         loop {
-            for _ in 0..256 {
+            // Exact budgets: the last batch runs only what is left.
+            let batch = match self.limit {
+                Limit::Iterations(n) => (n as u64).saturating_sub(self.iterations).min(BATCH),
+                Limit::Time(_) => BATCH,
+            };
+            for _ in 0..batch {
                 self.iterate(geo, boards, side);
             }
-            self.iterations += 256;
+            self.iterations += batch;
+            budget.report(&self.progress());
             let done = match self.limit {
                 Limit::Iterations(n) => self.iterations >= n as u64,
                 Limit::Time(t) => budget.elapsed() >= t,
@@ -160,11 +168,28 @@ impl Mcts {
                 break;
             }
         }
-        let root = self.nodes[0];
-        let children = &self.nodes[root.first_child as usize..][..root.children as usize];
-        let best = children.iter().max_by_key(|n| n.visits).map(|n| n.cell);
         // The root is always expanded by the first iteration.
-        Cell::new(best.unwrap_or_else(|| pos.empty().trailing_zeros() as u8))
+        self.best_child()
+            .map(|n| Cell::new(n.cell))
+            .unwrap_or_else(|| Cell::new(pos.empty().trailing_zeros() as u8))
+    }
+
+    /// The root's most visited child so far.
+    fn best_child(&self) -> Option<Node> {
+        let root = self.nodes.first()?;
+        let children = &self.nodes[root.first_child as usize..][..root.children as usize];
+        children.iter().max_by_key(|n| n.visits).copied()
+    }
+
+    /// The search so far: iterations, the move it would play, its win rate.
+    fn progress(&self) -> SearchInfo {
+        let best = self.best_child();
+        SearchInfo {
+            work: self.iterations,
+            best: best.map(|n| Cell::new(n.cell)),
+            estimate: best.map(|n| Estimate::WinRate(n.mean)),
+            ..SearchInfo::default()
+        }
     }
 
     /// One iteration: select down the tree, expand, play out, back up.

@@ -28,6 +28,33 @@ pub trait Budget {
     fn tick(&mut self) -> bool;
     /// Time this search has spent thinking so far (time suspended excluded).
     fn elapsed(&self) -> Duration;
+    /// Progress for whoever watches: called by a search now and then (at
+    /// least once per completed iteration). Fields left `None` keep the
+    /// value an earlier report gave. Headless budgets ignore it.
+    fn report(&mut self, _info: &SearchInfo) {}
+}
+
+/// How good a search thinks its best move is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Estimate {
+    /// MCTS: the mean reward of the move for the side to move, 0 to 1.
+    WinRate(f32),
+    /// Negamax: a proven value, or a heuristic score (`Value::Unknown`).
+    Value(Value),
+}
+
+/// A search's progress, as the live screen shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchInfo {
+    /// Iterations (MCTS) or nodes (Negamax) searched for this move so far.
+    pub work: u64,
+    /// Depth of the last completed iteration (Negamax).
+    pub depth: Option<u32>,
+    /// The move it would play now.
+    pub best: Option<Cell>,
+    pub estimate: Option<Estimate>,
+    /// The search has proved its result and stops early.
+    pub proved: bool,
 }
 
 /// The budget of headless runs, tests and benchmarks: never interrupts.

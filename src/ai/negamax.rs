@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Budget, Engine};
+use super::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Cell, Geometry, Player, Position, Rules};
 
 /// Score of a win on the next ply; a win `d` plies from the root scores
@@ -177,7 +177,15 @@ impl Negamax {
                 Value::Unknown(score)
             };
             result = (best, value, depth as u32);
-            if !matches!(value, Value::Unknown(_)) {
+            let proved = !matches!(value, Value::Unknown(_));
+            budget.report(&SearchInfo {
+                work: self.nodes,
+                depth: Some(depth as u32),
+                best: Some(Cell::new(best)),
+                estimate: Some(Estimate::Value(value)),
+                proved,
+            });
+            if proved {
                 break;
             }
         }
@@ -203,6 +211,11 @@ impl Negamax {
     fn count_node(&mut self, budget: &mut dyn Budget) {
         self.nodes += 1;
         if self.nodes.is_multiple_of(TICK_NODES) {
+            // Mid-iteration: only the node count is new.
+            budget.report(&SearchInfo {
+                work: self.nodes,
+                ..SearchInfo::default()
+            });
             let out_of_time = self.time_limit.is_some_and(|t| budget.elapsed() >= t);
             if !budget.tick() || out_of_time || self.nodes >= self.node_limit {
                 self.aborted = true;

@@ -1,6 +1,7 @@
 //! The live screen: spawns the tasks and runs the event loop.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -11,10 +12,13 @@ use crossterm::event::Event as TermEvent;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 
+use super::clock::{SharedClock, SystemClock};
+use super::effects::{event_for, post_all};
+use super::hint::run_hint;
 use super::load::LoadTracker;
 use super::scheduler::{Ctx, Event, Scheduler, Signals, Suspend, TaskRole, wait_for};
 use super::seat::run_seat;
-use crate::app::{App, LiveConfig};
+use crate::app::{App, LiveConfig, Tab};
 use crate::game::Player;
 
 /// How often the human mode's spinner turns.
@@ -30,27 +34,6 @@ pub trait InputSource {
     fn next_event(&mut self, timeout: Duration) -> io::Result<Option<TermEvent>>;
 }
 
-/// Terminal input through crossterm.
-pub struct CrosstermInput;
-
-impl InputSource for CrosstermInput {
-    fn next_event(&mut self, timeout: Duration) -> io::Result<Option<TermEvent>> {
-        if crossterm::event::poll(timeout)? {
-            // crossterm's read() spins forever on end-of-file, which is what
-            // a terminal that went away (a closed window) gives: check first.
-            if crate::terminal::stdin_hung_up() {
-                return Err(io::Error::new(
-                    io::ErrorKind::BrokenPipe,
-                    "the terminal went away",
-                ));
-            }
-            Ok(Some(crossterm::event::read()?))
-        } else {
-            Ok(None)
-        }
-    }
-}
-
 /// How the run ended.
 #[derive(Debug)]
 pub struct Summary {
@@ -62,48 +45,160 @@ pub struct Summary {
 /// Hooks for tests and benchmarks: called after every frame is drawn.
 pub type FrameHook = Box<dyn FnMut(&App)>;
 
-/// Builds the scheduler with every task of the live screen.
-pub fn spawn_tasks<B: Backend + 'static>(
-    sched: &mut Scheduler,
-    app: &Rc<RefCell<App>>,
-    terminal: Rc<RefCell<Terminal<B>>>,
-    on_frame: Option<FrameHook>,
-) -> io::Result<()> {
-    let games = app.borrow().games.len();
-    for game in 0..games {
-        for me in [Player::O, Player::X] {
-            let (app, signals) = (app.clone(), sched.signals());
-            sched.spawn(
-                format!("game{}-{}", game + 1, me),
-                TaskRole::Seat {
-                    game,
-                    side: me.index(),
-                },
-                move |ctx| run_seat(ctx, app, signals, game, me),
-            )?;
-        }
-    }
-    let (kb_app, kb_signals) = (app.clone(), sched.signals());
-    sched.spawn("keyboard", TaskRole::Keyboard, move |ctx| {
-        run_keyboard(ctx, kb_app, kb_signals)
-    })?;
-    let render_app = app.clone();
-    sched.spawn("renderer", TaskRole::Renderer, move |ctx| {
-        run_renderer(ctx, render_app, terminal, on_frame)
-    })?;
-    Ok(())
+/// Terminal events waiting for the keyboard task.
+type InputQueue = Rc<RefCell<VecDeque<TermEvent>>>;
+
+/// One live screen: the app state, its tasks and the scheduler.
+pub struct Live {
+    pub app: Rc<RefCell<App>>,
+    pub sched: Scheduler,
+    input: InputQueue,
+    clock: SharedClock,
+    load: LoadTracker,
 }
 
-fn run_keyboard(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
+impl Live {
+    /// Builds the state and spawns every task: two seats per game, the
+    /// keyboard, the renderer and (in human mode) the hint search.
+    pub fn new<B: Backend + 'static>(
+        config: LiveConfig,
+        terminal: Terminal<B>,
+        clock: SharedClock,
+        on_frame: Option<FrameHook>,
+    ) -> io::Result<Live> {
+        let now = clock.now();
+        let human = config.human.is_some();
+        let app = Rc::new(RefCell::new(App::new(config, now)));
+        let terminal = Rc::new(RefCell::new(terminal));
+        let input: InputQueue = Rc::default();
+        let mut sched = Scheduler::new();
+        let games = app.borrow().games.len();
+        for game in 0..games {
+            for me in [Player::O, Player::X] {
+                let (app, signals, clock) = (app.clone(), sched.signals(), clock.clone());
+                sched.spawn(
+                    format!("game{}-{}", game + 1, me),
+                    TaskRole::Seat {
+                        game,
+                        side: me.index(),
+                    },
+                    move |ctx| run_seat(ctx, app, signals, clock, game, me),
+                )?;
+            }
+        }
+        let (kb_app, kb_signals, kb_input, kb_clock) =
+            (app.clone(), sched.signals(), input.clone(), clock.clone());
+        sched.spawn("keyboard", TaskRole::Keyboard, move |ctx| {
+            run_keyboard(ctx, kb_app, kb_signals, kb_input, kb_clock)
+        })?;
+        let (render_app, render_clock) = (app.clone(), clock.clone());
+        sched.spawn("renderer", TaskRole::Renderer, move |ctx| {
+            run_renderer(ctx, render_app, terminal, render_clock, on_frame)
+        })?;
+        if human {
+            let (hint_app, hint_signals) = (app.clone(), sched.signals());
+            sched.spawn("hint", TaskRole::Hint, move |ctx| {
+                run_hint(ctx, hint_app, hint_signals)
+            })?;
+        }
+        Ok(Live {
+            app,
+            sched,
+            input,
+            load: LoadTracker::new(now),
+            clock,
+        })
+    }
+
+    /// Hands a terminal event to the keyboard task.
+    pub fn push_input(&mut self, event: TermEvent) {
+        self.input.borrow_mut().push_back(event);
+        self.sched.deliver(Event::Input);
+    }
+
+    /// One turn of the loop without reading input: wake what is due, take
+    /// a load sample if one is due, collect failures, run one task.
+    /// Returns false once the screen should close.
+    pub fn step(&mut self) -> anyhow::Result<bool> {
+        let now = self.clock.now();
+        self.sched.wake_due(now);
+        let work = self.app.borrow().engine_work;
+        if self.load.maybe_sample(now, &self.sched, &work) {
+            let mut a = self.app.borrow_mut();
+            a.load = self.load.snapshot.clone();
+            if a.tab == Tab::Load {
+                a.dirty = true;
+                self.sched.deliver(Event::Changed);
+            }
+        }
+        while let Some(failure) = self.sched.take_failure() {
+            if let TaskRole::Seat { game, .. } = failure.role {
+                let effects = self.app.borrow_mut().fail_game(game, &failure.message);
+                for e in effects {
+                    self.sched.deliver(event_for(e));
+                }
+            } else {
+                anyhow::bail!("the {:?} task failed: {}", failure.role, failure.message);
+            }
+        }
+        {
+            let a = self.app.borrow();
+            if a.quit {
+                if let Some(e) = &a.error {
+                    anyhow::bail!("{e}");
+                }
+                return Ok(false);
+            }
+        }
+        self.sched.run_next();
+        Ok(true)
+    }
+
+    /// How long the loop may block on input: not at all while tasks are
+    /// ready, else until the next wake-up or load sample.
+    fn idle_timeout(&mut self) -> Duration {
+        if self.sched.ready_count() > 0 {
+            return Duration::ZERO;
+        }
+        let next = self
+            .sched
+            .next_deadline()
+            .map_or(self.load.next_sample(), |d| d.min(self.load.next_sample()));
+        next.saturating_duration_since(self.clock.now())
+            .min(MAX_BLOCK)
+    }
+
+    fn summary(&self) -> Summary {
+        let a = self.app.borrow();
+        Summary {
+            totals: a.totals,
+            frames: a.frames,
+            elapsed: self.clock.now().saturating_duration_since(a.started),
+        }
+    }
+}
+
+fn run_keyboard(
+    ctx: &Ctx,
+    app: Rc<RefCell<App>>,
+    signals: Signals,
+    input: InputQueue,
+    clock: SharedClock,
+) {
     loop {
         wait_for(ctx, Event::Input);
-        loop {
-            let Some(event) = app.borrow_mut().input.pop_front() else {
-                break;
-            };
-            let posts = app.borrow_mut().handle_event(&event);
-            posts.into_iter().for_each(|e| signals.post(e));
-        }
+        ctx.cpu.measure(|| {
+            loop {
+                let Some(event) = input.borrow_mut().pop_front() else {
+                    break;
+                };
+                let action = crate::input::action_for(&app.borrow(), &event);
+                if let Some(action) = action {
+                    let effects = app.borrow_mut().update(action, clock.now());
+                    post_all(&signals, effects);
+                }
+            }
+        });
     }
 }
 
@@ -111,12 +206,14 @@ fn run_renderer<B: Backend>(
     ctx: &Ctx,
     app: Rc<RefCell<App>>,
     terminal: Rc<RefCell<Terminal<B>>>,
+    clock: SharedClock,
     mut on_frame: Option<FrameHook>,
 ) {
     let mut last_frame: Option<Instant> = None;
     let mut last_clock = String::new();
     loop {
-        let now = Instant::now();
+        let work_start = Instant::now();
+        let now = clock.now();
         let (gap, started) = {
             let a = app.borrow();
             (
@@ -124,7 +221,7 @@ fn run_renderer<B: Backend>(
                 a.started,
             )
         };
-        let clock = clock_text(started, now);
+        let clock_line = clock_text(started, now);
         let thinking = app.borrow().computer_thinking();
         if thinking {
             // Human mode: the spinner turns while the computer thinks.
@@ -138,10 +235,10 @@ fn run_renderer<B: Backend>(
                 a.dirty = true;
             }
         }
-        if clock != last_clock {
-            last_clock.clone_from(&clock);
+        if clock_line != last_clock {
+            last_clock.clone_from(&clock_line);
             let mut a = app.borrow_mut();
-            a.clock = clock;
+            a.clock = clock_line;
             a.dirty = true;
         }
         let (dirty, urgent) = {
@@ -155,13 +252,12 @@ fn run_renderer<B: Backend>(
                 a.dirty = false;
                 a.urgent = false;
                 a.frames += 1;
+                a.now = now;
             }
             let drawn = {
                 let mut term = terminal.borrow_mut();
-                let size = term.size();
-                if let Ok(size) = size {
-                    app.borrow_mut().screen =
-                        ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                if let Ok(size) = term.size() {
+                    app.borrow_mut().screen = (size.width, size.height);
                 }
                 let a = app.borrow();
                 term.draw(|f| crate::ui::draw(f, &a)).map(|_| ())
@@ -180,11 +276,12 @@ fn run_renderer<B: Backend>(
                 hook(&app.borrow());
             }
         }
+        ctx.cpu.add(work_start.elapsed());
         // Sleep until the next clock second, or until the frame gap is over
         // if something is waiting to be drawn; a key or a move wakes us early.
-        let mut next_wake = next_clock_tick(started, Instant::now());
+        let mut next_wake = next_clock_tick(started, now);
         if thinking {
-            next_wake = next_wake.min(Instant::now() + SPINNER_STEP);
+            next_wake = next_wake.min(now + SPINNER_STEP);
         }
         let deadline = match (app.borrow().dirty, last_frame) {
             (true, Some(t)) => (t + gap).min(next_wake),
@@ -211,8 +308,9 @@ fn next_clock_tick(started: Instant, now: Instant) -> Instant {
     started + Duration::from_secs(since.as_secs() + 1)
 }
 
-/// Runs the live screen until the user quits or `stop` is raised (a
-/// signal). The caller owns the terminal's modes; this only draws.
+/// Runs the live screen on the real clock until the user quits or `stop`
+/// is raised (a signal). The caller owns the terminal's modes; this only
+/// draws.
 pub fn run<B: Backend + 'static>(
     config: LiveConfig,
     terminal: Terminal<B>,
@@ -220,161 +318,192 @@ pub fn run<B: Backend + 'static>(
     stop: Arc<AtomicBool>,
     on_frame: Option<FrameHook>,
 ) -> anyhow::Result<Summary> {
-    let now = Instant::now();
-    let app = Rc::new(RefCell::new(App::new(config, now)));
-    let terminal = Rc::new(RefCell::new(terminal));
-    let mut sched = Scheduler::new();
-    spawn_tasks(&mut sched, &app, terminal, on_frame)?;
-    let mut load = LoadTracker::new(now);
+    let mut live = Live::new(config, terminal, Rc::new(SystemClock), on_frame)?;
     loop {
-        let now = Instant::now();
-        sched.wake_due(now);
-        if load.maybe_sample(now, &sched) {
-            let mut a = app.borrow_mut();
-            a.load = load.snapshot.clone();
-            if a.tab == crate::app::Tab::Load {
-                a.dirty = true;
-                sched.deliver(Event::Changed);
-            }
-        }
-        while let Some(failure) = sched.take_failure() {
-            if let TaskRole::Seat { game, .. } = failure.role {
-                for e in app.borrow_mut().fail_game(game, &failure.message) {
-                    sched.deliver(e);
-                }
-            } else {
-                anyhow::bail!("the {:?} task failed: {}", failure.role, failure.message);
-            }
-        }
         if stop.load(Ordering::Relaxed) {
-            app.borrow_mut().quit = true;
-        }
-        {
-            let a = app.borrow();
-            if a.quit {
-                if let Some(e) = &a.error {
-                    anyhow::bail!("{e}");
-                }
-                break;
-            }
+            live.app.borrow_mut().quit = true;
         }
         // Read input: without blocking while tasks are ready, otherwise
         // blocking until the next wake-up (no busy loop).
-        let timeout = if sched.ready_count() > 0 {
-            Duration::ZERO
-        } else {
-            let next = sched
-                .next_deadline()
-                .map_or(load.next_sample(), |d| d.min(load.next_sample()));
-            next.saturating_duration_since(Instant::now())
-                .min(MAX_BLOCK)
-        };
-        let mut first = true;
+        let mut timeout = live.idle_timeout();
         loop {
-            let event = match input.next_event(if first { timeout } else { Duration::ZERO }) {
+            let event = match input.next_event(timeout) {
                 Ok(Some(event)) => event,
                 Ok(None) => break,
                 // The terminal is gone: nobody is left to watch, so stop.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                    app.borrow_mut().quit = true;
+                    live.app.borrow_mut().quit = true;
                     break;
                 }
                 Err(e) => return Err(e.into()),
             };
-            first = false;
-            app.borrow_mut().input.push_back(event);
-            sched.deliver(Event::Input);
-            if app.borrow().input.len() >= 64 {
+            timeout = Duration::ZERO;
+            live.push_input(event);
+            if live.input.borrow().len() >= 64 {
                 break;
             }
         }
-        sched.run_next();
+        if !live.step()? {
+            break;
+        }
     }
-    let a = app.borrow();
-    Ok(Summary {
-        totals: a.totals,
-        frames: a.frames,
-        elapsed: a.started.elapsed(),
-    })
+    Ok(live.summary())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ai::{EngineKind, ThinkLimit};
+    use crate::app::GameStatus;
+    use crate::tasks::clock::{Clock, ManualClock};
     use crate::tasks::scheduler::TaskState;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
 
-    fn setup() -> (Scheduler, Rc<RefCell<App>>) {
-        setup_with(LiveConfig {
-            games: 4,
-            o: Some(EngineKind::Mcts),
-            x: Some(EngineKind::Mcts),
-            delay: Duration::ZERO,
-            // Long searches, so seats are caught mid-thought.
-            limit: ThinkLimit::Default {
-                mcts_iterations: 300_000,
-            },
-            seed: 5,
-            ..LiveConfig::default()
-        })
+    fn live_with(config: LiveConfig, clock: SharedClock) -> Live {
+        let terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        Live::new(config, terminal, clock, None).unwrap()
     }
 
-    fn setup_with(config: LiveConfig) -> (Scheduler, Rc<RefCell<App>>) {
-        let app = Rc::new(RefCell::new(App::new(config, Instant::now())));
-        let terminal = Rc::new(RefCell::new(
-            Terminal::new(TestBackend::new(80, 24)).unwrap(),
-        ));
-        let mut sched = Scheduler::new();
-        spawn_tasks(&mut sched, &app, terminal, None).unwrap();
-        (sched, app)
-    }
-
-    fn press_ctrl_p(sched: &mut Scheduler, app: &Rc<RefCell<App>>) {
+    fn press_ctrl_p(live: &mut Live) {
         let key = TermEvent::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
-        app.borrow_mut().input.push_back(key);
-        sched.deliver(Event::Input);
-        sched.run_next();
+        live.push_input(key);
+        // The interactive tasks run first: the keyboard among them.
+        while !live.input.borrow().is_empty() {
+            live.sched.run_next();
+        }
     }
 
-    fn seat_states(sched: &Scheduler) -> Vec<TaskState> {
-        sched
+    fn seat_cpu(live: &Live) -> Vec<Duration> {
+        live.sched
             .tasks()
             .iter()
             .filter(|t| matches!(t.role, TaskRole::Seat { .. }))
-            .map(|t| t.state.clone())
+            .map(|t| t.cpu())
             .collect()
     }
 
+    fn mcts_games(games: usize, think_ms: u64) -> LiveConfig {
+        LiveConfig {
+            games,
+            o: Some(EngineKind::Mcts),
+            x: Some(EngineKind::Mcts),
+            delay: Duration::ZERO,
+            limit: ThinkLimit::Millis(think_ms),
+            seed: 5,
+            ..LiveConfig::default()
+        }
+    }
+
     #[test]
-    fn pause_stops_every_seat_mid_thought_and_resume_goes_on() {
-        let (mut sched, app) = setup();
-        // Let every seat start; the O seats are now deep in a search.
-        for _ in 0..50 {
-            sched.run_round();
+    fn nine_thinking_seats_get_the_same_cpu() {
+        // A long clock, so every O seat is still on its first move.
+        let clock = ManualClock::new(Instant::now());
+        let mut live = live_with(mcts_games(9, 60_000), Rc::new(clock.clone()));
+        // Past the staggered starts: every game's O seat is thinking.
+        clock.advance(Duration::from_secs(2));
+        let deadline = Instant::now() + Duration::from_millis(900);
+        while Instant::now() < deadline {
+            live.sched.wake_due(clock.now());
+            live.sched.run_next();
         }
-        let thinking_before: Vec<u64> = sched.tasks().iter().map(|t| t.resumes).collect();
-        press_ctrl_p(&mut sched, &app);
-        assert!(app.borrow().paused);
-        // Each thinking seat runs at most to the end of its slice, then waits.
+        let cpu = seat_cpu(&live);
+        // O seats are the even ones; X seats wait for their turn.
+        let o: Vec<f64> = cpu.iter().step_by(2).map(|d| d.as_secs_f64()).collect();
+        let mean = o.iter().sum::<f64>() / o.len() as f64;
+        assert!(mean > 0.05, "the seats hardly ran: {o:?}");
+        for share in &o {
+            assert!(
+                (share - mean).abs() <= 0.10 * mean,
+                "unequal shares {o:?} (mean {mean})"
+            );
+        }
+        assert!(cpu.iter().skip(1).step_by(2).all(|d| d.is_zero()));
+        // And the screen shows each of them thinking, with its clock used.
+        let a = live.app.borrow();
+        for g in &a.games {
+            let t = g.thinking.as_ref().expect("a thinking seat");
+            assert!(t.used > Duration::ZERO && !t.done);
+            assert!(t.info.work > 0 && t.info.best.is_some());
+        }
+    }
+
+    #[test]
+    fn a_seat_never_runs_past_its_slice_by_more_than_a_slice() {
+        use crate::tasks::seat::TIME_SLICE;
+        let mut live = live_with(mcts_games(2, 60_000), Rc::new(SystemClock));
+        let mut slices = Vec::new();
+        while slices.len() < 300 {
+            let before = seat_cpu(&live);
+            live.sched.run_next();
+            let after = seat_cpu(&live);
+            for (a, b) in after.iter().zip(&before) {
+                if a > b {
+                    slices.push(*a - *b);
+                }
+            }
+        }
+        slices.sort();
+        // Each slice is measured on the wall clock, so a rare preemption by
+        // the OS shows as a long one: judge the 95th percentile, and bound
+        // the worst loosely.
+        let p95 = slices[slices.len() * 95 / 100];
+        assert!(p95 <= 2 * TIME_SLICE, "95th percentile slice {p95:?}");
+        assert!(slices[0] >= TIME_SLICE, "a slice shorter than the slice");
+        assert!(*slices.last().unwrap() < Duration::from_millis(50));
+    }
+
+    #[test]
+    fn the_clock_ends_a_search_and_pause_stops_every_clock() {
+        let clock = ManualClock::new(Instant::now());
+        let mut live = live_with(mcts_games(4, 20), Rc::new(clock.clone()));
+        clock.advance(Duration::from_secs(2));
+        // Until the first moves: each took about 20 ms of CPU, not more.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while live.app.borrow().totals.moves < 4 && Instant::now() < deadline {
+            live.sched.wake_due(clock.now());
+            live.sched.run_next();
+        }
+        assert!(live.app.borrow().totals.moves >= 4);
+        let per_move: Vec<Duration> = seat_cpu(&live).into_iter().step_by(2).collect();
+        for cpu in &per_move {
+            assert!(
+                *cpu >= Duration::from_millis(19) && *cpu <= Duration::from_millis(24),
+                "{per_move:?}"
+            );
+        }
+        // Pause: no seat runs or thinks, however long it lasts.
+        press_ctrl_p(&mut live);
+        assert!(live.app.borrow().paused);
         for _ in 0..5 {
-            sched.run_round();
+            live.sched.run_round();
         }
-        let moves = app.borrow().totals.moves;
-        let resumes: Vec<u64> = sched.tasks().iter().map(|t| t.resumes).collect();
+        let moves = live.app.borrow().totals.moves;
+        let cpu = seat_cpu(&live);
+        let infos: Vec<_> = live
+            .app
+            .borrow()
+            .games
+            .iter()
+            .map(|g| g.thinking.clone())
+            .collect();
         for _ in 0..200 {
-            sched.run_round();
-            sched.wake_due(Instant::now());
+            clock.advance(Duration::from_millis(50));
+            live.sched.wake_due(clock.now());
+            live.sched.run_round();
         }
-        assert_eq!(
-            app.borrow().totals.moves,
-            moves,
-            "a move was played while paused"
-        );
-        for (i, task) in sched.tasks().iter().enumerate() {
+        assert_eq!(live.app.borrow().totals.moves, moves);
+        assert_eq!(seat_cpu(&live), cpu, "a seat's clock ran while paused");
+        let after: Vec<_> = live
+            .app
+            .borrow()
+            .games
+            .iter()
+            .map(|g| g.thinking.clone())
+            .collect();
+        assert_eq!(infos, after, "the thinking info changed while paused");
+        for task in live.sched.tasks() {
             if matches!(task.role, TaskRole::Seat { .. }) {
-                assert_eq!(task.resumes, resumes[i], "{} ran while paused", task.name);
                 assert!(
                     matches!(
                         task.state,
@@ -386,52 +515,63 @@ mod tests {
                 );
             }
         }
-        assert!(seat_states(&sched).contains(&TaskState::Waiting(Event::Resume, None)));
-        assert!(resumes.iter().zip(&thinking_before).any(|(a, b)| a > b));
         // Resume: the same searches go on and moves are played.
-        press_ctrl_p(&mut sched, &app);
-        assert!(!app.borrow().paused);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while app.borrow().totals.moves == moves && Instant::now() < deadline {
-            sched.run_round();
+        press_ctrl_p(&mut live);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while live.app.borrow().totals.moves == moves && Instant::now() < deadline {
+            live.sched.wake_due(clock.now());
+            live.sched.run_next();
         }
-        assert!(app.borrow().totals.moves > moves, "no move after resuming");
+        assert!(
+            live.app.borrow().totals.moves > moves,
+            "no move after resuming"
+        );
     }
 
     #[test]
-    fn a_finished_game_shows_its_result_then_restarts_on_the_same_seats() {
-        use crate::app::{GameStatus, RESULT_PAUSE};
-        let (mut sched, app) = setup_with(LiveConfig {
-            games: 1,
-            o: Some(EngineKind::Random),
-            x: Some(EngineKind::Random),
-            delay: Duration::ZERO,
-            ..LiveConfig::default()
-        });
-        let tasks = sched.tasks().len();
-        let run_until = |sched: &mut Scheduler, done: &dyn Fn(&App) -> bool| {
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while !done(&app.borrow()) {
-                assert!(Instant::now() < deadline, "timed out");
-                sched.wake_due(Instant::now());
-                if sched.run_next().is_none() {
-                    std::thread::sleep(Duration::from_millis(5));
+    fn a_finished_game_holds_its_result_then_restarts_on_the_same_seats() {
+        let clock = ManualClock::new(Instant::now());
+        let hold = Duration::from_secs(3);
+        let mut live = live_with(
+            LiveConfig {
+                games: 1,
+                o: Some(EngineKind::Random),
+                x: Some(EngineKind::Random),
+                delay: Duration::ZERO,
+                hold,
+                ..LiveConfig::default()
+            },
+            Rc::new(clock.clone()),
+        );
+        let tasks = live.sched.tasks().len();
+        let run_until = |live: &mut Live, done: &dyn Fn(&App) -> bool| {
+            for _ in 0..100_000 {
+                if done(&live.app.borrow()) {
+                    return;
+                }
+                live.sched.wake_due(clock.now());
+                if live.sched.run_next().is_none() {
+                    // Nothing to do: time passes, without waiting for it.
+                    clock.advance(Duration::from_millis(100));
                 }
             }
+            panic!("never happened");
         };
-        run_until(&mut sched, &|a| {
+        run_until(&mut live, &|a| {
             matches!(a.games[0].status, GameStatus::Over { .. })
         });
-        let over_at = Instant::now();
-        let result = app.borrow().games[0].pos.outcome();
-        run_until(&mut sched, &|a| a.games[0].generation == 1);
-        assert!(over_at.elapsed() >= RESULT_PAUSE - Duration::from_millis(50));
-        let a = app.borrow();
-        assert_eq!(a.games[0].previous.map(|p| p.1), Some(result));
-        assert_eq!(a.games[0].status, GameStatus::Playing);
-        drop(a);
+        let over_at = clock.now();
+        let result = live.app.borrow().games[0].pos.outcome();
+        run_until(&mut live, &|a| a.games[0].generation == 1);
+        assert!(clock.now() - over_at >= hold);
+        assert!(clock.now() - over_at <= hold + Duration::from_millis(100));
+        {
+            let a = live.app.borrow();
+            assert_eq!(a.games[0].previous.map(|p| p.1), Some(result));
+            assert_eq!(a.games[0].status, GameStatus::Playing);
+        }
         // The new game is played by the same coroutines: no task was added.
-        run_until(&mut sched, &|a| a.games[0].pos.move_count() > 0);
-        assert_eq!(sched.tasks().len(), tasks);
+        run_until(&mut live, &|a| a.games[0].pos.move_count() > 0);
+        assert_eq!(live.sched.tasks().len(), tasks);
     }
 }

@@ -1,8 +1,12 @@
-//! Cooperative tasks: the scheduler, the load accounting, and the seat,
-//! keyboard and renderer tasks of the live screen.
+//! Cooperative tasks: the scheduler, the wall clock, the load accounting,
+//! and the seat, keyboard, renderer and hint tasks of the live screen.
 
+pub mod clock;
+pub mod effects;
+pub mod hint;
 pub mod live;
 pub mod load;
+pub mod panics;
 pub mod scheduler;
 pub mod seat;
 

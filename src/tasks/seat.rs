@@ -1,52 +1,147 @@
-//! A player seat: waits for its turn, thinks in time slices, plays.
+//! A player seat: waits for its turn, thinks in time slices on its own CPU
+//! clock, reports what it is considering, and plays.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use super::clock::SharedClock;
+use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
-use crate::ai::{Budget, Engine, EngineKind, make_engine_with};
-use crate::app::{App, GameStatus};
-use crate::game::{Player, Position};
+use crate::ai::{Budget, Engine, EngineKind, SearchInfo, make_engine_with};
+use crate::app::{App, GameStatus, Thinking};
+use crate::game::{Cell, Player, Position};
 
 /// How long a seat thinks before it gives the others a turn.
 pub const TIME_SLICE: Duration = Duration::from_millis(1);
 
+/// Who is thinking, for reports.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatId {
+    pub game: usize,
+    pub generation: u64,
+    pub side: Player,
+    pub kind: EngineKind,
+}
+
 /// The seat's [`Budget`]: suspends the coroutine when its slice is used,
-/// and holds it while the program is paused.
+/// holds it while the program is paused, and ends the search when the
+/// move's CPU clock runs out. Only time spent running counts: a seat that
+/// waits behind eight others gets the same computation as one alone.
 pub struct SeatBudget<'a> {
-    ctx: &'a Ctx,
+    ctx: &'a Ctx<'a>,
     app: &'a RefCell<App>,
+    seat: SeatId,
+    /// The move's CPU clock; `None`: the engine's own limit decides.
+    clock: Option<Duration>,
     slice_start: Instant,
+    /// CPU time of the slices already finished.
     thought: Duration,
+    info: SearchInfo,
+    /// Work and CPU already added to the engine's totals.
+    accounted_work: u64,
+    accounted_cpu: Duration,
 }
 
 impl<'a> SeatBudget<'a> {
-    pub fn new(ctx: &'a Ctx, app: &'a RefCell<App>) -> SeatBudget<'a> {
+    pub fn new(
+        ctx: &'a Ctx<'a>,
+        app: &'a RefCell<App>,
+        seat: SeatId,
+        clock: Option<Duration>,
+    ) -> SeatBudget<'a> {
         SeatBudget {
             ctx,
             app,
+            seat,
+            clock,
             slice_start: Instant::now(),
             thought: Duration::ZERO,
+            info: SearchInfo::default(),
+            accounted_work: 0,
+            accounted_cpu: Duration::ZERO,
         }
+    }
+
+    /// Closes the current slice: its time goes to the move's clock and to
+    /// the task's CPU meter.
+    fn end_slice(&mut self) {
+        let ran = self.slice_start.elapsed();
+        self.thought += ran;
+        self.ctx.cpu.add(ran);
+        self.slice_start = Instant::now();
+    }
+
+    /// Shows the search on screen and adds its work to the engine's totals.
+    fn publish(&mut self, done: bool) {
+        let mut app = self.app.borrow_mut();
+        app.account_work(
+            self.seat.kind,
+            self.thought - self.accounted_cpu,
+            self.info.work - self.accounted_work,
+            false,
+        );
+        self.accounted_cpu = self.thought;
+        self.accounted_work = self.info.work;
+        app.report_thinking(
+            self.seat.game,
+            self.seat.generation,
+            Thinking {
+                side: self.seat.side,
+                engine: self.seat.kind,
+                used: self.thought,
+                clock: self.clock,
+                info: self.info,
+                done,
+            },
+        );
+    }
+
+    /// Called when the engine has answered.
+    pub fn finish(&mut self) {
+        self.end_slice();
+        self.publish(true);
+    }
+
+    fn out_of_clock(&self, used: Duration) -> bool {
+        self.clock.is_some_and(|c| used >= c)
     }
 }
 
 impl Budget for SeatBudget<'_> {
     fn tick(&mut self) -> bool {
         let ran = self.slice_start.elapsed();
+        if self.out_of_clock(self.thought + ran) {
+            return false;
+        }
         if ran < TIME_SLICE {
             return true;
         }
-        self.thought += ran;
+        self.end_slice();
+        self.publish(false);
         self.ctx.suspend(Suspend::Yield);
         wait_while_paused(self.ctx, self.app);
+        // The clock starts again only now: waiting is not thinking.
         self.slice_start = Instant::now();
         !self.app.borrow().quit
     }
 
     fn elapsed(&self) -> Duration {
         self.thought + self.slice_start.elapsed()
+    }
+
+    fn report(&mut self, info: &SearchInfo) {
+        self.info.work = info.work;
+        self.info.proved = info.proved;
+        if info.depth.is_some() {
+            self.info.depth = info.depth;
+        }
+        if info.best.is_some() {
+            self.info.best = info.best;
+        }
+        if info.estimate.is_some() {
+            self.info.estimate = info.estimate;
+        }
     }
 }
 
@@ -61,9 +156,11 @@ pub fn wait_while_paused(ctx: &Ctx, app: &RefCell<App>) {
 enum Job {
     /// The person's turn: play their move once they have made it.
     Person {
-        pending: Option<crate::game::Cell>,
+        pending: Option<Cell>,
         generation: u64,
     },
+    /// Not yet: the game starts at this instant.
+    Until(Instant),
     Think {
         pos: Position,
         generation: u64,
@@ -75,7 +172,7 @@ enum Job {
     Wait,
 }
 
-fn next_job(app: &App, game: usize, me: Player) -> Job {
+fn next_job(app: &App, game: usize, me: Player, now: Instant) -> Job {
     let g = &app.games[game];
     if let Some(h) = &app.human
         && h.side == me
@@ -89,6 +186,9 @@ fn next_job(app: &App, game: usize, me: Player) -> Job {
         };
     }
     match g.status {
+        GameStatus::Playing if g.pos.to_move() == me && now < g.not_before => {
+            Job::Until(g.not_before)
+        }
         GameStatus::Playing if g.pos.to_move() == me => Job::Think {
             pos: g.pos,
             generation: g.generation,
@@ -103,7 +203,14 @@ fn next_job(app: &App, game: usize, me: Player) -> Job {
 }
 
 /// The body of the seat task for `me` in game `game`.
-pub fn run_seat(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, game: usize, me: Player) {
+pub fn run_seat(
+    ctx: &Ctx,
+    app: Rc<RefCell<App>>,
+    signals: Signals,
+    clock: SharedClock,
+    game: usize,
+    me: Player,
+) {
     let mut engine: Option<(u64, EngineKind, Box<dyn Engine>)> = None;
     let mut reported = None;
     loop {
@@ -128,29 +235,30 @@ pub fn run_seat(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, game: usize,
                 reported = Some(*generation);
             }
         }
-        let job = next_job(&app.borrow(), game, me);
+        let job = next_job(&app.borrow(), game, me, clock.now());
         match job {
             Job::Wait | Job::Person { pending: None, .. } => wait_for(ctx, Event::Turn(game)),
             Job::Person {
                 pending: Some(cell),
                 generation,
             } => {
-                let posts = {
+                let effects = {
                     let mut a = app.borrow_mut();
                     if let Some(h) = a.human.as_mut() {
                         h.pending = None;
                     }
-                    a.apply_move(game, generation, cell, Instant::now())
+                    a.apply_move(game, generation, cell, clock.now())
                 };
-                posts.into_iter().for_each(|e| signals.post(e));
+                post_all(&signals, effects);
             }
+            Job::Until(at) => ctx.suspend(Suspend::Wait(Event::Turn(game), Some(at))),
             Job::Restart { at } => {
-                sleep_until(ctx, at);
+                sleep_until(ctx, clock.now(), at);
                 wait_while_paused(ctx, &app);
                 let still_over = matches!(app.borrow().games[game].status, GameStatus::Over { .. });
                 if still_over {
-                    let posts = app.borrow_mut().restart_game(game);
-                    posts.into_iter().for_each(|e| signals.post(e));
+                    let effects = app.borrow_mut().restart_game(game, clock.now());
+                    post_all(&signals, effects);
                 }
             }
             Job::Think {
@@ -158,7 +266,7 @@ pub fn run_seat(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, game: usize,
                 generation,
                 kind,
             } => {
-                let start = Instant::now();
+                let start = clock.now();
                 if me == Player::O && app.borrow().config.fault_game == Some(game) {
                     panic!("injected fault in game {} (KXO_FAULT_GAME)", game + 1);
                 }
@@ -175,15 +283,26 @@ pub fn run_seat(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, game: usize,
                 let Some((_, _, e)) = engine.as_mut() else {
                     continue;
                 };
-                let cell = e.choose(&pos, &mut SeatBudget::new(ctx, &app));
+                let seat = SeatId {
+                    game,
+                    generation,
+                    side: me,
+                    kind,
+                };
+                let think_clock = app.borrow().config.clock();
+                let mut budget = SeatBudget::new(ctx, &app, seat, think_clock);
+                let cell = e.choose(&pos, &mut budget);
+                budget.finish();
                 // Space the moves out so people can follow them.
                 let delay = app.borrow().config.delay;
-                sleep_until(ctx, start + delay);
+                sleep_until(ctx, clock.now(), start + delay);
                 wait_while_paused(ctx, &app);
-                let posts = app
-                    .borrow_mut()
-                    .apply_move(game, generation, cell, Instant::now());
-                posts.into_iter().for_each(|e| signals.post(e));
+                let effects = {
+                    let mut a = app.borrow_mut();
+                    a.account_work(kind, Duration::ZERO, 0, true);
+                    a.apply_move(game, generation, cell, clock.now())
+                };
+                post_all(&signals, effects);
                 // Let the others run before this seat looks again.
                 ctx.suspend(Suspend::Yield);
             }

@@ -17,6 +17,8 @@ pub struct Marks {
     pub cursor: Option<Cell>,
     /// The cells of the winning line, once the game is won.
     pub winning_line: u64,
+    /// The move a thinking seat is considering, and its side: drawn faintly.
+    pub candidate: Option<(Cell, Player)>,
 }
 
 fn cell_spans(
@@ -26,11 +28,19 @@ fn cell_spans(
     marks: Marks,
     width: usize,
 ) -> Vec<Span<'static>> {
-    let (text, style) = match pos.at(cell) {
-        Some(Player::O) => ("O", c.o_style()),
-        Some(Player::X) => ("X", c.x_style()),
-        None if width == 1 => ("·", c.dim()),
-        None => (" ", Style::default()),
+    let faint = |style: Style| {
+        style
+            .remove_modifier(Modifier::BOLD)
+            .add_modifier(Modifier::DIM)
+    };
+    let (text, style) = match (pos.at(cell), marks.candidate) {
+        (Some(Player::O), _) => ("O", c.o_style()),
+        (Some(Player::X), _) => ("X", c.x_style()),
+        // The candidate: the mover's letter in lower case, dimmed.
+        (None, Some((at, Player::O))) if at == cell => ("o", faint(c.o_style())),
+        (None, Some((at, Player::X))) if at == cell => ("x", faint(c.x_style())),
+        (None, _) if width == 1 => ("·", c.dim()),
+        (None, _) => (" ", Style::default()),
     };
     let on_line = marks.winning_line & cell.bit() != 0;
     let mark_style = if on_line || marks.last_move == Some(cell) {

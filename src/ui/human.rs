@@ -127,6 +127,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         last_move: game.last_move,
         cursor: (game.status == GameStatus::Playing).then_some(human.cursor),
         winning_line,
+        candidate: None,
     };
     let (ox, oy) = board_origin(&plan, n);
     let (bw, bh) = board_size(plan.style, n);
@@ -202,7 +203,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     ]));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled(
-        "arrows/hjkl move, Enter/Space place, b3 Enter, click; u undo, t hint, ? help",
+        "arrows/hjkl move, Enter/Space place, b3 Enter, click",
         c.dim(),
     )));
     let info = Rect::new(

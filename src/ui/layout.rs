@@ -36,15 +36,18 @@ pub fn board_size(style: BoardStyle, n: u16) -> (u16, u16) {
 }
 
 /// Size of one game's box: the board plus borders, wide enough for its
-/// titles ("Game-12", "MCTS vs NEGA", the result).
+/// titles ("Game-12", "MCTS vs NEGA", the result) and, for full boards, the
+/// lines that show a seat thinking.
 pub fn box_size(style: BoardStyle, n: u16) -> (u16, u16) {
     let (w, h) = board_size(style, n);
-    let titles = match style {
-        BoardStyle::Full | BoardStyle::Large => 16,
+    match style {
+        // Room for the thinking seat's clock bar and info line
+        // ("MCTS 41k it · B2 62%").
+        BoardStyle::Full => (w.max(20) + 2, h + 2 + super::game_box::THINKING_LINES),
+        BoardStyle::Large => (w.max(16) + 2, h + 2),
         // Shorter titles: "Game-12 O", "MCTS/NEGA", "O wins".
-        BoardStyle::Compact => 11,
-    };
-    (w.max(titles) + 2, h + 2)
+        BoardStyle::Compact => (w.max(11) + 2, h + 2),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

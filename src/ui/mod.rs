@@ -1,8 +1,10 @@
 //! The screen, drawn from the app state alone: nothing here changes it.
 
 pub mod board;
+pub mod game_box;
 pub mod human;
 pub mod layout;
+pub mod load;
 pub mod logo;
 pub mod palette;
 
@@ -10,9 +12,10 @@ use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row, Sparkline, Table, Tabs, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Tabs, Wrap};
 
-use crate::app::{App, GameStatus, GameView, Tab};
+use crate::app::keymap::{KEYMAP, in_scope, key_bar};
+use crate::app::{App, GameStatus, Tab};
 use crate::game::{Outcome, Player};
 use layout::{MIN_HEIGHT, MIN_WIDTH, Plan};
 
@@ -31,7 +34,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let hidden = app.games.len().saturating_sub(plan.boxes.len());
     draw_header(frame, app, plan.header, plan.logo, hidden);
     draw_grid(frame, app, &plan);
-    if plan.tabs.height >= 3 {
+    if plan.tabs.height >= 2 {
         draw_tabs(frame, app, plan.tabs);
     }
     if app.help {
@@ -61,6 +64,22 @@ pub(crate) fn draw_too_small(frame: &mut Frame, area: Rect) {
     frame.render_widget(paragraph, rect);
 }
 
+/// Spans that fit in `width` columns: each item whole or not at all, the
+/// first always (cut by the terminal if it must be).
+fn fit(items: Vec<Span<'static>>, width: u16) -> Line<'static> {
+    let mut used = 0usize;
+    let mut kept = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let w = item.width();
+        if i > 0 && used + w > width as usize {
+            break;
+        }
+        used += w;
+        kept.push(item);
+    }
+    Line::from(kept)
+}
+
 fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
     let c = app.config.color;
     let t = &app.totals;
@@ -69,23 +88,34 @@ fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
     } else {
         Span::styled("running", c.accent())
     };
-    let shown = if hidden > 0 {
-        format!(
-            "  {} of {} games shown",
-            app.games.len() - hidden,
-            app.games.len()
-        )
-    } else {
-        String::new()
-    };
-    vec![
-        state,
-        Span::styled(shown, c.warn()),
-        Span::raw(format!(
-            "  games {}  O {}  X {}  draws {}  {:.0} moves/s",
-            t.finished, t.o_wins, t.x_wins, t.draws, app.rate.per_second
-        )),
-    ]
+    let mut items = vec![state];
+    if hidden > 0 {
+        items.push(Span::styled(
+            format!(
+                "  {} of {} games shown",
+                app.games.len() - hidden,
+                app.games.len()
+            ),
+            c.warn(),
+        ));
+    }
+    for item in [
+        format!("  games {}", t.finished),
+        format!("  O {}", t.o_wins),
+        format!("  X {}", t.x_wins),
+        format!("  draws {}", t.draws),
+    ] {
+        items.push(Span::raw(item));
+    }
+    if app.human.is_none() {
+        let rate = match app.moves_per_second() {
+            Some(r) if r < 10.0 => format!("{r:.1}"),
+            Some(r) => format!("{r:.0}"),
+            None => "—".to_string(),
+        };
+        items.push(Span::raw(format!("  {rate} moves/s")));
+    }
+    items
 }
 
 pub(crate) fn draw_header(frame: &mut Frame, app: &App, area: Rect, logo: bool, hidden: usize) {
@@ -109,31 +139,68 @@ pub(crate) fn draw_header(frame: &mut Frame, app: &App, area: Rect, logo: bool, 
             )),
             Line::from(Span::styled(app.clock.clone(), c.accent())),
             Line::from(""),
-            Line::from(status_spans(app, hidden)),
+            fit(status_spans(app, hidden), right.width),
             Line::from(""),
-            Line::from(Span::styled(
-                "Q records  W load avg  Ctrl-P pause  ? help  Ctrl-Q quit",
-                c.dim(),
-            )),
+            Line::from(Span::styled(key_bar_text(app.human.is_some()), c.dim())),
         ];
         frame.render_widget(Paragraph::new(text), right);
     } else {
-        let mut first = vec![
-            Span::styled(title, Style::default().add_modifier(Modifier::BOLD)),
-            Span::raw("  "),
-            Span::styled(app.clock.clone(), c.accent()),
-        ];
-        if area.width >= 70 {
-            first.push(Span::styled("   ? help  Ctrl-Q quit", c.dim()));
+        let mut first = vec![Span::styled(
+            title,
+            Style::default().add_modifier(Modifier::BOLD),
+        )];
+        // The clock's two halves: local time, then time since start.
+        let mut halves = app.clock.splitn(2, "  ");
+        for half in [halves.next(), halves.next()].into_iter().flatten() {
+            first.push(Span::styled(format!("  {half}"), c.accent()));
         }
-        let text = vec![Line::from(first), Line::from(status_spans(app, hidden))];
+        first.push(Span::styled("   ? help  Ctrl-Q quit", c.dim()));
+        let text = vec![
+            fit(first, area.width),
+            fit(status_spans(app, hidden), area.width),
+        ];
         frame.render_widget(Paragraph::new(text), area);
     }
 }
 
 fn draw_grid(frame: &mut Frame, app: &App, plan: &Plan) {
     for (game, rect) in app.games.iter().zip(&plan.boxes) {
-        draw_game(frame, app, game, *rect, plan.style);
+        game_box::draw_game(frame, app, game, *rect, plan.style);
+    }
+}
+
+/// The key bar, from the key map: "Ctrl-Q quit  Ctrl-P pause  …".
+pub fn key_bar_text(human: bool) -> String {
+    key_bar(human)
+        .iter()
+        .map(|(key, what)| format!("{key} {what}"))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+/// Draws `lines` scrolled by the app's tab scroll (clamped to the
+/// content), with a marker when more lies below or above.
+/// Long lines wrap.
+pub(crate) fn draw_scrolled(frame: &mut Frame, app: &App, lines: Vec<Line<'static>>, area: Rect) {
+    let c = app.config.color;
+    let width = area.width.max(1) as usize;
+    let total: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+    let max = (total as u16).saturating_sub(area.height);
+    let scroll = app.tab_scroll.min(max);
+    let paragraph = Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .scroll((scroll, 0));
+    frame.render_widget(paragraph, area);
+    if max > 0 && area.height > 0 && area.width >= 12 {
+        let text = if scroll < max {
+            "↓ j/k more"
+        } else {
+            "↑ j/k"
+        };
+        let w = text.chars().count() as u16;
+        let at = Rect::new(area.right() - w, area.bottom() - 1, w, 1);
+        frame.render_widget(Clear, at);
+        frame.render_widget(Paragraph::new(Span::styled(text, c.warn())), at);
     }
 }
 
@@ -147,80 +214,21 @@ pub fn result_text(outcome: Outcome) -> &'static str {
     }
 }
 
-fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, style: layout::BoardStyle) {
-    let c = app.config.color;
-    let bold = Style::default().add_modifier(Modifier::BOLD);
-    let compact = style == layout::BoardStyle::Compact;
-    let (o, x) = (game.engines[0].label(), game.engines[1].label());
-    let engines = if compact {
-        format!("{o}/{x}")
-    } else {
-        format!("{o} vs {x}")
-    };
-    // Top right: whose move, the result, or the failure; compact boxes put
-    // the result in the bottom title instead of the engines.
-    let (right, right_style, bottom) = match &game.status {
-        GameStatus::Playing => {
-            let side = game.pos.to_move();
-            let text = if compact {
-                format!("{side}")
-            } else {
-                format!("{side} to move")
-            };
-            (text, c.dim(), Span::raw(engines))
-        }
-        GameStatus::Over { .. } => {
-            let result = result_text(game.outcome());
-            if compact {
-                (String::new(), c.warn(), Span::styled(result, c.warn()))
-            } else {
-                (result.to_string(), c.warn(), Span::raw(engines))
-            }
-        }
-        GameStatus::Failed(_) => {
-            let text = if compact { "FAIL" } else { "FAILED" };
-            (
-                text.to_string(),
-                c.error().add_modifier(Modifier::REVERSED),
-                Span::raw(engines),
-            )
-        }
-    };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if matches!(game.status, GameStatus::Over { .. }) {
-            c.warn()
-        } else {
-            c.dim()
-        })
-        .title(Line::from(Span::styled(
-            format!("Game-{}", game.index + 1),
-            bold,
-        )))
-        .title(Line::from(Span::styled(right, right_style)).right_aligned())
-        .title_bottom(Line::from(bottom).centered());
-    let inner = block.inner(rect);
-    frame.render_widget(block, rect);
-    let marks = board::Marks {
-        last_move: game.last_move,
-        ..board::Marks::default()
-    };
-    let lines = board::lines(&game.pos, style, c, marks);
-    let (bw, bh) = layout::board_size(style, app.config.rules.size() as u16);
-    let x = inner.x + inner.width.saturating_sub(bw) / 2;
-    let area = Rect::new(x, inner.y, bw.min(inner.width), bh.min(inner.height));
-    frame.render_widget(Paragraph::new(lines), area);
-}
-
 pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     let c = app.config.color;
     let selected = match app.tab {
         Tab::Records => 0,
         Tab::Load => 1,
     };
-    let block = Block::default().borders(Borders::ALL).border_style(c.dim());
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    // A short panel drops its border, so it still shows some content.
+    let inner = if area.height >= 5 {
+        let block = Block::default().borders(Borders::ALL).border_style(c.dim());
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        inner
+    } else {
+        area
+    };
     if inner.height == 0 {
         return;
     }
@@ -232,7 +240,7 @@ pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(tabs, bar);
     match app.tab {
         Tab::Records => draw_records(frame, app, body),
-        Tab::Load => draw_load(frame, app, body),
+        Tab::Load => load::draw(frame, app, body),
     }
 }
 
@@ -288,111 +296,16 @@ fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
             Line::from(spans)
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
-}
-
-fn draw_load(frame: &mut Frame, app: &App, area: Rect) {
-    let c = app.config.color;
-    let load = &app.load;
-    let rq = load.run_queue.values();
-    let mut header_lines = vec![Line::from(vec![
-        Span::styled("run queue ", Style::default().add_modifier(Modifier::BOLD)),
-        Span::raw(format!("{:.2} {:.2} {:.2}", rq[0], rq[1], rq[2])),
-        Span::styled(
-            format!(
-                "   cpu: seats {:.1}s  renderer {:.2}s  keyboard {:.3}s   samples {} (every 5 s)",
-                load.cpu_seats.as_secs_f64(),
-                load.cpu_renderer.as_secs_f64(),
-                load.cpu_keyboard.as_secs_f64(),
-                load.samples
-            ),
-            c.dim(),
-        ),
-    ])];
-    if load.samples == 0 {
-        header_lines.push(Line::from(Span::styled("first sample after 5 s…", c.dim())));
-    }
-    let spark_h = if area.height >= 12 { 3 } else { 0 };
-    let [top, spark_area, table_area] = Layout::vertical([
-        Constraint::Length(header_lines.len() as u16),
-        Constraint::Length(spark_h),
-        Constraint::Min(0),
-    ])
-    .areas(area);
-    frame.render_widget(Paragraph::new(header_lines), top);
-    if spark_h > 0 {
-        let data: Vec<u64> = load
-            .share_history
-            .iter()
-            .map(|v| (v * 100.0).round() as u64)
-            .collect();
-        let spark = Sparkline::default()
-            .block(Block::default().title(Span::styled("engine load, last 10 min", c.dim())))
-            .data(&data)
-            .style(c.accent());
-        frame.render_widget(spark, spark_area);
-    }
-    let rows: Vec<Row> = app
-        .games
-        .iter()
-        .map(|g| {
-            let seat = |side: usize| {
-                let l = load
-                    .seats
-                    .iter()
-                    .find(|s| s.game == g.index && s.side == side)
-                    .map(|s| s.avg.values())
-                    .unwrap_or_default();
-                format!(
-                    "{} {:.2} {:.2} {:.2}",
-                    g.engines[side].label(),
-                    l[0],
-                    l[1],
-                    l[2]
-                )
-            };
-            Row::new(vec![format!("Game-{}", g.index + 1), seat(0), seat(1)])
-        })
-        .collect();
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Length(9),
-            Constraint::Length(22),
-            Constraint::Length(22),
-        ],
-    )
-    .header(
-        Row::new(vec!["", "O  1m   5m   15m", "X  1m   5m   15m"])
-            .style(Style::default().add_modifier(Modifier::BOLD)),
-    );
-    frame.render_widget(table, table_area);
+    draw_scrolled(frame, app, lines, area);
 }
 
 pub(crate) fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
     let c = app.config.color;
-    let mut keys = vec![
-        ("Q", "Records tab: each game's moves"),
-        ("W", "Load avg tab: engine and scheduler load"),
-        ("Ctrl-P", "pause / resume every game"),
-        ("?", "show / hide this help"),
-        ("Esc", "close this help"),
-        ("Ctrl-Q, Ctrl-C", "quit"),
-    ];
-    if app.human.is_some() {
-        keys.splice(
-            0..0,
-            [
-                ("arrows, h j k l", "move the cursor"),
-                ("Enter, Space", "place your mark at the cursor"),
-                ("b3 Enter", "place at a typed cell"),
-                ("mouse click", "place on the clicked cell"),
-                ("u", "take back your move and the answer"),
-                ("t", "hint: the perfect move and its value"),
-                ("N, Enter", "after a game: new game, sides swapped"),
-            ],
-        );
-    }
+    let keys: Vec<(&str, &str)> = KEYMAP
+        .iter()
+        .filter(|b| in_scope(b, app.human.is_some(), false))
+        .map(|b| (b.label, b.help))
+        .collect();
     let mut lines: Vec<Line> = keys
         .iter()
         .map(|(k, what)| {
@@ -406,7 +319,7 @@ pub(crate) fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
         })
         .collect();
     lines.insert(0, Line::from(""));
-    let w = 60.min(area.width);
+    let w = 78.min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);
     let rect = Rect::new(
         area.x + (area.width - w) / 2,

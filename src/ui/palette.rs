@@ -2,14 +2,9 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorMode {
-    TrueColor,
-    Indexed256,
-    /// No colour at all (NO_COLOR, or a dumb terminal): highlights use
-    /// bold and reverse only.
-    None,
-}
+/// The mode is a display preference kept in the app's config; its styles
+/// live here, with the rest of the look.
+pub use crate::app::ColorMode;
 
 impl ColorMode {
     /// From the environment: NO_COLOR (any non-empty value) wins, then

@@ -1,16 +1,12 @@
-//! Human mode: one game between the person and an engine. The person's
-//! moves come from the keyboard and the mouse; this module holds their state
-//! and turns keys into moves, messages, hints and undo.
+//! Human mode: one game between the person and an engine. This holds the
+//! person's state and applies their actions: moves, typed coordinates,
+//! undo, hints and new games.
 
-use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use std::time::Instant;
 
-use crate::ai::{Negamax, Unlimited, Value};
-use crate::app::{App, GameStatus};
+use super::{Action, App, Direction, Effect, GameStatus};
+use crate::ai::Value;
 use crate::game::{Cell, GameRecord, Outcome, Player, Position};
-use crate::tasks::scheduler::Event;
-
-/// Nodes the hint may search (a full solve of 4x4 needs far fewer).
-const HINT_NODES: u64 = 2_000_000;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Score {
@@ -26,6 +22,15 @@ pub struct PlayedGame {
     pub person: Player,
 }
 
+/// A hint the hint task is asked to find.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HintRequest {
+    /// Which request this is: a result for an older one is dropped.
+    pub id: u64,
+    pub pos: Position,
+    pub generation: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct HumanState {
     /// The person's side in the current game (sides swap every game).
@@ -36,6 +41,9 @@ pub struct HumanState {
     /// A short message: why a move was refused, what to do next.
     pub message: Option<String>,
     pub hint: Option<String>,
+    /// The hint being searched, if any.
+    pub hint_request: Option<HintRequest>,
+    hint_seq: u64,
     /// The person's move, waiting for their seat to play it.
     pub pending: Option<Cell>,
     pub score: Score,
@@ -52,6 +60,8 @@ impl HumanState {
             typed: String::new(),
             message: None,
             hint: None,
+            hint_request: None,
+            hint_seq: 0,
             pending: None,
             score: Score::default(),
             history: Vec::new(),
@@ -85,40 +95,39 @@ impl App {
         }
     }
 
-    /// Keys of human mode; `None` when the key is not one of them.
-    pub(crate) fn handle_human_key(&mut self, key: KeyEvent) -> Option<Vec<Event>> {
+    /// Whether a coordinate is being typed (letters then go to it).
+    pub fn typing(&self) -> bool {
+        self.human.as_ref().is_some_and(|h| !h.typed.is_empty())
+    }
+
+    /// Human mode's actions; `None` when not in human mode or the action is
+    /// not one of them.
+    pub(super) fn update_human(&mut self, action: Action, now: Instant) -> Option<Vec<Effect>> {
+        if self.help && action != Action::Escape {
+            return None;
+        }
         let human = self.human.as_mut()?;
         let n = self.config.rules.size();
-        let (row, col) = (human.cursor.row(n), human.cursor.col(n));
-        let moved = match key.code {
-            KeyCode::Left | KeyCode::Char('h') if human.typed.is_empty() => {
-                Some((row, col.saturating_sub(1)))
-            }
-            KeyCode::Right | KeyCode::Char('l') if human.typed.is_empty() => {
-                Some((row, (col + 1).min(n - 1)))
-            }
-            KeyCode::Up | KeyCode::Char('k') if human.typed.is_empty() => {
-                Some((row.saturating_sub(1), col))
-            }
-            KeyCode::Down | KeyCode::Char('j') if human.typed.is_empty() => {
-                Some(((row + 1).min(n - 1), col))
-            }
-            _ => None,
-        };
-        if let Some((r, c)) = moved {
-            human.cursor = Cell::from_row_col(r, c, n);
-            human.message = None;
-            return Some(vec![Event::Changed]);
-        }
         let over = matches!(self.games[0].status, GameStatus::Over { .. });
-        let posts = match key.code {
-            KeyCode::Enter if over => self.new_game(),
-            KeyCode::Char('n' | 'N') if over => self.new_game(),
-            KeyCode::Char('n' | 'N') => {
-                self.say("the game is not over yet (u takes a move back)");
-                vec![Event::Changed]
+        let effects = match action {
+            Action::Cursor(direction) => {
+                let (row, col) = (human.cursor.row(n), human.cursor.col(n));
+                let (r, c) = match direction {
+                    Direction::Left => (row, col.saturating_sub(1)),
+                    Direction::Right => (row, (col + 1).min(n - 1)),
+                    Direction::Up => (row.saturating_sub(1), col),
+                    Direction::Down => ((row + 1).min(n - 1), col),
+                };
+                human.cursor = Cell::from_row_col(r, c, n);
+                human.message = None;
+                vec![Effect::Redraw]
             }
-            KeyCode::Enter => {
+            Action::Confirm | Action::NewGame if over => self.new_game(now),
+            Action::NewGame => {
+                self.say("the game is not over yet (u takes a move back)");
+                vec![Effect::Redraw]
+            }
+            Action::Confirm => {
                 let typed = std::mem::take(&mut human.typed);
                 if typed.is_empty() {
                     let cell = human.cursor;
@@ -128,65 +137,49 @@ impl App {
                         Ok(cell) => self.place(cell),
                         Err(e) => {
                             self.say(e.0);
-                            vec![Event::Changed]
+                            vec![Effect::Redraw]
                         }
                     }
                 }
             }
-            KeyCode::Char(' ') => {
+            Action::PlaceAtCursor => {
                 let cell = human.cursor;
                 self.place(cell)
             }
-            KeyCode::Char('u' | 'U') => self.undo(),
-            KeyCode::Char('t' | 'T') => self.hint(),
-            KeyCode::Backspace => {
+            Action::Place(cell) => {
+                human.cursor = cell;
+                self.place(cell)
+            }
+            Action::Undo => self.undo(),
+            Action::Hint => self.request_hint(),
+            Action::Backspace => {
                 human.typed.pop();
-                vec![Event::Changed]
+                vec![Effect::Redraw]
             }
-            KeyCode::Esc if !human.typed.is_empty() => {
+            Action::Escape if !human.typed.is_empty() => {
                 human.typed.clear();
-                vec![Event::Changed]
+                vec![Effect::Redraw]
             }
-            KeyCode::Char(d) if d.is_ascii_digit() => {
+            Action::Type(d) if d.is_ascii_digit() => {
                 if human.typed.is_empty() {
                     human.message = Some("type a column letter first, like b3".into());
                 } else if human.typed.len() < 4 {
                     human.typed.push(d);
                 }
-                vec![Event::Changed]
+                vec![Effect::Redraw]
             }
-            // Any other letter starts a coordinate (q and w stay the tab
-            // keys; h j k l move the cursor unless a coordinate is being typed).
-            KeyCode::Char(ch)
-                if ch.is_ascii_alphabetic() && !matches!(ch, 'q' | 'Q' | 'w' | 'W') =>
-            {
-                human.typed = ch.to_ascii_uppercase().to_string();
+            Action::Type(letter) if letter.is_ascii_alphabetic() => {
+                human.typed = letter.to_ascii_uppercase().to_string();
                 human.message = None;
-                vec![Event::Changed]
+                vec![Effect::Redraw]
             }
             _ => return None,
         };
-        Some(posts)
-    }
-
-    /// A mouse click on a cell places there.
-    pub(crate) fn handle_human_mouse(&mut self, mouse: MouseEvent) -> Vec<Event> {
-        if self.human.is_none() || mouse.kind != MouseEventKind::Down(MouseButton::Left) {
-            return Vec::new();
-        }
-        match crate::ui::human::cell_at(self, self.screen, mouse.column, mouse.row) {
-            Some(cell) => {
-                if let Some(h) = self.human.as_mut() {
-                    h.cursor = cell;
-                }
-                self.place(cell)
-            }
-            None => Vec::new(),
-        }
+        Some(effects)
     }
 
     /// The person asks to play `cell`.
-    fn place(&mut self, cell: Cell) -> Vec<Event> {
+    fn place(&mut self, cell: Cell) -> Vec<Effect> {
         let n = self.config.rules.size();
         let game = &self.games[0];
         let Some(human) = self.human.as_ref() else {
@@ -218,11 +211,11 @@ impl App {
                 human.hint = None;
             }
         }
-        vec![Event::Turn(0), Event::Changed]
+        vec![Effect::Turn(0), Effect::Redraw]
     }
 
     /// Takes back the person's last move and the computer's answer.
-    fn undo(&mut self) -> Vec<Event> {
+    fn undo(&mut self) -> Vec<Effect> {
         let Some(human) = self.human.as_ref() else {
             return Vec::new();
         };
@@ -238,7 +231,7 @@ impl App {
         };
         if let Some(text) = refusal {
             self.say(text);
-            return vec![Event::Changed];
+            return vec![Effect::Redraw];
         }
         // Moves alternate from O: move i was played by O when i is even.
         let mover = |i: usize| {
@@ -251,7 +244,7 @@ impl App {
         let mut moves = game.record.moves.clone();
         let Some(last_own) = (0..moves.len()).rev().find(|&i| mover(i) == side) else {
             self.say("nothing to undo");
-            return vec![Event::Changed];
+            return vec![Effect::Redraw];
         };
         moves.truncate(last_own);
         let rules = self.config.rules;
@@ -261,43 +254,67 @@ impl App {
         game.record.moves = moves;
         game.record.outcome = Outcome::Ongoing;
         game.generation += 1;
+        game.thinking = None;
         if let Some(h) = self.human.as_mut() {
             h.message = Some("took back your last move".into());
             h.hint = None;
             h.pending = None;
         }
-        self.dirty = true;
-        vec![Event::Turn(0), Event::Changed]
+        vec![Effect::Turn(0), Effect::Redraw]
     }
 
-    /// What the perfect player would do here, and the value.
-    fn hint(&mut self) -> Vec<Event> {
-        let Some(human) = self.human.as_ref() else {
+    /// Asks the hint task for the perfect move here. The search runs as a
+    /// coroutine with a budget, so the screen stays live meanwhile.
+    fn request_hint(&mut self) -> Vec<Effect> {
+        let game = &self.games[0];
+        let (pos, generation, status) = (game.pos, game.generation, game.status.clone());
+        let Some(human) = self.human.as_mut() else {
             return Vec::new();
         };
-        let game = &self.games[0];
-        if game.status != GameStatus::Playing || game.pos.to_move() != human.side {
-            self.say("a hint is for your own move");
-            return vec![Event::Changed];
+        if status != GameStatus::Playing || pos.to_move() != human.side {
+            human.message = Some("a hint is for your own move".into());
+            return vec![Effect::Redraw];
         }
+        human.hint_seq += 1;
+        human.hint_request = Some(HintRequest {
+            id: human.hint_seq,
+            pos,
+            generation,
+        });
+        human.hint = Some("hint: thinking…".into());
+        human.message = None;
+        vec![Effect::StartHint, Effect::Redraw]
+    }
+
+    /// Drops a hint still being searched (the person did something else).
+    pub(super) fn cancel_hint(&mut self) {
+        if let Some(h) = self.human.as_mut()
+            && h.hint_request.take().is_some()
+        {
+            h.hint = None;
+            self.dirty = true;
+        }
+    }
+
+    /// The hint task's answer to request `id`: shown unless the request was
+    /// cancelled or the game moved on meanwhile.
+    pub fn hint_found(&mut self, id: u64, best: Cell, value: Value) -> Vec<Effect> {
         let n = self.config.rules.size();
-        let mut solver = Negamax::new(self.config.rules);
-        solver.set_node_limit(HINT_NODES);
-        let analysis = solver.analyse(&game.pos, &mut Unlimited::new());
-        if let Some(h) = self.human.as_mut() {
-            h.hint = Some(format!(
-                "hint: {} ({})",
-                analysis.best.name(n),
-                describe(analysis.value)
-            ));
-            h.cursor = analysis.best;
-            h.message = None;
+        let Some(h) = self.human.as_mut() else {
+            return Vec::new();
+        };
+        if h.hint_request.is_none_or(|r| r.id != id) {
+            return Vec::new();
         }
-        vec![Event::Changed]
+        h.hint_request = None;
+        h.hint = Some(format!("hint: {} ({})", best.name(n), describe(value)));
+        h.cursor = best;
+        self.touch(true);
+        vec![Effect::Redraw]
     }
 
     /// After a game: a new one, sides swapped.
-    fn new_game(&mut self) -> Vec<Event> {
+    fn new_game(&mut self, now: Instant) -> Vec<Effect> {
         let n = self.config.rules.size();
         if let Some(h) = self.human.as_mut() {
             h.side = h.side.other();
@@ -307,11 +324,11 @@ impl App {
             h.hint = None;
             h.pending = None;
         }
-        self.restart_game(0)
+        self.restart_game(0, now)
     }
 
     /// Score and history when a human-mode game ends.
-    pub(crate) fn human_game_over(&mut self, outcome: Outcome) {
+    pub(super) fn human_game_over(&mut self, outcome: Outcome, _now: Instant) {
         let record = self.games[0].record.clone();
         if let Some(h) = self.human.as_mut() {
             match outcome {
@@ -324,6 +341,69 @@ impl App {
                 person: h.side,
             });
             h.hint = None;
+            h.hint_request = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::EngineKind;
+    use crate::app::LiveConfig;
+
+    fn human_app() -> App {
+        App::new(
+            LiveConfig {
+                games: 1,
+                o: Some(EngineKind::Negamax),
+                x: Some(EngineKind::Negamax),
+                human: Some(Player::O),
+                ..LiveConfig::default()
+            },
+            Instant::now(),
+        )
+    }
+
+    #[test]
+    fn a_hint_is_a_request_that_any_other_action_cancels() {
+        let mut a = human_app();
+        let now = Instant::now();
+        let effects = a.update(Action::Hint, now);
+        assert!(effects.contains(&Effect::StartHint));
+        let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
+        assert_eq!(
+            a.human.as_ref().unwrap().hint.as_deref(),
+            Some("hint: thinking…")
+        );
+        a.update(Action::Cursor(Direction::Left), now);
+        assert!(a.human.as_ref().unwrap().hint_request.is_none());
+        // The answer to the cancelled request is dropped.
+        assert!(a.hint_found(id, Cell::new(5), Value::Draw).is_empty());
+        assert!(a.human.as_ref().unwrap().hint.is_none());
+        // A fresh request is answered.
+        a.update(Action::Hint, now);
+        let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
+        a.hint_found(id, Cell::new(5), Value::Win { plies: 5 });
+        assert_eq!(
+            a.human.as_ref().unwrap().hint.as_deref(),
+            Some("hint: B2 (win in 3)")
+        );
+    }
+
+    #[test]
+    fn typed_coordinates_and_the_cursor() {
+        let mut a = human_app();
+        let now = Instant::now();
+        a.update(Action::Type('b'), now);
+        a.update(Action::Type('3'), now);
+        assert_eq!(a.human.as_ref().unwrap().typed, "B3");
+        a.update(Action::Confirm, now);
+        assert_eq!(
+            a.human.as_ref().unwrap().pending,
+            Some(Cell::parse("B3", 4).unwrap())
+        );
+        a.update(Action::Type('9'), now);
+        assert!(a.human.as_ref().unwrap().message.is_some());
     }
 }

@@ -1,0 +1,56 @@
+//! What the person can ask for ([`Action`]) and what the state asks of the
+//! tasks in return ([`Effect`]). The input layer turns terminal events into
+//! actions; [`super::App::update`] applies them; the tasks layer turns the
+//! effects into scheduler events.
+
+use super::Tab;
+use crate::game::Cell;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Left,
+    Right,
+    Up,
+    Down,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    TogglePause,
+    ShowTab(Tab),
+    ToggleHelp,
+    /// Esc: close the help, or drop a coordinate being typed.
+    Escape,
+    /// The terminal's new size.
+    Resize(u16, u16),
+    /// Scroll the tab panel by this many lines (negative: up).
+    Scroll(i16),
+    // Human mode.
+    Cursor(Direction),
+    /// Space: place at the cursor.
+    PlaceAtCursor,
+    /// Enter: place the typed cell (or at the cursor); after a game, a new one.
+    Confirm,
+    /// A click on a cell.
+    Place(Cell),
+    /// A letter or digit of a coordinate being typed.
+    Type(char),
+    Backspace,
+    Undo,
+    Hint,
+    NewGame,
+}
+
+/// What the tasks must do after an update.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Something on screen changed: wake the renderer.
+    Redraw,
+    /// Game `n` changed hands: wake its seats.
+    Turn(usize),
+    /// The pause ended: wake whoever waits for it.
+    Resumed,
+    /// Human mode asked for a hint: wake the hint task.
+    StartHint,
+}

@@ -1,0 +1,567 @@
+//! The state of the live screen, and the only place it changes.
+//!
+//! The shape is The Elm Architecture: the input layer (`crate::input`)
+//! turns terminal events into [`Action`]s, [`App::update`] applies one and
+//! returns the [`Effect`]s the tasks must carry out, and the UI draws from
+//! the state without changing it. This module imports no terminal, UI or
+//! scheduler types, so it is tested as plain data.
+
+pub mod action;
+pub mod human;
+pub mod keymap;
+pub mod load;
+pub mod rate;
+
+use std::time::{Duration, Instant};
+
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+pub use action::{Action, Direction, Effect};
+use load::LoadSnapshot;
+use rate::MoveRate;
+
+use crate::ai::{EngineKind, SearchInfo, ThinkLimit};
+use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
+
+/// How long a finished game stays on screen before it restarts, unless
+/// `--hold` says otherwise.
+pub const DEFAULT_HOLD: Duration = Duration::from_millis(2_000);
+/// The live screen's per-move clock unless told otherwise: with nine games
+/// sharing one core, a move every second or so.
+pub const DEFAULT_THINK_MS: u64 = 100;
+/// The first moves of the games are spread over this much time, so the
+/// games do not start, finish and restart in lock-step.
+pub const STAGGER: Duration = Duration::from_millis(900);
+
+/// Colours on screen: a display preference, chosen from the environment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorMode {
+    TrueColor,
+    Indexed256,
+    /// No colour at all (NO_COLOR, or a dumb terminal): highlights use
+    /// bold and reverse only.
+    None,
+}
+
+/// What the live screen plays.
+#[derive(Clone, Debug)]
+pub struct LiveConfig {
+    pub rules: Rules,
+    pub games: usize,
+    /// Fixed engines for O and X; `None`: a fresh random pair every game.
+    pub o: Option<EngineKind>,
+    pub x: Option<EngineKind>,
+    /// Least wall time between a seat starting to think and its move landing.
+    pub delay: Duration,
+    /// How long a finished game's result stays before it restarts.
+    pub hold: Duration,
+    /// The per-move budget: CPU milliseconds (the clock), or MCTS iterations.
+    pub limit: ThinkLimit,
+    pub seed: u64,
+    pub fps: u32,
+    pub color: ColorMode,
+    /// Testing aid: O's seat of this game (from 0) panics when it first
+    /// thinks. Set from the environment variable `KXO_FAULT_GAME` (from 1).
+    pub fault_game: Option<usize>,
+    /// Human mode: the person's side in the first game (one game only;
+    /// the computer plays `o`/`x` of the other side).
+    pub human: Option<Player>,
+    /// The learning player's table, shared by every RL seat.
+    pub rl: Option<crate::ai::rl::SharedTable>,
+}
+
+impl Default for LiveConfig {
+    /// The command line's defaults: nine 4x4 games, three in a row, random
+    /// engine pairs, a 100 ms CPU clock per move, 150 ms at least between
+    /// moves, results held 2 s, 30 frames a second, no colour.
+    fn default() -> LiveConfig {
+        LiveConfig {
+            rules: Rules::default_rules(),
+            games: 9,
+            o: None,
+            x: None,
+            delay: Duration::from_millis(150),
+            hold: DEFAULT_HOLD,
+            limit: ThinkLimit::Millis(DEFAULT_THINK_MS),
+            seed: 0,
+            fps: 30,
+            color: ColorMode::None,
+            fault_game: None,
+            human: None,
+            rl: None,
+        }
+    }
+}
+
+impl LiveConfig {
+    /// The CPU time each seat may think per move, if the budget is a clock.
+    pub fn clock(&self) -> Option<Duration> {
+        match self.limit {
+            ThinkLimit::Millis(ms) => Some(Duration::from_millis(ms)),
+            ThinkLimit::Default { .. } => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Records,
+    Load,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameStatus {
+    Playing,
+    /// Over; the game restarts at `restart_at` (in human mode it waits
+    /// for the person instead).
+    Over {
+        restart_at: Option<Instant>,
+    },
+    /// A seat panicked; the message says why.
+    Failed(String),
+}
+
+/// A seat's search in progress, as its board box shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thinking {
+    pub side: Player,
+    pub engine: EngineKind,
+    /// CPU time spent on this move so far.
+    pub used: Duration,
+    /// The move's clock; `None` when the budget is not time (iterations).
+    pub clock: Option<Duration>,
+    pub info: SearchInfo,
+    /// The search is over; the move lands once `--delay` has passed.
+    pub done: bool,
+}
+
+/// One game on the screen.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    /// Index from 0; the screen shows "Game-{index + 1}".
+    pub index: usize,
+    pub pos: Position,
+    pub record: GameRecord,
+    pub engines: [EngineKind; 2],
+    pub last_move: Option<Cell>,
+    pub status: GameStatus,
+    /// Bumped at every restart, so a seat never plays into a newer game.
+    pub generation: u64,
+    /// The previous game's engines and result.
+    pub previous: Option<([EngineKind; 2], Outcome)>,
+    /// The first move waits until then (staggered starts).
+    pub not_before: Instant,
+    /// The seat to move, while it thinks.
+    pub thinking: Option<Thinking>,
+}
+
+impl GameView {
+    pub fn outcome(&self) -> Outcome {
+        self.pos.outcome()
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub finished: u64,
+    pub o_wins: u64,
+    pub x_wins: u64,
+    pub draws: u64,
+    pub moves: u64,
+}
+
+/// What one engine kind did on the live screen, summed over its seats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineWork {
+    /// CPU time its seats thought.
+    pub cpu: Duration,
+    /// Iterations or nodes searched.
+    pub work: u64,
+    pub moves: u64,
+}
+
+pub struct App {
+    pub config: LiveConfig,
+    pub games: Vec<GameView>,
+    pub tab: Tab,
+    /// Lines the tab panel is scrolled down (the UI clamps it to the content).
+    pub tab_scroll: u16,
+    pub paused: bool,
+    pub help: bool,
+    pub quit: bool,
+    pub started: Instant,
+    /// The wall clock at the last update or frame (for rates).
+    pub now: Instant,
+    pub totals: Totals,
+    pub rate: MoveRate,
+    pub load: LoadSnapshot,
+    /// Per engine kind, in `EngineKind::ALL` order.
+    pub engine_work: [EngineWork; 4],
+    /// Something changed since the last frame.
+    pub dirty: bool,
+    /// A key changed something: draw now, whatever the frame rate.
+    pub urgent: bool,
+    /// Wall-clock text for the header, set by the renderer before each frame.
+    pub clock: String,
+    pub frames: u64,
+    /// Set when the screen cannot go on (drawing failed).
+    pub error: Option<String>,
+    /// Human mode's state; `None` when only engines play.
+    pub human: Option<human::HumanState>,
+    /// The terminal's size (columns, rows) as last seen.
+    pub screen: (u16, u16),
+    rng: Xoshiro256PlusPlus,
+}
+
+impl App {
+    pub fn new(config: LiveConfig, now: Instant) -> App {
+        let mut app = App {
+            games: Vec::with_capacity(config.games),
+            tab: Tab::Records,
+            tab_scroll: 0,
+            paused: false,
+            help: false,
+            quit: false,
+            started: now,
+            now,
+            totals: Totals::default(),
+            rate: MoveRate::new(now),
+            load: LoadSnapshot::default(),
+            engine_work: [EngineWork::default(); 4],
+            dirty: true,
+            urgent: true,
+            clock: String::new(),
+            frames: 0,
+            error: None,
+            human: config
+                .human
+                .map(|side| human::HumanState::new(side, config.rules.size())),
+            screen: (0, 0),
+            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
+            config,
+        };
+        let count = app.config.games;
+        for index in 0..count {
+            let engines = app.pick_engines();
+            // Game i starts i/count of the way through the stagger.
+            let offset = if app.human.is_some() {
+                Duration::ZERO
+            } else {
+                STAGGER.mul_f64(index as f64 / count as f64)
+            };
+            app.games.push(GameView {
+                index,
+                pos: Position::new(app.config.rules),
+                record: GameRecord::new(app.config.rules),
+                engines,
+                last_move: None,
+                status: GameStatus::Playing,
+                generation: 0,
+                previous: None,
+                not_before: now + offset,
+                thinking: None,
+            });
+        }
+        app
+    }
+
+    fn pick_engines(&mut self) -> [EngineKind; 2] {
+        let mut pick = |fixed: Option<EngineKind>| {
+            fixed
+                .unwrap_or_else(|| EngineKind::ALL[self.rng.random_range(0..EngineKind::ALL.len())])
+        };
+        let o = pick(self.config.o);
+        let x = pick(self.config.x);
+        [o, x]
+    }
+
+    /// A seed for the engine of `side` in game `index`, generation `gen`.
+    pub fn engine_seed(&self, index: usize, side: usize, generation: u64) -> u64 {
+        let mix = (index as u64) << 32 ^ (generation << 1) ^ side as u64;
+        self.config.seed ^ mix.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// Marks the screen for a redraw; `urgent` draws at once (a key).
+    fn touch(&mut self, urgent: bool) {
+        self.dirty = true;
+        self.urgent |= urgent;
+    }
+
+    /// About how many lines the current tab has (a bound for scrolling).
+    pub fn tab_lines(&self) -> u16 {
+        let games = self.games.len() as u16;
+        match self.tab {
+            Tab::Records => games,
+            // Summary and engines, then a line per seat when narrow.
+            Tab::Load => 12 + 2 * games,
+        }
+    }
+
+    /// Moves per second for the status line; `None` while paused.
+    pub fn moves_per_second(&self) -> Option<f64> {
+        self.rate.per_second(self.now)
+    }
+
+    /// Plays `cell` in game `index` if that game is still at `generation`
+    /// and the move is legal.
+    pub fn apply_move(
+        &mut self,
+        index: usize,
+        generation: u64,
+        cell: Cell,
+        now: Instant,
+    ) -> Vec<Effect> {
+        self.now = now;
+        let hold = self.config.hold;
+        let human_mode = self.human.is_some();
+        let Some(game) = self.games.get_mut(index) else {
+            return Vec::new();
+        };
+        if game.generation != generation || game.status != GameStatus::Playing {
+            return Vec::new();
+        }
+        if game.pos.play(cell).is_err() {
+            return Vec::new();
+        }
+        game.record.moves.push(cell);
+        game.last_move = Some(cell);
+        game.thinking = None;
+        let outcome = game.pos.outcome();
+        game.record.outcome = outcome;
+        self.totals.moves += 1;
+        self.rate.record(now);
+        if outcome.is_over() {
+            game.status = GameStatus::Over {
+                restart_at: (!human_mode).then_some(now + hold),
+            };
+            self.totals.finished += 1;
+            match outcome {
+                Outcome::Win(Player::O) => self.totals.o_wins += 1,
+                Outcome::Win(Player::X) => self.totals.x_wins += 1,
+                _ => self.totals.draws += 1,
+            }
+            if human_mode {
+                self.human_game_over(outcome, now);
+            }
+        }
+        self.touch(false);
+        vec![Effect::Turn(index), Effect::Redraw]
+    }
+
+    /// Starts game `index` afresh with a new pair of engines (unless fixed).
+    pub fn restart_game(&mut self, index: usize, now: Instant) -> Vec<Effect> {
+        let engines = self.pick_engines();
+        let rules = self.config.rules;
+        let Some(game) = self.games.get_mut(index) else {
+            return Vec::new();
+        };
+        if matches!(game.status, GameStatus::Failed(_)) {
+            return Vec::new();
+        }
+        game.previous = Some((game.engines, game.pos.outcome()));
+        game.pos = Position::new(rules);
+        game.record = GameRecord::new(rules);
+        game.engines = engines;
+        game.last_move = None;
+        game.status = GameStatus::Playing;
+        game.generation += 1;
+        game.not_before = now;
+        game.thinking = None;
+        self.touch(false);
+        vec![Effect::Turn(index), Effect::Redraw]
+    }
+
+    /// Marks game `index` failed after one of its seats panicked.
+    pub fn fail_game(&mut self, index: usize, message: &str) -> Vec<Effect> {
+        if let Some(game) = self.games.get_mut(index) {
+            game.status = GameStatus::Failed(message.to_string());
+            game.thinking = None;
+            self.touch(false);
+        }
+        vec![Effect::Turn(index), Effect::Redraw]
+    }
+
+    /// A seat's search progress: shown in its game's box, summed per engine.
+    /// `work` and `cpu` are what the search did since its last report.
+    pub fn report_thinking(&mut self, index: usize, generation: u64, thinking: Thinking) {
+        let Some(game) = self.games.get_mut(index) else {
+            return;
+        };
+        if game.generation == generation && game.status == GameStatus::Playing {
+            game.thinking = Some(thinking);
+            self.touch(false);
+        }
+    }
+
+    /// Adds a seat's work to its engine's totals.
+    pub fn account_work(&mut self, kind: EngineKind, cpu: Duration, work: u64, moved: bool) {
+        if let Some(i) = EngineKind::ALL.iter().position(|&k| k == kind) {
+            let w = &mut self.engine_work[i];
+            w.cpu += cpu;
+            w.work += work;
+            w.moves += u64::from(moved);
+        }
+    }
+
+    /// Applies one action from the person; returns what the tasks must do.
+    pub fn update(&mut self, action: Action, now: Instant) -> Vec<Effect> {
+        self.now = now;
+        // A new key cancels a hint still being searched.
+        if !matches!(action, Action::Hint | Action::Resize(..)) {
+            self.cancel_hint();
+        }
+        if let Some(effects) = self.update_human(action, now) {
+            self.touch(true);
+            return effects;
+        }
+        let mut effects = vec![Effect::Redraw];
+        match action {
+            Action::Quit => self.quit = true,
+            Action::TogglePause => {
+                self.paused = !self.paused;
+                if self.paused {
+                    self.rate.pause(now);
+                } else {
+                    self.rate.resume(now);
+                    effects.push(Effect::Resumed);
+                }
+            }
+            Action::ShowTab(tab) => {
+                if self.tab != tab {
+                    self.tab_scroll = 0;
+                }
+                self.tab = tab;
+            }
+            Action::Scroll(by) => {
+                self.tab_scroll = self
+                    .tab_scroll
+                    .saturating_add_signed(by)
+                    .min(self.tab_lines());
+            }
+            Action::ToggleHelp => self.help = !self.help,
+            Action::Escape if self.help => self.help = false,
+            Action::Resize(w, h) => self.screen = (w, h),
+            _ => return Vec::new(),
+        }
+        self.touch(true);
+        effects
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app() -> App {
+        let config = LiveConfig {
+            games: 3,
+            x: Some(EngineKind::Random),
+            delay: Duration::ZERO,
+            seed: 1,
+            ..LiveConfig::default()
+        };
+        App::new(config, Instant::now())
+    }
+
+    #[test]
+    fn actions_switch_tabs_pause_help_and_quit() {
+        let mut a = app();
+        let now = Instant::now();
+        a.update(Action::ShowTab(Tab::Load), now);
+        assert_eq!(a.tab, Tab::Load);
+        a.update(Action::ShowTab(Tab::Records), now);
+        assert_eq!(a.tab, Tab::Records);
+        assert!(!a.quit);
+        a.update(Action::TogglePause, now);
+        assert!(a.paused);
+        assert_eq!(a.moves_per_second(), None, "no rate while paused");
+        let effects = a.update(Action::TogglePause, now);
+        assert!(!a.paused);
+        assert!(effects.contains(&Effect::Resumed));
+        a.update(Action::ToggleHelp, now);
+        assert!(a.help);
+        a.update(Action::Escape, now);
+        assert!(!a.help);
+        // Human-mode actions mean nothing here.
+        assert!(a.update(Action::Undo, now).is_empty());
+        a.update(Action::Quit, now);
+        assert!(a.quit);
+    }
+
+    #[test]
+    fn fixed_engines_stay_fixed_and_others_vary() {
+        let mut a = app();
+        let mut o_kinds = std::collections::HashSet::new();
+        for _ in 0..30 {
+            a.restart_game(0, Instant::now());
+            assert_eq!(a.games[0].engines[1], EngineKind::Random);
+            o_kinds.insert(a.games[0].engines[0]);
+        }
+        assert_eq!(o_kinds.len(), EngineKind::ALL.len());
+    }
+
+    #[test]
+    fn games_start_staggered() {
+        let a = app();
+        let starts: Vec<Instant> = a.games.iter().map(|g| g.not_before).collect();
+        assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+        assert!(starts[2] - starts[0] >= STAGGER / 2);
+    }
+
+    #[test]
+    fn moves_from_a_stale_generation_are_ignored() {
+        let mut a = app();
+        let now = Instant::now();
+        assert!(!a.apply_move(0, 0, Cell::new(5), now).is_empty());
+        a.restart_game(0, now);
+        assert!(a.apply_move(0, 0, Cell::new(6), now).is_empty());
+        assert_eq!(a.games[0].pos.move_count(), 0);
+        assert_eq!(a.totals.moves, 1);
+    }
+
+    #[test]
+    fn a_finished_game_counts_once_and_holds_for_the_configured_time() {
+        let mut a = app();
+        let now = Instant::now();
+        for (i, name) in ["A1", "A2", "B1", "B2", "C1"].iter().enumerate() {
+            let cell = Cell::parse(name, 4).unwrap();
+            a.apply_move(1, 0, cell, now);
+            assert_eq!(a.games[1].pos.move_count() as usize, i + 1);
+        }
+        assert_eq!(a.totals.o_wins, 1);
+        assert_eq!(a.totals.finished, 1);
+        assert_eq!(
+            a.games[1].status,
+            GameStatus::Over {
+                restart_at: Some(now + DEFAULT_HOLD)
+            }
+        );
+        assert!(a.apply_move(1, 0, Cell::new(15), now).is_empty());
+        a.restart_game(1, now);
+        assert_eq!(
+            a.games[1].previous.map(|p| p.1),
+            Some(Outcome::Win(Player::O))
+        );
+    }
+
+    #[test]
+    fn thinking_shows_until_the_move_and_never_for_a_stale_game() {
+        let mut a = app();
+        let now = Instant::now();
+        let thinking = Thinking {
+            side: Player::O,
+            engine: EngineKind::Mcts,
+            used: Duration::from_millis(40),
+            clock: Some(Duration::from_millis(100)),
+            info: SearchInfo::default(),
+            done: false,
+        };
+        a.report_thinking(0, 0, thinking.clone());
+        assert_eq!(a.games[0].thinking.as_ref(), Some(&thinking));
+        a.apply_move(0, 0, Cell::new(0), now);
+        assert!(a.games[0].thinking.is_none());
+        a.report_thinking(0, 7, thinking);
+        assert!(a.games[0].thinking.is_none());
+    }
+}

@@ -1,0 +1,92 @@
+//! Human mode's hint: a perfect-play search run as a coroutine with a
+//! budget, like any engine, so the screen stays live while it thinks and a
+//! new key cancels it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use super::effects::post_all;
+use super::scheduler::{Ctx, Event, Signals, Suspend, wait_for};
+use super::seat::TIME_SLICE;
+use crate::ai::{Budget, Negamax};
+use crate::app::App;
+
+/// Nodes the hint may search (a full solve of 4x4 needs far fewer).
+pub const HINT_NODES: u64 = 2_000_000;
+
+/// Slices the search and stops it when its request is cancelled.
+struct HintBudget<'a> {
+    ctx: &'a Ctx<'a>,
+    app: &'a RefCell<App>,
+    id: u64,
+    slice_start: Instant,
+    thought: Duration,
+}
+
+impl HintBudget<'_> {
+    fn still_wanted(&self) -> bool {
+        let app = self.app.borrow();
+        !app.quit
+            && app
+                .human
+                .as_ref()
+                .and_then(|h| h.hint_request)
+                .is_some_and(|r| r.id == self.id)
+    }
+}
+
+impl Budget for HintBudget<'_> {
+    fn tick(&mut self) -> bool {
+        let ran = self.slice_start.elapsed();
+        if ran < TIME_SLICE {
+            return true;
+        }
+        self.thought += ran;
+        self.ctx.cpu.add(ran);
+        self.ctx.suspend(Suspend::Yield);
+        self.slice_start = Instant::now();
+        self.still_wanted()
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.thought + self.slice_start.elapsed()
+    }
+}
+
+/// The body of the hint task: waits for a request, searches, answers.
+pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
+    let mut last_id = 0;
+    loop {
+        // A request may have come while the last search was still running.
+        let request = app
+            .borrow()
+            .human
+            .as_ref()
+            .and_then(|h| h.hint_request)
+            .filter(|r| r.id != last_id);
+        let Some(request) = request else {
+            wait_for(ctx, Event::Hint);
+            continue;
+        };
+        last_id = request.id;
+        let rules = app.borrow().config.rules;
+        let mut solver = Negamax::new(rules);
+        solver.set_node_limit(HINT_NODES);
+        let mut budget = HintBudget {
+            ctx,
+            app: &app,
+            id: request.id,
+            slice_start: Instant::now(),
+            thought: Duration::ZERO,
+        };
+        let analysis = solver.analyse(&request.pos, &mut budget);
+        ctx.cpu.add(budget.slice_start.elapsed());
+        if budget.still_wanted() {
+            let effects = app
+                .borrow_mut()
+                .hint_found(request.id, analysis.best, analysis.value);
+            post_all(&signals, effects);
+        }
+    }
+}

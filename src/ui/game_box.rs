@@ -1,0 +1,259 @@
+//! One game's box on the live screen: the board and, while a seat thinks,
+//! what it is considering — its candidate move marked faintly on the board,
+//! a bar of the move's CPU clock, and a line such as `MCTS 41k it · B2 62%`.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::board;
+use super::layout::{self, BoardStyle};
+use super::result_text;
+use crate::ai::{Estimate, Value};
+use crate::app::{App, ColorMode, GameStatus, GameView, Thinking};
+use crate::game::Player;
+
+/// Lines under a full board for the thinking seat (clock bar, info line).
+pub const THINKING_LINES: u16 = 2;
+
+/// `41k`, `1.2M`: a count in at most five characters.
+pub fn si(n: f64) -> String {
+    let (v, unit) = if n >= 1e9 {
+        (n / 1e9, "G")
+    } else if n >= 1e6 {
+        (n / 1e6, "M")
+    } else if n >= 1e3 {
+        (n / 1e3, "k")
+    } else {
+        return format!("{n:.0}");
+    };
+    if v >= 10.0 {
+        format!("{v:.0}{unit}")
+    } else {
+        format!("{v:.1}{unit}")
+    }
+}
+
+/// How a value reads from the thinking side: "win in 5", "draw", "+12".
+fn value_text(value: Value) -> String {
+    match value {
+        Value::Win { plies } => format!("win in {plies}"),
+        Value::Loss { plies } => format!("loss in {plies}"),
+        Value::Draw => "draw".into(),
+        Value::Unknown(score) => format!("{score:+}"),
+    }
+}
+
+/// The info line: `MCTS 41k it·B2 62%` or `NEGA d7·C3 win in 5`.
+pub fn info_line(t: &Thinking, size: u8) -> String {
+    let i = &t.info;
+    let mut out = t.engine.label().to_string();
+    match (i.depth, i.work) {
+        (Some(d), _) => out.push_str(&format!(" d{d}")),
+        (None, 0) => {}
+        (None, work) => out.push_str(&format!(" {} it", si(work as f64))),
+    }
+    if let Some(best) = i.best {
+        out.push_str(&format!("·{}", best.name(size)));
+    }
+    match i.estimate {
+        Some(Estimate::WinRate(r)) => out.push_str(&format!(" {:.0}%", r * 100.0)),
+        Some(Estimate::Value(v)) => out.push_str(&format!(" {}", value_text(v))),
+        None => {}
+    }
+    out
+}
+
+/// The clock bar: `█████▌░░░░ 55/100ms`, or the CPU used when there is no
+/// clock. `width` is the bar's cells.
+pub fn clock_bar(t: &Thinking, width: usize) -> (String, String) {
+    let used_ms = t.used.as_secs_f64() * 1e3;
+    match t.clock {
+        Some(clock) => {
+            let total = clock.as_secs_f64() * 1e3;
+            let frac = (used_ms / total).clamp(0.0, 1.0);
+            let eighths = (frac * width as f64 * 8.0).round() as usize;
+            let mut bar = "█".repeat(eighths / 8);
+            if !eighths.is_multiple_of(8) {
+                bar.push(['▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8 - 1]);
+            }
+            let filled = bar.chars().count();
+            bar.push_str(&"░".repeat(width.saturating_sub(filled)));
+            (bar, format!(" {used_ms:.0}/{total:.0}ms"))
+        }
+        None => (String::new(), format!("{used_ms:.0}ms cpu")),
+    }
+}
+
+fn side_style(c: ColorMode, side: Player) -> Style {
+    match side {
+        Player::O => c.o_style(),
+        Player::X => c.x_style(),
+    }
+}
+
+pub fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, style: BoardStyle) {
+    let c = app.config.color;
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let compact = style == BoardStyle::Compact;
+    let (o, x) = (game.engines[0].label(), game.engines[1].label());
+    let thinking = game.thinking.as_ref().filter(|_| !compact);
+    // Top right: whose move, the result, or the failure.
+    let (right, right_style) = match &game.status {
+        GameStatus::Playing => {
+            let side = game.pos.to_move();
+            let text = if compact {
+                format!("{side}")
+            } else {
+                format!("{side} to move")
+            };
+            (text, side_style(c, side))
+        }
+        // Compact titles have no room for both: the result goes below.
+        GameStatus::Over { .. } if compact => (String::new(), c.warn()),
+        GameStatus::Over { .. } => (result_text(game.outcome()).to_string(), c.warn()),
+        GameStatus::Failed(_) => (
+            if compact { "FAIL" } else { "FAILED" }.to_string(),
+            c.error().add_modifier(Modifier::REVERSED),
+        ),
+    };
+    // Bottom: the engines, the one thinking underlined.
+    let thinker = game
+        .thinking
+        .as_ref()
+        .filter(|t| !t.done)
+        .map(|t| t.side)
+        .filter(|_| game.status == GameStatus::Playing);
+    let label = |side: Player, name: &'static str| {
+        if thinker == Some(side) {
+            Span::styled(name, Style::default().add_modifier(Modifier::UNDERLINED))
+        } else {
+            Span::raw(name)
+        }
+    };
+    let bottom = if compact && matches!(game.status, GameStatus::Over { .. }) {
+        Line::from(Span::styled(result_text(game.outcome()), c.warn()))
+    } else {
+        Line::from(vec![
+            label(Player::O, o),
+            Span::raw(if compact { "/" } else { " vs " }),
+            label(Player::X, x),
+        ])
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if matches!(game.status, GameStatus::Over { .. }) {
+            c.warn()
+        } else {
+            c.dim()
+        })
+        .title(Line::from(Span::styled(
+            format!("Game-{}", game.index + 1),
+            bold,
+        )))
+        .title(Line::from(Span::styled(right, right_style)).right_aligned())
+        .title_bottom(bottom.centered());
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let marks = board::Marks {
+        last_move: game.last_move,
+        candidate: game
+            .thinking
+            .as_ref()
+            .filter(|_| game.status == GameStatus::Playing)
+            .and_then(|t| t.info.best.map(|cell| (cell, t.side))),
+        winning_line: game.pos.winning_line().unwrap_or(0),
+        ..board::Marks::default()
+    };
+    let n = app.config.rules.size();
+    let lines = board::lines(&game.pos, style, c, marks);
+    let (bw, bh) = layout::board_size(style, n as u16);
+    let x0 = inner.x + inner.width.saturating_sub(bw) / 2;
+    let area = Rect::new(x0, inner.y, bw.min(inner.width), bh.min(inner.height));
+    frame.render_widget(Paragraph::new(lines), area);
+    if compact || inner.height < bh + THINKING_LINES {
+        return;
+    }
+    let below = Rect::new(inner.x, inner.y + bh, inner.width, THINKING_LINES);
+    let text = match (thinking, &game.status) {
+        (Some(t), GameStatus::Playing) => {
+            let (bar, figures) = clock_bar(t, (inner.width as usize).saturating_sub(11));
+            let done = t.done;
+            let bar_style = if done { c.dim() } else { side_style(c, t.side) };
+            let mut info = info_line(t, n);
+            if done && t.info.proved {
+                info.push_str(" ✓");
+            }
+            vec![
+                Line::from(vec![
+                    Span::styled(bar, bar_style),
+                    Span::styled(figures, c.dim()),
+                ]),
+                Line::from(Span::styled(info, if done { c.dim() } else { c.accent() })),
+            ]
+        }
+        (_, GameStatus::Playing) if app.now < game.not_before => {
+            vec![Line::from(Span::styled("starting…", c.dim()))]
+        }
+        _ => Vec::new(),
+    };
+    frame.render_widget(Paragraph::new(text), below);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::{EngineKind, SearchInfo};
+    use crate::game::Cell;
+    use std::time::Duration;
+
+    fn thinking(engine: EngineKind, info: SearchInfo) -> Thinking {
+        Thinking {
+            side: Player::O,
+            engine,
+            used: Duration::from_millis(55),
+            clock: Some(Duration::from_millis(100)),
+            info,
+            done: false,
+        }
+    }
+
+    #[test]
+    fn info_lines_read_as_designed() {
+        let mcts = thinking(
+            EngineKind::Mcts,
+            SearchInfo {
+                work: 41_200,
+                best: Some(Cell::parse("B2", 4).unwrap()),
+                estimate: Some(Estimate::WinRate(0.62)),
+                ..SearchInfo::default()
+            },
+        );
+        assert_eq!(info_line(&mcts, 4), "MCTS 41k it·B2 62%");
+        let nega = thinking(
+            EngineKind::Negamax,
+            SearchInfo {
+                work: 900,
+                depth: Some(7),
+                best: Some(Cell::parse("C3", 4).unwrap()),
+                estimate: Some(Estimate::Value(Value::Win { plies: 5 })),
+                proved: true,
+            },
+        );
+        assert_eq!(info_line(&nega, 4), "NEGA d7·C3 win in 5");
+    }
+
+    #[test]
+    fn the_clock_bar_fills_with_the_time_used() {
+        let t = thinking(EngineKind::Mcts, SearchInfo::default());
+        let (bar, figures) = clock_bar(&t, 10);
+        assert_eq!(bar.chars().count(), 10);
+        assert_eq!(bar, "█████▌░░░░");
+        assert_eq!(figures, " 55/100ms");
+        assert_eq!(si(41_234.0), "41k");
+        assert_eq!(si(1_250_000.0), "1.2M");
+        assert_eq!(si(999.0), "999");
+    }
+}
