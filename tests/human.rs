@@ -324,3 +324,34 @@ fn while_the_computer_thinks_the_person_can_pause_get_help_and_quit() {
     assert_eq!(s.wait_exit(T), 0);
     assert!(!s.alternate_screen());
 }
+
+#[test]
+fn a_key_pressed_during_the_hint_shows_at_once() {
+    // 8x8, five in a row: the hint's search takes most of a second.
+    let mut s = Session::start(
+        &["--human", "--ai", "random", "--size", "8", "--goal", "5"],
+        COLS,
+        ROWS,
+        &[],
+    );
+    s.wait_for("Your move", T);
+    s.send(b"t");
+    s.wait_for("hint: thinking", T);
+    let start = std::time::Instant::now();
+    s.send(b"b");
+    s.wait_until("the typed letter", T, |sc| sc.contains("typing: B_"));
+    let took = start.elapsed();
+    assert!(took < Duration::from_millis(100), "the key took {took:?}");
+    // The key cancelled the hint.
+    let screen = s.screen();
+    assert!(!screen.contains("hint: thinking"), "{screen}");
+    // A hint left alone is answered.
+    s.send(b"\x1b");
+    s.wait_until("the typed cell dropped", T, |sc| !sc.contains("typing:"));
+    s.send(b"t");
+    s.wait_until("the hint", Duration::from_secs(20), |sc| {
+        sc.contains("hint: ") && !sc.contains("hint: thinking")
+    });
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+}

@@ -184,3 +184,86 @@ fn the_live_screen_learns_with_rl_seats_and_saves_the_model() {
         .expect("saved on exit");
     assert!(table.games > 0);
 }
+
+/// The numbers on a line, in order.
+fn numbers(line: &str) -> Vec<f64> {
+    line.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter_map(|t| t.parse::<f64>().ok())
+        .collect()
+}
+
+#[test]
+fn with_the_defaults_the_load_avg_tab_shows_real_load() {
+    let mut s = Session::start(&[], 120, 50, &[]);
+    s.wait_for("Game-9", T);
+    s.send(b"w");
+    s.wait_for("run queue", T);
+    // Samples come every 5 s; give the averages half a minute.
+    let screen = s.wait_until("load after 30 s", Duration::from_secs(45), |sc| {
+        let share = sc.lines().filter(|l| l.contains("│Game-")).any(|l| {
+            numbers(l.split("│Game-").nth(1).unwrap_or(""))
+                .iter()
+                .skip(1)
+                .any(|&v| v > 0.0)
+        });
+        let peak = sc
+            .lines()
+            .find_map(|l| l.split("peak ").nth(1))
+            .and_then(|rest| numbers(rest).first().copied())
+            .unwrap_or(0.0);
+        let queue = sc
+            .lines()
+            .find_map(|l| l.split("run queue  1m ").nth(1))
+            .and_then(|rest| numbers(rest).first().copied())
+            .unwrap_or(0.0);
+        share && peak > 1.0 && queue > 0.0 && sc.contains("up 00:00:3")
+    });
+    assert!(screen.contains("MCTS"), "{screen}");
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+}
+
+#[test]
+fn paused_a_thinking_seat_stays_mid_thought() {
+    let mut s = Session::start(
+        &[
+            "--o",
+            "mcts",
+            "--x",
+            "mcts",
+            "--games",
+            "4",
+            "--think-ms",
+            "3000",
+        ],
+        120,
+        50,
+        &[],
+    );
+    let info = |sc: &str| -> Vec<String> {
+        sc.lines()
+            .filter(|l| l.contains("it·") || l.contains("/3000ms"))
+            .map(str::to_string)
+            .collect()
+    };
+    s.wait_until("a seat thinking", T, |sc| {
+        sc.contains("it·") && sc.contains("/3000ms")
+    });
+    s.send(CTRL_P);
+    s.wait_for("PAUSED", T);
+    // The frame after the pause may still carry the last slice's report.
+    std::thread::sleep(Duration::from_millis(200));
+    let before = info(&s.screen());
+    assert!(!before.is_empty());
+    std::thread::sleep(Duration::from_millis(1_500));
+    assert_eq!(
+        info(&s.screen()),
+        before,
+        "a thinking seat moved on while paused"
+    );
+    // Resumed, the same searches go on: the clocks advance.
+    s.send(CTRL_P);
+    s.wait_until("the clocks to move on", T, |sc| info(sc) != before);
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+}

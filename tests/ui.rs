@@ -218,3 +218,150 @@ fn human_mode_shows_the_result_and_highlights_the_winning_line() {
         );
     }
 }
+
+/// Game 1's O seat (MCTS) is thinking: 55 ms of its 100 ms clock used,
+/// 41,200 iterations, B3 its candidate at a 62% win rate.
+fn thinking_app(color: ColorMode) -> App {
+    use kxo_tui::ai::{Estimate, SearchInfo};
+    use kxo_tui::app::Thinking;
+    use std::time::Duration;
+    let mut a = app(color);
+    a.report_thinking(
+        0,
+        0,
+        Thinking {
+            side: kxo_tui::game::Player::O,
+            engine: EngineKind::Mcts,
+            used: Duration::from_millis(55),
+            clock: Some(Duration::from_millis(100)),
+            info: SearchInfo {
+                work: 41_200,
+                best: Some(Cell::parse("B3", 4).unwrap()),
+                estimate: Some(Estimate::WinRate(0.62)),
+                ..SearchInfo::default()
+            },
+            done: false,
+        },
+    );
+    a
+}
+
+#[test]
+fn a_thinking_seat_shows_its_candidate_clock_and_search() {
+    let buf = render(&thinking_app(ColorMode::TrueColor), 120, 50);
+    let t = text(&buf);
+    assert!(t.contains("MCTS 41k it·B3 62%"), "{t}");
+    assert!(t.contains(" 55/100ms"), "{t}");
+    // The bar: 55% of its cells filled (the box is 20 wide inside).
+    let (bx, by) = find(&buf, " 55/100ms").unwrap();
+    let (gx, gy) = find(&buf, "Game-1").unwrap();
+    let bar: String = (gx..bx)
+        .map(|x| buf[(x, by)].symbol().to_string())
+        .collect();
+    assert_eq!(bar.chars().count(), 9, "{bar:?}");
+    assert_eq!(bar, "█████░░░░");
+    // The candidate: a faint lower-case o on B3, nowhere else.
+    let cell = |col: u16, row: u16| &buf[(gx + 4 + 4 * col, gy + 3 + 2 * row)];
+    let candidate = cell(1, 2);
+    assert_eq!(candidate.symbol(), "o");
+    assert!(candidate.modifier.contains(Modifier::DIM));
+    assert_eq!(candidate.fg, Color::Green);
+    assert_eq!(t.matches(" o ").count(), 1, "{t}");
+    // The engine that thinks is underlined in the box's bottom title.
+    let my = by + 2;
+    let mx = (gx..gx + 20)
+        .find(|&x| buf[(x, my)].symbol() == "M")
+        .expect("the bottom title");
+    assert!(buf[(mx, my)].modifier.contains(Modifier::UNDERLINED));
+    assert!(!buf[(mx + 8, my)].modifier.contains(Modifier::UNDERLINED));
+    // Compact boards keep the candidate but drop the lines.
+    let t = text(&render(&thinking_app(ColorMode::None), 80, 24));
+    assert!(!t.contains("41k"), "{t}");
+    assert!(t.contains("3  · o X ·"), "{t}");
+}
+
+/// A Load avg snapshot with known accounting.
+fn loaded_app() -> App {
+    use kxo_tui::app::load::{EngineLoad, LoadAvg, SeatLoad};
+    let mut a = app(ColorMode::None);
+    a.tab = Tab::Load;
+    let l = &mut a.load;
+    l.run_queue = LoadAvg::from_values([3.52, 1.2, 0.44]);
+    l.samples = 24;
+    l.at = 120.0;
+    for i in 0..24 {
+        let t = 5.0 * (i + 1) as f64;
+        l.history.push_back((t, 3.0 * (1.0 - (-t / 60.0f64).exp())));
+        l.queue_history.push_back((t, (i % 5) as f64 + 1.0));
+    }
+    l.switches_per_second = 9_400.0;
+    l.process_share = Some(0.98);
+    l.engines[2] = EngineLoad {
+        share: 0.62,
+        work_per_cpu_second: 4_100_000.0,
+        active: true,
+    };
+    for game in 0..9 {
+        for side in 0..2 {
+            let v = if side == 0 { 0.11 } else { 0.0 };
+            l.seats.push(SeatLoad {
+                game,
+                side,
+                avg: LoadAvg::from_values([v, v / 2.0, v / 4.0]),
+                last_share: v,
+            });
+        }
+    }
+    a
+}
+
+#[test]
+fn the_load_tab_shows_its_numbers_whole_at_120x50() {
+    let a = loaded_app();
+    let t = text(&render(&a, 120, 50));
+    for want in [
+        "run queue  1m 3.52  5m 1.20  15m 0.44",
+        "ready now 4, peak 5 · 9.4k switch/s",
+        "process cpu 98% of a core",
+        "MCTS   62.0  4.1M it/s",
+        // 0.11 / 4 in the kernel's fixed point (11 bits) reads 2.7.
+        "Game-1  MCTS 11.0  5.5  2.7  NEGA  0.0  0.0  0.0",
+        "Game-9  MCTS 11.0  5.5  2.7  NEGA  0.0  0.0  0.0",
+    ] {
+        assert!(t.contains(want), "missing {want:?}:\n{t}");
+    }
+    // The chart, with its axes labelled.
+    assert!(t.contains("run queue, last 10 min"), "{t}");
+    assert!(t.contains("min ago"), "{t}");
+    let x_axis = t.lines().find(|l| l.contains("-10")).expect("x labels");
+    let end = x_axis.trim_end_matches(['│', ' ']);
+    assert!(x_axis.contains("-5") && end.ends_with('0'), "{x_axis}");
+    // The y scale runs from 0 to the largest ready count, 5.
+    for label in ["│5  │", "│2.5│", "│0  │"] {
+        assert!(t.contains(label), "y label {label:?}:\n{t}");
+    }
+}
+
+#[test]
+fn the_load_tab_fits_80x24_and_scrolls_to_every_seat() {
+    use kxo_tui::app::Action;
+    let mut a = loaded_app();
+    let first = text(&render(&a, 80, 24));
+    assert!(
+        first.contains("run queue  1m 3.52  5m 1.20  15m 0.44"),
+        "{first}"
+    );
+    assert!(first.contains("↓ j/k more"), "{first}");
+    // Every seat is reachable by scrolling, each line whole.
+    let mut seen = String::new();
+    for _ in 0..40 {
+        seen.push_str(&text(&render(&a, 80, 24)));
+        a.update(Action::Scroll(1), Instant::now());
+    }
+    for g in 1..=9 {
+        for side in ["O MCTS 11.0  5.5  2.7", "X NEGA  0.0  0.0  0.0"] {
+            let want = format!("G{g:<2} {side}");
+            assert!(seen.contains(&want), "never showed {want:?}");
+        }
+    }
+}

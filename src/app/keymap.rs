@@ -65,7 +65,7 @@ pub const KEYMAP: &[Binding] = &[
     },
     Binding {
         label: "Ctrl-P",
-        help: "pause / resume: engines stop mid-thought, their clocks stop",
+        help: "pause / resume: engines stop mid-thought, clocks too",
         bar: Some("pause"),
         scope: Scope::Always,
         keys: &[(K::Ctrl('p'), A::TogglePause)],
@@ -149,7 +149,7 @@ pub const KEYMAP: &[Binding] = &[
     },
     Binding {
         label: "Enter",
-        help: "place at the typed cell or the cursor; after a game, a new one",
+        help: "place at the typed cell or cursor; after a game, a new one",
         bar: None,
         scope: Scope::Human,
         keys: &[(K::Enter, A::Confirm)],

@@ -48,10 +48,16 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         ]),
         Line::from(Span::styled(
             format!(
-                "ready {} (peak {}) · {} switch/s · cpu {}",
+                "ready now {}, peak {} · {} switch/s",
                 load.queue_history.back().map_or(0.0, |q| q.1),
                 load.queue_history.iter().map(|q| q.1).fold(0.0, f64::max),
                 si(load.switches_per_second),
+            ),
+            c.dim(),
+        )),
+        Line::from(Span::styled(
+            format!(
+                "process cpu {} of a core",
                 load.process_share
                     .map_or("?".to_string(), |s| format!("{:.0}%", s * 100.0)),
             ),

@@ -141,7 +141,17 @@ pub(crate) fn draw_header(frame: &mut Frame, app: &App, area: Rect, logo: bool, 
             Line::from(""),
             fit(status_spans(app, hidden), right.width),
             Line::from(""),
-            Line::from(Span::styled(key_bar_text(app.human.is_some()), c.dim())),
+            fit(
+                key_bar(app.human.is_some())
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (key, what))| {
+                        let gap = if i == 0 { "" } else { "  " };
+                        Span::styled(format!("{gap}{key} {what}"), c.dim())
+                    })
+                    .collect(),
+                right.width,
+            ),
         ];
         frame.render_widget(Paragraph::new(text), right);
     } else {

@@ -122,7 +122,7 @@ impl Session {
             if start.elapsed() > timeout {
                 panic!("timed out waiting for {what}; the screen was:\n{screen}");
             }
-            thread::sleep(Duration::from_millis(20));
+            thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -163,7 +163,7 @@ impl Session {
                 let _ = self.child.kill();
                 panic!("kxo-tui did not exit; the screen was:\n{}", self.screen());
             }
-            thread::sleep(Duration::from_millis(20));
+            thread::sleep(Duration::from_millis(5));
         }
     }
 }

@@ -1,0 +1,167 @@
+//! The lines between the layers, and the one key map.
+//!
+//! - `app/` (the state) imports no terminal, UI, input or scheduler code;
+//! - the engines know nothing of the screen or the scheduler;
+//! - the UI never reaches into the tasks or the input layer;
+//! - the help overlay, the key bar and the README list the key map's keys.
+
+use std::fs;
+use std::path::Path;
+use std::time::Instant;
+
+use kxo_tui::app::keymap::{KEYMAP, in_scope, key_bar};
+use kxo_tui::app::{App, LiveConfig};
+use kxo_tui::game::Player;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// Every `.rs` file under `dir`, with its text.
+fn sources(dir: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            for entry in fs::read_dir(&path).expect("read dir") {
+                stack.push(entry.expect("entry").path());
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = fs::read_to_string(&path).expect("read source");
+            out.push((path.display().to_string(), text));
+        }
+    }
+    assert!(!out.is_empty(), "no sources under {dir}");
+    out
+}
+
+/// The code of a file without its comments (doc comments name other layers).
+fn code(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn assert_no_imports(dir: &str, forbidden: &[&str]) {
+    for (path, text) in sources(dir) {
+        let code = code(&text);
+        for f in forbidden {
+            assert!(!code.contains(f), "{path} uses {f}");
+        }
+    }
+}
+
+#[test]
+fn the_app_state_imports_no_terminal_ui_input_or_scheduler() {
+    assert_no_imports(
+        "src/app",
+        &[
+            "crossterm",
+            "ratatui",
+            "crate::ui",
+            "crate::tasks",
+            "crate::input",
+            "crate::terminal",
+            "super::super",
+        ],
+    );
+}
+
+#[test]
+fn engines_and_rules_know_nothing_of_the_screen() {
+    for dir in ["src/ai", "src/game"] {
+        assert_no_imports(
+            dir,
+            &[
+                "crossterm",
+                "ratatui",
+                "crate::app",
+                "crate::ui",
+                "crate::tasks",
+                "crate::input",
+            ],
+        );
+    }
+}
+
+#[test]
+fn the_ui_draws_from_state_without_tasks_or_input() {
+    assert_no_imports(
+        "src/ui",
+        &[
+            "crate::tasks",
+            "crate::input",
+            "crate::terminal",
+            "crossterm",
+        ],
+    );
+    // The scheduler does not reach up into the entry-level modules.
+    assert_no_imports("src/tasks", &["crate::terminal", "crate::cli"]);
+}
+
+fn help_text(human: bool) -> String {
+    let config = LiveConfig {
+        games: if human { 1 } else { 9 },
+        human: human.then_some(Player::O),
+        ..LiveConfig::default()
+    };
+    let mut app = App::new(config, Instant::now());
+    app.help = true;
+    let mut terminal = Terminal::new(TestBackend::new(120, 50)).expect("backend");
+    terminal.draw(|f| kxo_tui::ui::draw(f, &app)).expect("draw");
+    let buf = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_help_and_the_key_bar_list_the_key_map() {
+    for human in [false, true] {
+        let help = help_text(human);
+        for b in KEYMAP {
+            assert_eq!(
+                help.contains(b.help),
+                in_scope(b, human, false),
+                "human={human}: {} ({})\n{help}",
+                b.label,
+                b.help
+            );
+        }
+        let bar = kxo_tui::ui::key_bar_text(human);
+        for (key, what) in key_bar(human) {
+            assert!(bar.contains(&format!("{key} {what}")), "{bar}");
+        }
+    }
+}
+
+#[test]
+fn the_readme_key_table_lists_the_key_map() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    // Rows of the key tables: "| `Ctrl-P` | what it does |".
+    let listed: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once("` |"))
+        .map(|(key, _)| key)
+        .collect();
+    for b in KEYMAP {
+        assert!(
+            listed.contains(&b.label),
+            "README's key table lacks `{}` ({})",
+            b.label,
+            b.help
+        );
+    }
+    for key in &listed {
+        assert!(
+            KEYMAP.iter().any(|b| b.label == *key),
+            "README lists `{key}`, which the key map does not have"
+        );
+    }
+}
