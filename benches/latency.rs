@@ -1,5 +1,5 @@
-//! Key-press-to-frame latency with 9 games of MCTS thinking non-stop
-//! (`--delay 0`), and CPU use while paused. Not a criterion benchmark: it
+//! Key-press-to-frame latency with 9 games of MCTS thinking non-stop on
+//! their clocks (`--delay 0`), and CPU use while paused. Not a criterion benchmark: it
 //! runs the real event loop with a scripted keyboard and an in-memory
 //! terminal, and prints percentiles.
 //!
@@ -56,7 +56,9 @@ impl InputSource for Keys {
             } else {
                 ('q', Tab::Records)
             };
-            self.probe.borrow_mut().pending = Some((Instant::now(), tab));
+            // Stamped when the key arrives, not when the loop gets round to
+            // reading it: the time it waits behind a thinking seat counts.
+            self.probe.borrow_mut().pending = Some((self.next_key, tab));
             // Keys arrive at irregular moments relative to the seats' slices.
             self.next_key = now + Duration::from_millis(23 + (self.sent as u64 * 7) % 31);
             return Ok(Some(Event::Key(KeyEvent::new(
@@ -76,9 +78,8 @@ fn config() -> LiveConfig {
         o: Some(EngineKind::Mcts),
         x: Some(EngineKind::Mcts),
         delay: Duration::ZERO,
-        limit: ThinkLimit::Default {
-            mcts_iterations: 200_000,
-        },
+        // Every seat thinks on the live screen's default clock.
+        limit: ThinkLimit::Millis(kxo_tui::app::DEFAULT_THINK_MS),
         seed: 1,
         color: ColorMode::TrueColor,
         ..LiveConfig::default()
@@ -127,7 +128,7 @@ fn main() {
     let mut lat = probe.borrow().latencies.clone();
     lat.sort();
     println!(
-        "key-to-frame latency, 9 games of MCTS vs MCTS at --delay 0 ({} keys, {} moves in {:.1} s):",
+        "key-to-frame latency (stamped at arrival), 9 games of MCTS vs MCTS on 100 ms clocks, --delay 0 ({} keys, {} moves in {:.1} s):",
         lat.len(),
         summary.totals.moves,
         summary.elapsed.as_secs_f64()
@@ -143,17 +144,26 @@ fn main() {
     }
 
     // Paused: the real binary in a pseudo-terminal, 9 games of MCTS at
-    // --delay 0, Ctrl-P, then 10 s of its CPU time from /proc.
-    match paused_cpu_share() {
-        Some(share) => println!(
-            "CPU while paused (real binary, 9 games, 10 s): {:.2}% of one core",
-            share * 100.0
-        ),
+    // --delay 0, Ctrl-P, then its CPU time over PAUSED_SPAN from /proc,
+    // which counts in ticks of 10 ms.
+    match paused_cpu() {
+        Some((used, span)) => {
+            let ticks = (used.as_millis() / 10) as u64;
+            println!(
+                "CPU while paused (real binary, 9 games, {:.0} s): {ticks} ticks of 10 ms = {:.3}% of one core (resolution {:.3}%)",
+                span.as_secs_f64(),
+                100.0 * used.as_secs_f64() / span.as_secs_f64(),
+                100.0 * 0.010 / span.as_secs_f64(),
+            )
+        }
         None => println!("CPU while paused: could not be measured here"),
     }
 }
 
-fn paused_cpu_share() -> Option<f64> {
+/// How long the paused CPU is measured: one 10 ms tick is 0.033% of it.
+const PAUSED_SPAN: Duration = Duration::from_secs(30);
+
+fn paused_cpu() -> Option<(Duration, Duration)> {
     use portable_pty::{CommandBuilder, PtySize, native_pty_system};
     use std::io::{Read, Write};
     let pair = native_pty_system()
@@ -165,17 +175,9 @@ fn paused_cpu_share() -> Option<f64> {
         })
         .ok()?;
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kxo-tui"));
-    cmd.args([
-        "--delay",
-        "0",
-        "--o",
-        "mcts",
-        "--x",
-        "mcts",
-        "--mcts-iterations",
-        "200000",
-    ]);
+    cmd.args(["--delay", "0", "--o", "mcts", "--x", "mcts"]);
     cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_DATA_HOME", std::env::temp_dir());
     let mut child = pair.slave.spawn_command(cmd).ok()?;
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().ok()?;
@@ -190,10 +192,10 @@ fn paused_cpu_share() -> Option<f64> {
     writer.flush().ok()?;
     std::thread::sleep(Duration::from_millis(500));
     let (cpu0, t0) = (process_cpu(pid)?, Instant::now());
-    std::thread::sleep(Duration::from_secs(10));
+    std::thread::sleep(PAUSED_SPAN);
     let (cpu1, t1) = (process_cpu(pid)?, Instant::now());
     writer.write_all(b"\x11").ok()?; // Ctrl-Q
     writer.flush().ok()?;
     let _ = child.wait();
-    Some((cpu1 - cpu0).as_secs_f64() / (t1 - t0).as_secs_f64())
+    Some((cpu1 - cpu0, t1 - t0))
 }

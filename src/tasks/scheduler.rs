@@ -94,6 +94,7 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    #[inline]
     pub fn suspend(&self, why: Suspend) {
         self.yielder.suspend(why);
     }
@@ -107,6 +108,7 @@ impl Signals {
     pub fn post(&self, event: Event) {
         self.0.borrow_mut().push(event);
     }
+    #[inline]
     fn take(&self) -> Option<Vec<Event>> {
         let mut posted = self.0.borrow_mut();
         (!posted.is_empty()).then(|| std::mem::take(&mut *posted))
@@ -282,6 +284,7 @@ impl Scheduler {
     }
 
     /// Delivers the events tasks posted.
+    #[inline]
     fn deliver_posted(&mut self) {
         if let Some(events) = self.signals.take() {
             for event in events {
@@ -336,6 +339,7 @@ impl Scheduler {
         ready.len()
     }
 
+    #[inline]
     fn resume(&mut self, index: usize) {
         self.switches += 1;
         let task = &mut self.tasks[index];
