@@ -102,7 +102,21 @@ fn play_move(s: &mut Session, cell: usize, cursor: usize, how: Input) {
                 keys.extend_from_slice(b"\x1b[B"); // down arrow
             }
             s.send(&keys);
-            std::thread::sleep(Duration::from_millis(100));
+            // Wait for the cursor's brackets on the target cell.
+            let area = Rect::new(0, 0, COLS, ROWS);
+            let r = kxo_tui::ui::human::cell_rect(area, n as u8, Cell::new(cell as u8))
+                .expect("cell on screen");
+            s.wait_until("the cursor on its cell", T, |sc| {
+                sc.lines()
+                    .nth((r.y + r.height / 2) as usize)
+                    .map(|l| {
+                        l.chars()
+                            .skip(r.x as usize)
+                            .take(r.width as usize)
+                            .collect::<String>()
+                    })
+                    .is_some_and(|text| text.contains('['))
+            });
             s.send(if cell.is_multiple_of(2) { b"\r" } else { b" " });
         }
         Input::Typed => {

@@ -58,10 +58,20 @@ fn negamax_as_x_never_loses_a_game_it_could_save() {
 
 #[test]
 fn negamax_as_x_never_loses_to_random_where_x_is_not_lost() {
-    // 4x4 with K=4 is a draw: a perfect X never loses.
+    // 4x4 with K=4 is a draw: a perfect X never loses. First, every one of
+    // O's 16 openings: X's answer keeps the draw (the solver says so).
     let rules = Rules::new(4, 4).unwrap();
     let mut nega = Negamax::new(rules);
-    for game in 0..1_000u64 {
+    let mut solver = Negamax::new(rules);
+    for first in 0..16u8 {
+        let mut pos = Position::new(rules);
+        pos.play(kxo_tui::game::Cell::new(first)).unwrap();
+        let answer = nega.choose(&pos, &mut Unlimited::new());
+        pos.play(answer).unwrap();
+        assert_eq!(solver.solve(&pos).value, Value::Draw, "opening {first}");
+    }
+    // Then whole games against a random O, which strays anywhere.
+    for game in 0..100u64 {
         let mut random = RandomPlayer::new(20_000 + game);
         let (result, _) = play_out(Position::new(rules), &mut [&mut random, &mut nega]);
         assert_ne!(result, Outcome::Win(Player::O), "game {game}");

@@ -9,14 +9,18 @@ use kxo_tui::ai::rl::{RlPlayer, SharedTable, ValueTable};
 use kxo_tui::ai::{EngineKind, Negamax, ThinkLimit, Value};
 use kxo_tui::game::{Outcome, Player, Position, Rules};
 use kxo_tui::headless::arena::{self, ArenaConfig};
-use kxo_tui::headless::train::{DEFAULT_EPISODES, evaluate, evaluate_as, train};
+use kxo_tui::headless::train::{DEFAULT_EPISODES, evaluate_as, train};
 
 fn table(rules: Rules) -> SharedTable {
     Rc::new(RefCell::new(ValueTable::new(rules)))
 }
 
+/// The default training runs all its episodes and keeps the table small.
+/// (Whether it *learns* is shown on 3x3 below, where the untrained player
+/// has flaws to lose: on 4x4 K=3 the untrained player already beats Random
+/// and Negamax as O, so winning those games proves nothing.)
 #[test]
-fn after_the_default_training_rl_beats_random_and_negamax_as_o() {
+fn the_default_training_runs_every_episode_in_a_bounded_table() {
     let t = table(Rules::default_rules());
     let report = train(
         &t,
@@ -27,11 +31,9 @@ fn after_the_default_training_rl_beats_random_and_negamax_as_o() {
         |_, _| {},
     );
     assert_eq!(report.episodes, DEFAULT_EPISODES);
+    assert!(!report.stopped_early);
+    assert_eq!(t.borrow().games, DEFAULT_EPISODES);
     assert!(t.borrow().len() < 1_000_000, "{} entries", t.borrow().len());
-    let vs_random = evaluate(&t, EngineKind::Random, 1_000, 11);
-    assert_eq!(vs_random.losses, 0, "{vs_random:?}");
-    let vs_negamax = evaluate(&t, EngineKind::Negamax, 200, 12);
-    assert!(vs_negamax.wins >= 160, "{vs_negamax:?}");
 }
 
 fn score(v: Value) -> i32 {
