@@ -198,8 +198,8 @@ fn with_the_defaults_the_load_avg_tab_shows_real_load() {
     s.wait_for("Game-9", T);
     s.send(b"w");
     s.wait_for("run queue", T);
-    // Samples come every 5 s; give the averages half a minute.
-    let screen = s.wait_until("load after 30 s", Duration::from_secs(45), |sc| {
+    // Samples come every 5 s: within half a minute the tab shows the load.
+    let screen = s.wait_until("load within 30 s", Duration::from_secs(30), |sc| {
         let share = sc.lines().filter(|l| l.contains("│Game-")).any(|l| {
             numbers(l.split("│Game-").nth(1).unwrap_or(""))
                 .iter()
@@ -216,7 +216,7 @@ fn with_the_defaults_the_load_avg_tab_shows_real_load() {
             .find_map(|l| l.split("run queue  1m ").nth(1))
             .and_then(|rest| numbers(rest).first().copied())
             .unwrap_or(0.0);
-        share && peak > 1.0 && queue > 0.0 && sc.contains("up 00:00:3")
+        share && peak > 1.0 && queue > 1.0
     });
     assert!(screen.contains("MCTS"), "{screen}");
     s.send(CTRL_Q);

@@ -266,14 +266,27 @@ impl App {
         app
     }
 
+    /// A fresh pair for a game. A side the command line fixes stays fixed;
+    /// the other gets any engine. With neither fixed, one side (either) is
+    /// MCTS and the other any engine: MCTS is the engine that spends its
+    /// whole clock on these boards (Negamax proves 4x4 in microseconds, RL
+    /// and Random answer at once), so every game keeps a seat busy and the
+    /// screen shows engines sharing the CPU.
     fn pick_engines(&mut self) -> [EngineKind; 2] {
-        let mut pick = |fixed: Option<EngineKind>| {
-            fixed
-                .unwrap_or_else(|| EngineKind::ALL[self.rng.random_range(0..EngineKind::ALL.len())])
-        };
-        let o = pick(self.config.o);
-        let x = pick(self.config.x);
-        [o, x]
+        let mut any = || EngineKind::ALL[self.rng.random_range(0..EngineKind::ALL.len())];
+        match (self.config.o, self.config.x) {
+            (Some(o), Some(x)) => [o, x],
+            (Some(o), None) => [o, any()],
+            (None, Some(x)) => [any(), x],
+            (None, None) => {
+                let other = any();
+                if self.rng.random_bool(0.5) {
+                    [EngineKind::Mcts, other]
+                } else {
+                    [other, EngineKind::Mcts]
+                }
+            }
+        }
     }
 
     /// A seed for the engine of `side` in game `index`, generation `gen`.
@@ -499,6 +512,20 @@ mod tests {
             o_kinds.insert(a.games[0].engines[0]);
         }
         assert_eq!(o_kinds.len(), EngineKind::ALL.len());
+    }
+
+    #[test]
+    fn free_pairs_always_have_an_mcts_seat_and_vary() {
+        let mut a = App::new(LiveConfig::default(), Instant::now());
+        let mut pairs = std::collections::HashSet::new();
+        for _ in 0..200 {
+            a.restart_game(0, Instant::now());
+            let e = a.games[0].engines;
+            assert!(e.contains(&EngineKind::Mcts), "{e:?}");
+            pairs.insert(e);
+        }
+        // MCTS against each of the four, on either side.
+        assert_eq!(pairs.len(), 7, "{pairs:?}");
     }
 
     #[test]
