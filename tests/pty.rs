@@ -198,8 +198,9 @@ fn with_the_defaults_the_load_avg_tab_shows_real_load() {
     s.wait_for("Game-9", T);
     s.send(b"w");
     s.wait_for("run queue", T);
-    // Samples come every 5 s: within half a minute the tab shows the load.
-    let screen = s.wait_until("load within 30 s", Duration::from_secs(30), |sc| {
+    // Samples come every 5 s; on a quiet machine this holds after about
+    // 20 s. The wait allows 40 s, so a busy CI machine does not fail it.
+    let screen = s.wait_until("load within 40 s", Duration::from_secs(40), |sc| {
         let share = sc.lines().filter(|l| l.contains("│Game-")).any(|l| {
             numbers(l.split("│Game-").nth(1).unwrap_or(""))
                 .iter()
