@@ -288,7 +288,9 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
     kxo_tui::tasks::panics::set_quiet(true);
     let guard = kxo_tui::terminal::TerminalGuard::enter(config.human.is_some())?;
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let backend = ratatui::backend::CrosstermBackend::new(std::io::stdout());
+        let backend = ratatui::backend::CrosstermBackend::new(kxo_tui::terminal::FrameWriter::new(
+            std::io::stdout(),
+        ));
         let terminal = ratatui::Terminal::new(backend)?;
         kxo_tui::tasks::live::run(
             config,

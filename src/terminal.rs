@@ -45,6 +45,48 @@ pub fn restore(mouse: bool) {
     let _ = out.flush();
 }
 
+/// Starts a synchronized update (DEC private mode 2026): the terminal shows
+/// nothing of a frame until [`END_FRAME`]. Terminals without it ignore it.
+pub const BEGIN_FRAME: &[u8] = b"\x1b[?2026h";
+/// Ends a synchronized update: the terminal shows the whole frame at once.
+pub const END_FRAME: &[u8] = b"\x1b[?2026l";
+
+/// A writer that keeps everything written between two flushes and sends it
+/// as one synchronized update, so that no terminal (nor a test reading the
+/// screen) ever shows half of a frame: a status line from the new frame over
+/// a board from the old one.
+pub struct FrameWriter<W: Write> {
+    inner: W,
+    frame: Vec<u8>,
+}
+
+impl<W: Write> FrameWriter<W> {
+    pub fn new(inner: W) -> FrameWriter<W> {
+        FrameWriter {
+            inner,
+            frame: Vec::with_capacity(64 * 1024),
+        }
+    }
+}
+
+impl<W: Write> Write for FrameWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.frame.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.frame.is_empty() {
+            self.frame.splice(0..0, BEGIN_FRAME.iter().copied());
+            self.frame.extend_from_slice(END_FRAME);
+            let written = self.inner.write_all(&self.frame);
+            self.frame.clear();
+            written?;
+        }
+        self.inner.flush()
+    }
+}
+
 /// Whether standard input's terminal has hung up (its window was closed).
 /// Async-signal-safe: one `poll` call.
 pub fn stdin_hung_up() -> bool {
@@ -79,5 +121,22 @@ impl crate::tasks::live::InputSource for CrosstermInput {
         } else {
             Ok(None)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_reaches_the_terminal_whole_between_the_sync_marks() {
+        let mut out = FrameWriter::new(Vec::new());
+        out.write_all(b"board").unwrap();
+        out.write_all(b" status").unwrap();
+        assert!(out.inner.is_empty(), "nothing before the flush");
+        out.flush().unwrap();
+        out.flush().unwrap(); // an empty flush adds no empty frame
+        let expected = [BEGIN_FRAME, b"board status", END_FRAME].concat();
+        assert_eq!(out.inner, expected);
     }
 }

@@ -218,7 +218,11 @@ fn following_the_hint_beats_the_perfect_level() {
         }
         let before = read_board(&screen, 4).0;
         s.send(b"t");
-        let screen = s.wait_for("hint: ", T);
+        // The hint searches in its own coroutine: wait for its answer, not
+        // for the "thinking…" line drawn while it searches.
+        let screen = s.wait_until("the hint", T, |sc| {
+            sc.contains("hint: ") && !sc.contains("hint: thinking")
+        });
         let hint = screen
             .split("hint: ")
             .nth(1)

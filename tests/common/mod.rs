@@ -15,6 +15,9 @@ pub struct Session {
     /// Where the program keeps its data (its models): never the user's.
     _data: tempfile::TempDir,
     parser: Arc<Mutex<vt100::Parser>>,
+    /// The screen as of the last whole frame: what a terminal that honours
+    /// synchronized updates shows (never half of a frame).
+    shown: Arc<Mutex<vt100::Screen>>,
     master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn Child + Send + Sync>,
@@ -49,21 +52,28 @@ impl Session {
         let mut reader = pair.master.try_clone_reader().expect("pty reader");
         let writer = pair.master.take_writer().expect("pty writer");
         let parser = Arc::new(Mutex::new(vt100::Parser::new(nz(rows), nz(cols), 0)));
-        let feed = parser.clone();
+        let shown = Arc::new(Mutex::new(parser.lock().expect("parser").screen().clone()));
+        let (feed, show) = (parser.clone(), shown.clone());
         thread::spawn(move || {
+            let mut frames = FrameSplitter::default();
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                if let Ok(mut p) = feed.lock() {
-                    p.process(&buf[..n]);
-                }
+                let Ok(mut p) = feed.lock() else { break };
+                frames.feed(&buf[..n], |bytes, complete| {
+                    p.process(bytes);
+                    if complete && let Ok(mut s) = show.lock() {
+                        *s = p.screen().clone();
+                    }
+                });
             }
         });
         Session {
             _data: data,
             parser,
+            shown,
             master: pair.master,
             writer,
             child,
@@ -71,25 +81,20 @@ impl Session {
     }
 
     pub fn screen(&self) -> String {
-        self.parser.lock().expect("parser").screen().contents()
+        self.shown.lock().expect("screen").contents()
     }
 
     pub fn alternate_screen(&self) -> bool {
-        self.parser
-            .lock()
-            .expect("parser")
-            .screen()
-            .alternate_screen()
+        self.shown.lock().expect("screen").alternate_screen()
     }
 
     pub fn cursor_hidden(&self) -> bool {
-        self.parser.lock().expect("parser").screen().hide_cursor()
+        self.shown.lock().expect("screen").hide_cursor()
     }
 
     /// Number of cells drawn with a colour other than the default.
     pub fn coloured_cells(&self) -> usize {
-        let parser = self.parser.lock().expect("parser");
-        let screen = parser.screen();
+        let screen = self.shown.lock().expect("screen");
         let (rows, cols) = screen.size();
         let mut count = 0;
         for r in 0..rows.get() {
@@ -166,6 +171,53 @@ impl Session {
             thread::sleep(Duration::from_millis(5));
         }
     }
+}
+
+/// Cuts the program's output at the synchronized-update marks, so that the
+/// screen is published only between frames.
+#[derive(Default)]
+struct FrameSplitter {
+    /// Bytes that may be the start of a mark split across two reads.
+    carry: Vec<u8>,
+    in_frame: bool,
+}
+
+impl FrameSplitter {
+    const MARK: &'static [u8] = b"\x1b[?2026";
+
+    /// Hands `out` the bytes in order, each piece with whether the screen
+    /// is whole after it (outside a frame).
+    fn feed(&mut self, bytes: &[u8], mut out: impl FnMut(&[u8], bool)) {
+        let mut data = std::mem::take(&mut self.carry);
+        data.extend_from_slice(bytes);
+        let mut from = 0;
+        while let Some(at) = find(&data[from..], Self::MARK).map(|i| from + i) {
+            let end = at + Self::MARK.len();
+            let Some(&kind) = data.get(end) else { break };
+            match kind {
+                b'h' => self.in_frame = true,
+                b'l' => self.in_frame = false,
+                _ => {}
+            }
+            out(&data[from..=end], !self.in_frame);
+            from = end + 1;
+        }
+        // Keep a possible partial mark for the next read.
+        let rest = &data[from..];
+        let keep = (1..=rest.len().min(Self::MARK.len()))
+            .rev()
+            .find(|&k| Self::MARK.starts_with(&rest[rest.len() - k..]))
+            .unwrap_or(0);
+        let (now, later) = rest.split_at(rest.len() - keep);
+        if !now.is_empty() {
+            out(now, !self.in_frame);
+        }
+        self.carry = later.to_vec();
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 impl Drop for Session {
