@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kxo_tui::ai::playout::random_playout;
-use kxo_tui::ai::{Mcts, MctsLimit, Negamax};
+use kxo_tui::ai::{Mcts, MctsLimit, Solver};
 use kxo_tui::game::{Position, Rules};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -73,7 +73,16 @@ fn solve(c: &mut Criterion) {
         }
         // A fresh engine (and so an empty transposition table) per solve.
         group.bench_function(format!("4x4_k{goal}_empty_board"), |b| {
-            b.iter(|| Negamax::new(rules).solve(black_box(&pos)))
+            b.iter(|| Solver::new(rules).solve(black_box(&pos)))
+        });
+    }
+    // The classic boards the solver settles (not in the 4x4 comparison).
+    group.sample_size(10);
+    for (size, goal) in [(5, 4), (5, 5), (6, 4)] {
+        let rules = Rules::new(size, goal).unwrap();
+        let pos = Position::new(rules);
+        group.bench_function(format!("{size}x{size}_k{goal}_empty_board"), |b| {
+            b.iter(|| Solver::with_hash_bytes(rules, 1 << 30).solve(black_box(&pos)))
         });
     }
     group.finish();

@@ -194,6 +194,29 @@ pub struct SolveArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The most memory the transposition table may take, in MiB (it grows
+    /// only as far as the search needs).
+    #[arg(long, value_name = "MB", default_value_t = crate::headless::solve::DEFAULT_HASH_MB,
+          value_parser = parse_hash_mb)]
+    pub hash: usize,
+    /// Give up after this many seconds with an "unsettled" answer (exit
+    /// status 3). Ctrl-C does the same.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub timeout: Option<std::time::Duration>,
+}
+
+fn parse_hash_mb(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(mb) if (1..=65_536).contains(&mb) => Ok(mb),
+        _ => Err(format!("'{s}' is not a table size: use 1 to 65536 (MiB)")),
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs <= 1e7 => Ok(std::time::Duration::from_secs_f64(secs)),
+        _ => Err(format!("'{s}' is not a number of seconds above 0")),
+    }
 }
 
 #[derive(Args, Debug)]

@@ -34,7 +34,10 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(Command::Solve(args)) => run_solve(args),
+        Some(Command::Solve(args)) => match run_solve(args) {
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
         Some(Command::Arena(args)) => run_arena(args),
         Some(Command::Train(args)) => run_train(args),
         None => run_live(cli.live),
@@ -52,15 +55,50 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_solve(args: SolveArgs) -> anyhow::Result<()> {
+/// Exit status of a solve that stopped before it settled the position.
+const UNSETTLED: u8 = 3;
+
+fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
-    let report = solve::solve(rules, &args.moves)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
+    let stderr = std::io::stderr();
+    let progress: Option<kxo_tui::ai::solver::ProgressReport> = stderr.is_terminal().then(|| {
+        Box::new(move |p: &kxo_tui::ai::solver::Progress| {
+            let secs = p.elapsed.as_secs_f64();
+            eprint!(
+                "\r\x1b[2Ksolving: {} pass, root move {}/{}, {} nodes, {:.1} M nodes/s, {:.0} s",
+                p.phase,
+                p.root_done,
+                p.root_moves,
+                kxo_tui::headless::thousands(p.nodes),
+                p.nodes as f64 / secs.max(1e-9) / 1e6,
+                secs,
+            );
+        }) as kxo_tui::ai::solver::ProgressReport
+    });
+    let shows_progress = progress.is_some();
+    let options = solve::SolveOptions {
+        hash_bytes: args.hash << 20,
+        timeout: args.timeout,
+        stop: Some(stop),
+        progress,
+    };
+    let report = solve::solve_with(rules, &args.moves, options)?;
+    if shows_progress {
+        // Clear the progress line.
+        eprint!("\r\x1b[2K");
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", report.to_text());
     }
-    Ok(())
+    Ok(if report.value.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(UNSETTLED)
+    })
 }
 
 /// The learning player's model: loaded from `path` (or the default file),

@@ -49,6 +49,41 @@ fn solve_from_given_moves() {
 }
 
 #[test]
+fn a_solve_that_runs_out_of_time_says_so_and_exits_3() {
+    let started = std::time::Instant::now();
+    let (code, out, err) = kxo(&["solve", "--timeout", "1", "--size", "7", "--goal", "5"]);
+    let took = started.elapsed();
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("unsettled: the time ran out before the search ended"),
+        "{out}"
+    );
+    assert!(took < std::time::Duration::from_secs(2), "took {took:?}");
+    let (code, out, _) = kxo(&[
+        "solve",
+        "--timeout",
+        "0.2",
+        "--size",
+        "7",
+        "--goal",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(code, 3);
+    let v = json(&out);
+    assert!(v["value"].is_null(), "{out}");
+    assert_eq!(v["unsettled"], "timeout");
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn solve_settles_five_by_five_four_in_a_row() {
+    let (code, out, _) = kxo(&["solve", "--size", "5", "--goal", "4", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&out)["value"], "draw");
+}
+
+#[test]
 fn arena_json_is_reproducible_with_a_seed() {
     let args = [
         "arena",
@@ -114,6 +149,10 @@ fn bad_input_gets_one_line_and_status_two() {
         &["solve", "--moves", "Z9"],
         &["solve", "--moves", "A1,A2,B1,B2,C1"],
         &["solve", "--moves", "A1,A2,B1,B2,C1,D4"],
+        &["solve", "--timeout", "0"],
+        &["solve", "--timeout", "soon"],
+        &["solve", "--hash", "0"],
+        &["solve", "--hash", "lots"],
         &["arena", "--think-ms", "5", "--mcts-iterations", "9"],
         &["arena", "--games", "0"],
         &["frobnicate"],

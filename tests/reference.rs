@@ -43,9 +43,20 @@ fn three_by_three_positions_and_games() {
     assert_eq!(census.drawn, 46_080);
 }
 
+fn value(size: u8, goal: u8) -> Option<&'static str> {
+    solve(Rules::new(size, goal).unwrap(), "").unwrap().value
+}
+
 #[test]
 fn solve_finds_the_published_values() {
-    assert_eq!(solve(Rules::new(3, 3).unwrap(), "").unwrap().value, "draw");
-    assert_eq!(solve(Rules::new(4, 3).unwrap(), "").unwrap().value, "first");
-    assert_eq!(solve(Rules::new(4, 4).unwrap(), "").unwrap().value, "draw");
+    assert_eq!(value(3, 3), Some("draw"));
+    assert_eq!(value(4, 3), Some("first"));
+    assert_eq!(value(4, 4), Some("draw"));
+    assert_eq!(value(5, 4), Some("draw"));
+    assert_eq!(value(5, 5), Some("draw"));
+}
+
+#[test]
+fn six_by_six_four_in_a_row_is_a_first_player_win() {
+    assert_eq!(value(6, 4), Some("first"));
 }

@@ -9,6 +9,7 @@ mod negamax;
 pub mod playout;
 mod random;
 pub mod rl;
+pub mod solver;
 
 use std::fmt;
 use std::str::FromStr;
@@ -17,6 +18,7 @@ use std::time::{Duration, Instant};
 pub use mcts::Mcts;
 pub use negamax::{Analysis, Negamax, Value};
 pub use random::RandomPlayer;
+pub use solver::Solver;
 
 use crate::game::{Cell, GameRecord, Player, Position, Rules};
 

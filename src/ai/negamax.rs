@@ -76,8 +76,6 @@ struct State {
 pub struct Negamax {
     rules: Rules,
     geo: &'static Geometry,
-    /// `zobrist[s][player][cell]`: the key of `cell` after symmetry `s`.
-    zobrist: Box<[[[u64; 64]; 2]; 8]>,
     tt: Vec<TtEntry>,
     history: [[u32; 64]; 2],
     time_limit: Option<Duration>,
@@ -90,18 +88,9 @@ pub struct Negamax {
 impl Negamax {
     pub fn new(rules: Rules) -> Negamax {
         let geo = rules.geometry();
-        let mut zobrist = Box::new([[[0u64; 64]; 2]; 8]);
-        for (s, keys) in zobrist.iter_mut().enumerate() {
-            for (player_keys, base) in keys.iter_mut().zip(&geo.zobrist) {
-                for (c, key) in player_keys.iter_mut().enumerate().take(geo.cells as usize) {
-                    *key = base[geo.sym[s][c] as usize];
-                }
-            }
-        }
         Negamax {
             rules,
             geo,
-            zobrist,
             tt: vec![TtEntry::default(); 1 << TT_BITS],
             history: [[0; 64]; 2],
             time_limit: None,
@@ -146,7 +135,7 @@ impl Negamax {
             for p in 0..2 {
                 let mut rest = st.boards[p];
                 while rest != 0 {
-                    st.hashes[s] ^= self.zobrist[s][p][rest.trailing_zeros() as usize];
+                    st.hashes[s] ^= self.geo.sym_zobrist[s][p][rest.trailing_zeros() as usize];
                     rest &= rest - 1;
                 }
             }
@@ -202,7 +191,7 @@ impl Negamax {
     fn make(&self, st: &mut State, cell: u8) {
         st.boards[st.side] |= 1u64 << cell;
         for s in 0..8 {
-            st.hashes[s] ^= self.zobrist[s][st.side][cell as usize];
+            st.hashes[s] ^= self.geo.sym_zobrist[s][st.side][cell as usize];
         }
         st.side ^= 1;
     }

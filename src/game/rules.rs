@@ -48,6 +48,9 @@ pub struct Geometry {
     sym_bytes: Vec<[[u64; 256]; 8]>,
     /// Zobrist keys `zobrist[player][cell]`.
     pub zobrist: [[u64; 64]; 2],
+    /// `sym_zobrist[s][player][cell]`: the key of `cell` after symmetry `s`,
+    /// so a search can keep the hashes of all 8 images of a position.
+    pub sym_zobrist: Box<[[[u64; 64]; 2]; 8]>,
 }
 
 /// Why a (N, K) pair was refused.
@@ -202,6 +205,14 @@ impl Geometry {
                 *key = rng.next_u64();
             }
         }
+        let mut sym_zobrist = Box::new([[[0u64; 64]; 2]; 8]);
+        for (s, keys) in sym_zobrist.iter_mut().enumerate() {
+            for (player_keys, base) in keys.iter_mut().zip(&zobrist) {
+                for (c, key) in player_keys.iter_mut().enumerate().take(cells as usize) {
+                    *key = base[sym[s][c] as usize];
+                }
+            }
+        }
         Geometry {
             size,
             goal,
@@ -219,6 +230,7 @@ impl Geometry {
             sym_inv,
             sym_bytes,
             zobrist,
+            sym_zobrist,
         }
     }
 

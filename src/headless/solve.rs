@@ -1,21 +1,31 @@
 //! `kxo-tui solve`: the perfect-play value of a position.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
 use serde::Serialize;
 
 use super::InputError;
-use crate::ai::{Negamax, Value};
+use crate::ai::solver::{ProgressReport, Unsettled};
+use crate::ai::{Solver, Value};
 use crate::game::{Cell, MoveError, Player, Position, Rules};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SolveReport {
     pub size: u8,
     pub goal: u8,
-    /// "first" (O wins), "second" (X wins) or "draw".
-    pub value: &'static str,
-    pub best_move: String,
+    /// "first" (O wins), "second" (X wins) or "draw"; `None` (JSON `null`)
+    /// when the search stopped before it settled the position.
+    pub value: Option<&'static str>,
+    /// Why the search stopped unsettled: "timeout" or "interrupted".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unsettled: Option<&'static str>,
+    pub best_move: Option<String>,
     /// Plies to the end of the game under best play.
-    pub plies: u32,
+    pub plies: Option<u32>,
     pub nodes: u64,
+    /// Milliseconds, to the microsecond.
     pub ms: f64,
     /// The position's moves, for the text report.
     #[serde(skip)]
@@ -23,6 +33,32 @@ pub struct SolveReport {
     #[serde(skip)]
     pub to_move: char,
 }
+
+/// How a solve may run.
+pub struct SolveOptions {
+    /// The most the transposition table may take.
+    pub hash_bytes: usize,
+    pub timeout: Option<Duration>,
+    /// Raised by Ctrl-C.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Called about twice a second during a long search.
+    pub progress: Option<ProgressReport>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            hash_bytes: DEFAULT_HASH_MB << 20,
+            timeout: None,
+            stop: None,
+            progress: None,
+        }
+    }
+}
+
+/// `solve`'s table may take this much unless `--hash` says otherwise; it
+/// grows only as far as the search needs.
+pub const DEFAULT_HASH_MB: usize = 1024;
 
 /// Reads a move list such as "B2,C3" and plays it, with a clear error for
 /// malformed, repeated or illegal moves.
@@ -39,42 +75,75 @@ pub fn position_from_moves(rules: Rules, text: &str) -> Result<Position, InputEr
     })
 }
 
-/// Solves the position reached by `moves` under `rules`.
+/// Solves the position reached by `moves` under `rules`, with no limit.
 pub fn solve(rules: Rules, moves: &str) -> Result<SolveReport, InputError> {
+    solve_with(rules, moves, SolveOptions::default())
+}
+
+/// Solves the position reached by `moves` under `rules`; a search stopped
+/// by the timeout or the flag gives a report with no value.
+pub fn solve_with(
+    rules: Rules,
+    moves: &str,
+    options: SolveOptions,
+) -> Result<SolveReport, InputError> {
     let pos = position_from_moves(rules, moves)?;
     if pos.outcome().is_over() {
         return Err(InputError(
             "that position is already over: there is nothing to solve".into(),
         ));
     }
-    let analysis = Negamax::new(rules).solve(&pos);
+    let mut solver = Solver::with_hash_bytes(rules, options.hash_bytes);
+    solver.set_timeout(options.timeout);
+    if let Some(flag) = options.stop {
+        solver.set_stop_flag(flag);
+    }
+    if let Some(mut report) = options.progress {
+        solver.on_progress(Duration::from_millis(500), move |p| report(p));
+    }
+    let started = Instant::now();
+    let result = solver.solve(&pos);
     let me = pos.to_move();
-    let (winner, plies) = match analysis.value {
-        Value::Win { plies } => (Some(me), plies),
-        Value::Loss { plies } => (Some(me.other()), plies),
-        Value::Draw => (None, pos.empty().count_ones()),
-        // A solve has no limit, so it always proves its result.
-        Value::Unknown(_) => unreachable!("an unlimited solve is always proven"),
-    };
-    Ok(SolveReport {
+    let mut report = SolveReport {
         size: rules.size(),
         goal: rules.goal(),
-        value: match winner {
-            Some(Player::O) => "first",
-            Some(Player::X) => "second",
-            None => "draw",
-        },
-        best_move: analysis.best.name(rules.size()),
-        plies,
-        nodes: analysis.nodes,
-        ms: analysis.elapsed.as_secs_f64() * 1e3,
+        value: None,
+        unsettled: None,
+        best_move: None,
+        plies: None,
+        nodes: solver.nodes(),
+        ms: (started.elapsed().as_secs_f64() * 1e6).round() / 1e3,
         moves: Cell::parse_list(moves, rules.size())
             .unwrap_or_default()
             .iter()
             .map(|c| c.name(rules.size()))
             .collect(),
         to_move: me.symbol(),
-    })
+    };
+    match result {
+        Ok(analysis) => {
+            let (winner, plies) = match analysis.value {
+                Value::Win { plies } => (Some(me), plies),
+                Value::Loss { plies } => (Some(me.other()), plies),
+                // The solver never answers with a guess.
+                Value::Draw | Value::Unknown(_) => (None, pos.empty().count_ones()),
+            };
+            report.value = Some(match winner {
+                Some(Player::O) => "first",
+                Some(Player::X) => "second",
+                None => "draw",
+            });
+            report.best_move = Some(analysis.best.name(rules.size()));
+            report.plies = Some(plies);
+        }
+        Err(why) => {
+            report.unsettled = Some(match why {
+                Unsettled::Timeout => "timeout",
+                Unsettled::Interrupted => "interrupted",
+            });
+        }
+    }
+    Ok(report)
 }
 
 impl SolveReport {
@@ -84,10 +153,13 @@ impl SolveReport {
         } else {
             self.moves.join(", ")
         };
-        let value = match self.value {
-            "first" => format!("the first player (O) wins in {} plies", self.plies),
-            "second" => format!("the second player (X) wins in {} plies", self.plies),
-            _ => format!("draw (the board fills in {} plies)", self.plies),
+        let plies = self.plies.unwrap_or(0);
+        let value = match (self.value, self.unsettled) {
+            (Some("first"), _) => format!("the first player (O) wins in {plies} plies"),
+            (Some("second"), _) => format!("the second player (X) wins in {plies} plies"),
+            (Some(_), _) => format!("draw (the board fills in {plies} plies)"),
+            (None, Some("interrupted")) => "unsettled: interrupted before the search ended".into(),
+            (None, _) => "unsettled: the time ran out before the search ended".into(),
         };
         format!(
             "{n}x{n}, {k} in a row, from {from}; {to} to move\n\
@@ -98,7 +170,7 @@ impl SolveReport {
             n = self.size,
             k = self.goal,
             to = self.to_move,
-            best = self.best_move,
+            best = self.best_move.as_deref().unwrap_or("unknown"),
             nodes = super::thousands(self.nodes),
             ms = self.ms,
         )
@@ -126,6 +198,6 @@ mod tests {
     fn side_to_move_is_reported_from_the_first_player() {
         // X to move, O threatens two lines: the first player wins in 2.
         let r = solve(Rules::default_rules(), "B2,A1,C2,D4,B4").unwrap();
-        assert_eq!((r.value, r.plies), ("first", 2));
+        assert_eq!((r.value, r.plies), (Some("first"), Some(2)));
     }
 }

@@ -1,0 +1,656 @@
+//! The perfect solver behind `kxo-tui solve`, the hint and the tests: one
+//! full-depth alpha-beta search with exact values (a win `d` plies away
+//! scores `WIN - d`), no depth limit and no heuristic.
+//!
+//! What makes boards beyond 4x4 tractable, as in the literature on
+//! k-in-a-row games:
+//! - threats: a win in one ends the search; one threat of the opponent
+//!   forces the block; two threats lose;
+//! - dead cells: a cell on no line that either side can still complete is
+//!   worth no more than a pass, and an extra stone never hurts in these
+//!   games, so such cells are never searched; when neither side has an open
+//!   line left the game is a draw however many cells are empty, and a side
+//!   without open lines cannot win;
+//! - the weak game first: a null-window search in which only one side's
+//!   lines count (the other side only blocks). If the side to move cannot
+//!   win even so, it cannot win at all; the same for its opponent. Most
+//!   draws are settled by these two small proofs; only a side that wins the
+//!   weak game needs the whole game, searched for the exact distance;
+//! - a transposition table sized in bytes (`--hash MB`), keyed by the
+//!   smallest of the 8 symmetric hashes and kept across searches, with
+//!   two entries per bucket (the larger subtree, and the newest);
+//! - move order: the table's move, moves that make or stop a threat,
+//!   history, then cells on many open lines.
+//!
+//! A search can be stopped by a deadline or a flag (Ctrl-C); it then
+//! answers that the position is unsettled, never a guess.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::negamax::{Analysis, Value};
+use crate::game::{Cell, Geometry, Player, Position, Rules};
+
+/// Score of a win on the next ply; a win `d` plies from the root scores
+/// `WIN - d`.
+const WIN: i32 = 10_000;
+/// Scores at least this large (in absolute value) are wins or losses.
+const PROVEN: i32 = WIN - 1_000;
+const INF: i32 = WIN + 1;
+/// Nodes between two looks at the clock, the stop flag and the progress.
+const POLL_NODES: u64 = 1 << 14;
+/// The largest table of an engine made with [`Solver::new`]: 1 MiB.
+pub const DEFAULT_HASH_BYTES: usize = 1 << 20;
+/// Hash keys of the two weak games.
+const WEAK_KEYS: [u64; 2] = [0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f];
+/// Every table starts with 256 buckets (8 KiB).
+const START_BUCKETS: usize = 256;
+
+/// How a search that did not finish ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsettled {
+    /// The deadline passed.
+    Timeout,
+    /// The stop flag was raised (Ctrl-C).
+    Interrupted,
+}
+
+/// Progress of a long search, for a progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The root's moves settled so far in the current pass, of `root_moves`.
+    pub root_done: usize,
+    pub root_moves: usize,
+    /// "weak game" or "whole game": which search runs.
+    pub phase: &'static str,
+}
+
+/// Whoever shows a long search's progress.
+pub type ProgressReport = Box<dyn FnMut(&Progress)>;
+
+/// One table entry: bounds on the exact score, relative to its node.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    lower: i16,
+    upper: i16,
+    /// Best move in the orientation of the canonical image (`u8::MAX`: none).
+    cell: u8,
+    /// Empty cells at the node: a rough size of the subtree it stands for.
+    weight: u8,
+    used: bool,
+}
+
+impl Entry {
+    /// An entry as two words (all zero: unused), so that a new table is
+    /// zeroed memory the system maps only when it is first written.
+    fn pack(self) -> [u64; 2] {
+        let data = (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.cell as u64) << 32
+            | (self.weight as u64) << 40
+            | (self.used as u64) << 48;
+        [self.key, data]
+    }
+
+    fn unpack([key, data]: [u64; 2]) -> Entry {
+        Entry {
+            key,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            cell: (data >> 32) as u8,
+            weight: (data >> 40) as u8,
+            used: (data >> 48) & 1 != 0,
+        }
+    }
+}
+
+/// Two entries per bucket: the first keeps the larger subtree, the second
+/// the newest.
+type Bucket = [[u64; 2]; 2];
+
+/// What the line pass of a node found, for move ordering.
+struct Lines {
+    mine: u64,
+    theirs: u64,
+    /// Whether each side's lines count (both, except in a weak game).
+    my_lines: bool,
+    their_lines: bool,
+    /// Cells that would make a threat (a line one short of complete).
+    my_makers: u64,
+    their_makers: u64,
+}
+
+/// The search's working copy of a position with its 8 symmetric hashes.
+#[derive(Clone, Copy)]
+struct State {
+    boards: [u64; 2],
+    side: usize,
+    hashes: [u64; 8],
+}
+
+pub struct Solver {
+    rules: Rules,
+    geo: &'static Geometry,
+    table: Vec<Bucket>,
+    mask: usize,
+    /// The table starts small and doubles as the search grows, up to this.
+    max_buckets: usize,
+    history: [[u32; 64]; 2],
+    nodes: u64,
+    next_poll: u64,
+    started: Instant,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    stopped: Option<Unsettled>,
+    progress: Option<(Duration, ProgressReport)>,
+    last_progress: Duration,
+    phase: &'static str,
+    root_done: usize,
+    root_moves: usize,
+    root_best: Option<u8>,
+    /// In the weak game, the only side whose lines count.
+    weak: Option<usize>,
+}
+
+impl Solver {
+    /// A solver whose table may grow to 1 MiB.
+    pub fn new(rules: Rules) -> Solver {
+        Solver::with_hash_bytes(rules, DEFAULT_HASH_BYTES)
+    }
+
+    /// A solver whose table may grow to about `bytes` (at least 64 KiB). It
+    /// starts at 64 KiB and doubles whenever the search has visited several
+    /// times more nodes than it holds, so small problems never pay for a
+    /// large table.
+    pub fn with_hash_bytes(rules: Rules, bytes: usize) -> Solver {
+        let max_buckets = power_of_two_at_most((bytes / size_of::<Bucket>()).max(START_BUCKETS));
+        let buckets = START_BUCKETS.min(max_buckets);
+        Solver {
+            rules,
+            geo: rules.geometry(),
+            table: vec![[[0u64; 2]; 2]; buckets],
+            mask: buckets - 1,
+            max_buckets,
+            history: [[0; 64]; 2],
+            nodes: 0,
+            next_poll: POLL_NODES,
+            started: Instant::now(),
+            deadline: None,
+            stop: None,
+            stopped: None,
+            progress: None,
+            last_progress: Duration::ZERO,
+            phase: "weak game",
+            root_done: 0,
+            root_moves: 0,
+            root_best: None,
+            weak: None,
+        }
+    }
+
+    /// Doubles the table while the search has outgrown it, keeping every
+    /// entry.
+    fn grow(&mut self) {
+        while self.table.len() < self.max_buckets && self.nodes > 4 * self.table.len() as u64 {
+            let buckets = self.table.len() * 2;
+            let mut table = vec![[[0u64; 2]; 2]; buckets];
+            for slots in &self.table {
+                for &slot in slots {
+                    let entry = Entry::unpack(slot);
+                    if entry.used {
+                        let new = &mut table[entry.key as usize & (buckets - 1)];
+                        let at = usize::from(Entry::unpack(new[0]).used);
+                        new[at] = slot;
+                    }
+                }
+            }
+            self.table = table;
+            self.mask = buckets - 1;
+        }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Nodes searched by the last (or current) solve.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The table's size in bytes now.
+    pub fn hash_bytes(&self) -> usize {
+        self.table.len() * size_of::<Bucket>()
+    }
+
+    /// Give up after this much time (`None`: never).
+    pub fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.deadline = timeout.map(|t| Instant::now() + t);
+    }
+
+    /// Give up when `flag` is raised (e.g. by Ctrl-C).
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Call `report` about every `every` while a search runs.
+    pub fn on_progress(&mut self, every: Duration, report: impl FnMut(&Progress) + 'static) {
+        self.progress = Some((every, Box::new(report)));
+    }
+
+    /// The exact value of `pos` (which must not be over) and a best move:
+    /// the fastest win, a move that keeps the draw, or the slowest loss.
+    pub fn solve(&mut self, pos: &Position) -> Result<Analysis, Unsettled> {
+        self.started = Instant::now();
+        self.last_progress = Duration::ZERO;
+        self.nodes = 0;
+        self.next_poll = POLL_NODES;
+        self.stopped = None;
+        let mut st = State {
+            boards: [pos.board(Player::O), pos.board(Player::X)],
+            side: pos.to_move().index(),
+            hashes: [0; 8],
+        };
+        for s in 0..8 {
+            for p in 0..2 {
+                let mut rest = st.boards[p];
+                while rest != 0 {
+                    st.hashes[s] ^= self.geo.sym_zobrist[s][p][rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+            }
+        }
+        let empties = pos.empty().count_ones();
+        // First the game-theoretic value, by two null-window proofs: can the
+        // side to move win, and can it hold the draw? Each is tried first in
+        // the "weak" game where only the attacker's lines count, which is
+        // much smaller and settles most draws: if the attacker cannot win
+        // even when the defender only blocks, it cannot win at all.
+        let me = st.side;
+        self.phase = "weak game";
+        let mut score = self.pass(&mut st, Some(me), 0, 1);
+        if score > 0 {
+            // Won in the weak game: the whole game, for the exact distance
+            // of a win (or a score of at most 0 when the defender's own
+            // lines save it).
+            self.phase = "whole game";
+            score = self.pass(&mut st, None, 0, INF);
+        }
+        if score <= 0 {
+            self.phase = "weak game";
+            score = self.pass(&mut st, Some(me ^ 1), -1, 0);
+            if score < 0 {
+                // Lost in the weak game: the whole game, for the exact
+                // distance of a loss (or 0: the draw holds).
+                self.phase = "whole game";
+                score = self.pass(&mut st, None, -INF, 0);
+            }
+        }
+        if let Some(why) = self.stopped {
+            return Err(why);
+        }
+        let value = if score >= PROVEN {
+            Value::Win {
+                plies: (WIN - score) as u32,
+            }
+        } else if score <= -PROVEN {
+            Value::Loss {
+                plies: (WIN + score) as u32,
+            }
+        } else {
+            Value::Draw
+        };
+        let best = self
+            .root_best
+            .unwrap_or_else(|| pos.empty().trailing_zeros() as u8);
+        Ok(Analysis {
+            best: Cell::new(best),
+            value,
+            depth: empties,
+            nodes: self.nodes,
+            elapsed: self.started.elapsed(),
+        })
+    }
+
+    /// Sorts `moves` best first: moves that make or stop a threat, then
+    /// open lines through the cell (the fuller the better: for me to build
+    /// on, for them to be blocked), then history.
+    fn order(&self, moves: &mut [u8], me: usize, lines: &Lines) {
+        let mut keys = [0u32; 64];
+        for (key, &cell) in keys.iter_mut().zip(moves.iter()) {
+            let bit = 1u64 << cell;
+            let tactics = u32::from(lines.my_makers & bit != 0) * (1 << 28)
+                + u32::from(lines.their_makers & bit != 0) * (1 << 27);
+            let mut shape = 0u32;
+            for &line in &self.geo.lines_through[cell as usize] {
+                if lines.my_lines && line & lines.theirs == 0 {
+                    shape += 1 << (2 * (line & lines.mine).count_ones());
+                }
+                if lines.their_lines && line & lines.mine == 0 {
+                    shape += 1 << (2 * (line & lines.theirs).count_ones());
+                }
+            }
+            *key = tactics
+                + (shape.min((1 << 12) - 1) << 14)
+                + self.history[me][cell as usize].min((1 << 14) - 1);
+        }
+        sort_by_key_desc(moves, &mut keys[..moves.len()]);
+    }
+
+    /// One search from the root, in the whole game (`weak: None`) or in the
+    /// weak game where only `weak`'s lines count.
+    fn pass(&mut self, st: &mut State, weak: Option<usize>, alpha: i32, beta: i32) -> i32 {
+        self.weak = weak;
+        self.root_best = None;
+        self.search(st, 0, alpha, beta)
+    }
+
+    #[inline]
+    fn make(&self, st: &mut State, cell: u8) {
+        st.boards[st.side] |= 1u64 << cell;
+        for s in 0..8 {
+            st.hashes[s] ^= self.geo.sym_zobrist[s][st.side][cell as usize];
+        }
+        st.side ^= 1;
+    }
+
+    /// The clock, the stop flag and the progress line: every few thousand
+    /// nodes.
+    #[cold]
+    fn poll(&mut self) {
+        self.next_poll = self.nodes + POLL_NODES;
+        self.grow();
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            self.stopped = Some(Unsettled::Interrupted);
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = Some(Unsettled::Timeout);
+        }
+        let elapsed = self.started.elapsed();
+        if let Some((every, report)) = &mut self.progress
+            && elapsed >= self.last_progress + *every
+        {
+            self.last_progress = elapsed;
+            report(&Progress {
+                nodes: self.nodes,
+                elapsed,
+                root_done: self.root_done,
+                root_moves: self.root_moves,
+                phase: self.phase,
+            });
+        }
+    }
+
+    fn search(&mut self, st: &mut State, ply: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let geo = self.geo;
+        let (me, opp) = (st.side, st.side ^ 1);
+        let (mine, theirs) = (st.boards[me], st.boards[opp]);
+        let empty = geo.full & !(mine | theirs);
+        if empty == 0 {
+            return 0;
+        }
+        // One pass over the lines: wins, threats, open lines, and the cells
+        // that would make a threat.
+        let (mut wins, mut threats) = (0u64, 0u64);
+        let (mut my_open, mut their_open) = (0u64, 0u64);
+        let (mut my_makers, mut their_makers) = (0u64, 0u64);
+        let (my_lines, their_lines) = match self.weak {
+            None => (true, true),
+            Some(attacker) => (attacker == me, attacker == opp),
+        };
+        // Bit tricks rather than popcounts: `rest` has one bit when the line
+        // lacks one stone, two when it lacks two.
+        let one_short = |rest: u64| rest & rest.wrapping_sub(1) == 0;
+        for &line in &geo.lines {
+            if my_lines && line & theirs == 0 {
+                my_open |= line;
+                let rest = line & !mine;
+                let fewer = rest & rest.wrapping_sub(1);
+                if fewer == 0 {
+                    wins |= rest;
+                } else if one_short(fewer) {
+                    my_makers |= rest;
+                }
+            }
+            if their_lines && line & mine == 0 {
+                their_open |= line;
+                let rest = line & !theirs;
+                let fewer = rest & rest.wrapping_sub(1);
+                if fewer == 0 {
+                    threats |= rest;
+                } else if one_short(fewer) {
+                    their_makers |= rest;
+                }
+            }
+        }
+        if wins != 0 {
+            if ply == 0 {
+                self.root_best = Some(wins.trailing_zeros() as u8);
+            }
+            return WIN - (ply + 1);
+        }
+        if threats.count_ones() >= 2 {
+            if ply == 0 {
+                self.root_best = Some(threats.trailing_zeros() as u8);
+            }
+            return -(WIN - (ply + 2));
+        }
+        let (my_open, their_open) = (my_open & empty, their_open & empty);
+        // A side with no open line cannot win any more.
+        if my_open == 0 {
+            beta = beta.min(0);
+        }
+        if their_open == 0 {
+            alpha = alpha.max(0);
+        }
+        // Mate distance: no win before ply + 3, no loss before ply + 2.
+        alpha = alpha.max(-(WIN - (ply + 2)));
+        beta = beta.min(WIN - (ply + 3));
+        if alpha >= beta {
+            if ply == 0 {
+                self.root_best = Some((my_open | their_open | empty).trailing_zeros() as u8);
+            }
+            return alpha;
+        }
+
+        let (key, sym) = st
+            .hashes
+            .iter()
+            .enumerate()
+            .map(|(s, &h)| (h, s))
+            .min()
+            .unwrap_or((0, 0));
+        // The weak games are other games: their entries must not meet.
+        let key = key ^ self.weak.map_or(0, |a| WEAK_KEYS[a]);
+        let bucket = (key as usize) & self.mask;
+        let mut tt_move = None;
+        for entry in self.table[bucket].map(Entry::unpack) {
+            if !entry.used || entry.key != key {
+                continue;
+            }
+            if entry.cell != u8::MAX {
+                let cell = geo.sym_inv[sym][entry.cell as usize];
+                if empty & (1u64 << cell) != 0 {
+                    tt_move = Some(cell);
+                }
+            }
+            if ply > 0 {
+                let lower = from_tt(entry.lower as i32, ply);
+                let upper = from_tt(entry.upper as i32, ply);
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            break;
+        }
+
+        // One threat forces the block; otherwise every live cell.
+        let candidates = if threats != 0 {
+            threats
+        } else {
+            my_open | their_open
+        };
+        // The table's move goes first; the others are ordered only if it
+        // does not cut (staged, as most nodes cut on their first move).
+        let mut moves = [0u8; 64];
+        let mut count = 0;
+        if let Some(cell) = tt_move.filter(|&c| candidates & (1u64 << c) != 0) {
+            moves[0] = cell;
+            count = 1;
+        }
+        let ordered_from = count;
+        let mut rest = candidates & !tt_move.map_or(0, |c| 1u64 << c);
+        while rest != 0 {
+            moves[count] = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            count += 1;
+        }
+        let lines = Lines {
+            mine,
+            theirs,
+            my_lines,
+            their_lines,
+            my_makers,
+            their_makers,
+        };
+        if ordered_from == 0 {
+            self.order(&mut moves[..count], me, &lines);
+        }
+        if ply == 0 {
+            self.root_moves = count;
+            self.root_done = 0;
+        }
+
+        let (alpha_in, beta_in) = (alpha, beta);
+        let mut best = -INF;
+        let mut best_move = moves[0];
+        for i in 0..count {
+            let cell = moves[i];
+            let saved = *st;
+            self.make(st, cell);
+            let mut score;
+            if i == 0 {
+                score = -self.search(st, ply + 1, -beta, -alpha);
+            } else {
+                score = -self.search(st, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && score < beta {
+                    score = -self.search(st, ply + 1, -beta, -alpha);
+                }
+            }
+            *st = saved;
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if ply == 0 {
+                self.root_done = i + 1;
+            }
+            if i == 0 && ordered_from == 1 && count > 2 {
+                self.order(&mut moves[1..count], me, &lines);
+            }
+            if score > best {
+                best = score;
+                best_move = cell;
+                if ply == 0 {
+                    self.root_best = Some(cell);
+                }
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        let h = &mut self.history[me][cell as usize];
+                        *h = h.saturating_add(empty.count_ones().pow(2));
+                        break;
+                    }
+                }
+            }
+        }
+
+        let (lower, upper) = if best <= alpha_in {
+            (-INF, best)
+        } else if best >= beta_in {
+            (best, INF)
+        } else {
+            (best, best)
+        };
+        let weight = empty.count_ones() as u8;
+        let entry = Entry {
+            key,
+            lower: to_tt(lower, ply) as i16,
+            upper: to_tt(upper, ply) as i16,
+            cell: geo.sym[sym][best_move as usize],
+            weight,
+            used: true,
+        };
+        let slots = &mut self.table[bucket];
+        let first = Entry::unpack(slots[0]);
+        if first.key == key || !first.used || weight >= first.weight {
+            if first.key != key && first.used {
+                // The larger subtree it replaces is still worth keeping.
+                slots[1] = slots[0];
+            }
+            slots[0] = entry.pack();
+        } else {
+            slots[1] = entry.pack();
+        }
+        best
+    }
+}
+
+fn power_of_two_at_most(n: usize) -> usize {
+    1usize << (usize::BITS - 1 - n.max(1).leading_zeros())
+}
+
+/// Win and loss scores are stored relative to the node, so they stay right
+/// when the same position is reached at another ply.
+fn to_tt(score: i32, ply: i32) -> i32 {
+    if (PROVEN..INF).contains(&score) {
+        score + ply
+    } else if (-INF + 1..=-PROVEN).contains(&score) {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: i32) -> i32 {
+    if (PROVEN..INF).contains(&score) {
+        score - ply
+    } else if (-INF + 1..=-PROVEN).contains(&score) {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// Insertion sort of `moves` by `keys`, largest first (lists are short).
+fn sort_by_key_desc(moves: &mut [u8], keys: &mut [u32]) {
+    for i in 1..moves.len() {
+        let mut j = i;
+        while j > 0 && keys[j - 1] < keys[j] {
+            keys.swap(j - 1, j);
+            moves.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
