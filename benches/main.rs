@@ -7,7 +7,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kxo_tui::ai::playout::random_playout;
 use kxo_tui::ai::{Mcts, MctsLimit, Solver};
-use kxo_tui::game::{Position, Rules};
+use kxo_tui::game::{Cell, Position, Rules};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -59,6 +59,12 @@ fn mcts(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("4x4_k3_100k_iterations", |b| {
         b.iter(|| engine.search_iterations(black_box(&pos), 100_000))
+    });
+    // The prototype's mid-game position: O at A1, C3, D4; X at D1, B2, A4.
+    let cells = Cell::parse_list("A1,D1,C3,B2,D4,A4", 4).unwrap();
+    let mid = Position::from_moves(rules, &cells).unwrap();
+    group.bench_function("4x4_k3_mid_game_100k_iterations", |b| {
+        b.iter(|| engine.search_iterations(black_box(&mid), 100_000))
     });
     group.finish();
 }

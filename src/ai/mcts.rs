@@ -1,9 +1,10 @@
 //! Monte Carlo tree search: UCT over random bitboard playouts.
 //!
 //! The tree lives in one `Vec` of small nodes with children stored next to
-//! each other. Each node caches its mean reward and `1/sqrt(visits)`, so
-//! choosing a child is one multiply-add per child; square roots and
-//! logarithms come from tables for the visit counts that matter.
+//! each other. Each node caches its mean reward, `1/sqrt(visits)` and its
+//! exploration term, so choosing a child is one multiply-add per child and
+//! the selection loop computes no square root or logarithm; the backup
+//! takes them from tables (and a float-exponent logarithm beyond them).
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -27,9 +28,10 @@ pub enum Limit {
 
 /// The UCT exploration constant (rewards are in 0..1).
 const EXPLORATION: f32 = 1.0;
-/// The tree stops growing past this many nodes (20 bytes each); further
-/// iterations still run playouts from its leaves.
-const MAX_NODES: usize = 2_000_000;
+/// The tree stops growing past this many nodes (24 bytes each, 1.5 MiB);
+/// further iterations still run playouts from its leaves. The bound keeps
+/// the live screen's 36 games × 2 seats of MCTS within 150 MB.
+const MAX_NODES: usize = 1 << 16;
 /// Iterations between two calls of `Budget::tick`.
 const BATCH: u64 = 256;
 /// Visit counts below this use the lookup tables.
@@ -45,6 +47,10 @@ struct Node {
     mean: f32,
     /// `1/sqrt(visits)`, very large while unvisited so those go first.
     inv_sqrt: f32,
+    /// `EXPLORATION * sqrt(ln(visits + 1))`: what this node's children are
+    /// explored with, kept up to date by the backup so that choosing a
+    /// child is one multiply-add per child and no logarithm.
+    explore: f32,
     visits: u32,
     /// Index of the first child; 0 while not expanded (the root is never a child).
     first_child: u32,
@@ -58,6 +64,7 @@ impl Node {
         Node {
             mean: 0.0,
             inv_sqrt: 1e9,
+            explore: EXPLORATION * sqrt_ln(1),
             visits: 0,
             first_child: 0,
             cell,
@@ -70,7 +77,13 @@ impl Node {
 struct Tables {
     inv_sqrt: Vec<f32>,
     sqrt_ln: Vec<f32>,
+    /// `log2(1 + i / MANTISSA_STEPS)`: logarithms of larger counts from
+    /// their exponent and the top bits of their mantissa.
+    log2_mantissa: Vec<f32>,
 }
+
+/// Mantissa steps of the logarithm table (relative error under 1e-3).
+const MANTISSA_BITS: u32 = 10;
 
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
@@ -81,6 +94,9 @@ fn tables() -> &'static Tables {
         sqrt_ln: (0..TABLE_SIZE)
             .map(|n| (n.max(1) as f32).ln().sqrt())
             .collect(),
+        log2_mantissa: (0..1u32 << MANTISSA_BITS)
+            .map(|i| (1.0 + i as f64 / (1u32 << MANTISSA_BITS) as f64).log2() as f32)
+            .collect(),
     })
 }
 
@@ -88,15 +104,25 @@ fn tables() -> &'static Tables {
 fn inv_sqrt(n: u32) -> f32 {
     match tables().inv_sqrt.get(n as usize) {
         Some(&v) => v,
+        // One hardware square root per backup step of a busy node.
         None => 1.0 / (n as f32).sqrt(),
     }
 }
 
+/// `sqrt(ln(n))`, from a table below 8,192 and from the float's exponent
+/// and a mantissa table above: no call to `ln` at any visit count.
 #[inline]
 fn sqrt_ln(n: u32) -> f32 {
-    match tables().sqrt_ln.get(n as usize) {
+    let t = tables();
+    match t.sqrt_ln.get(n as usize) {
         Some(&v) => v,
-        None => (n as f32).ln().sqrt(),
+        None => {
+            let exponent = 31 - n.leading_zeros();
+            let mantissa =
+                ((n as u64) << MANTISSA_BITS >> exponent) as usize & ((1 << MANTISSA_BITS) - 1);
+            let log2 = exponent as f32 + t.log2_mantissa[mantissa];
+            (log2 * std::f32::consts::LN_2).sqrt()
+        }
     }
 }
 
@@ -216,7 +242,7 @@ impl Mcts {
                 self.expand(geo, node, boards, side, empty);
             }
             let n = self.nodes[node];
-            let explore = EXPLORATION * sqrt_ln(n.visits + 1);
+            let explore = n.explore;
             let first = n.first_child as usize;
             let mut best = first;
             let mut best_score = f32::NEG_INFINITY;
@@ -250,6 +276,7 @@ impl Mcts {
             let n = &mut self.nodes[index as usize];
             n.visits += 1;
             n.inv_sqrt = inv_sqrt(n.visits);
+            n.explore = EXPLORATION * sqrt_ln(n.visits + 1);
             n.mean += (reward - n.mean) * n.inv_sqrt * n.inv_sqrt;
         }
     }
@@ -332,6 +359,39 @@ mod tests {
         let a = Mcts::new(p.rules(), Limit::Iterations(3_000), 9).choose(&p, &mut Unlimited::new());
         let b = Mcts::new(p.rules(), Limit::Iterations(3_000), 9).choose(&p, &mut Unlimited::new());
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_logarithm_beyond_the_table_is_close() {
+        for n in [8_192u32, 10_000, 65_537, 1_000_000, 123_456_789, u32::MAX] {
+            let exact = (n as f64).ln().sqrt();
+            let fast = sqrt_ln(n) as f64;
+            assert!(
+                (fast - exact).abs() / exact < 1e-3,
+                "{n}: {fast} vs {exact}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_tree_stays_within_its_bound() {
+        let p = pos("");
+        let mut m = Mcts::new(p.rules(), Limit::Iterations(200_000), 3);
+        m.search_iterations(&p, 200_000);
+        assert!(m.nodes.len() <= MAX_NODES, "{}", m.nodes.len());
+        assert!(m.nodes.capacity() <= MAX_NODES, "{}", m.nodes.capacity());
+        assert_eq!(m.nodes[0].visits, 200_000);
+    }
+
+    #[test]
+    fn budgets_are_exact() {
+        let p = pos("");
+        for n in [1, 100, 255, 257, 500] {
+            let mut m = Mcts::new(p.rules(), Limit::Iterations(n), 3);
+            m.search_iterations(&p, n);
+            assert_eq!(m.nodes[0].visits, n);
+            assert_eq!(m.last_iterations(), n as u64);
+        }
     }
 
     #[test]
