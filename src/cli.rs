@@ -243,6 +243,18 @@ pub struct ArenaArgs {
     /// The learning player's model file (default: under the user's data folder).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
+    /// Threads to play games on (default: one per core). Each game's
+    /// engines are seeded from `--seed` and the game's number, so the
+    /// results do not depend on this. With a learning player: one thread.
+    #[arg(long, value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+}
+
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!("'{s}' is not a number of threads: use 1 to 1024")),
+    }
 }
 
 fn parse_engine(s: &str) -> Result<EngineKind, String> {

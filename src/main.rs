@@ -150,7 +150,15 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         games: args.games,
         seed: args.seed.unwrap_or_else(rand::random),
         limit: args.think.limit(),
+        jobs: args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
     };
+    if model.is_some() && args.jobs.is_some_and(|j| j > 1) {
+        eprintln!(
+            "note: the learning player learns from each game in turn, so the games run on one thread"
+        );
+    }
     let bar = if !args.json && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(config.games as u64);
         bar.set_style(

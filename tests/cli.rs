@@ -84,6 +84,37 @@ fn solve_settles_five_by_five_four_in_a_row() {
 }
 
 #[test]
+fn arena_gives_the_same_results_on_any_number_of_threads() {
+    let run = |jobs: &str| {
+        let (code, out, err) = kxo(&[
+            "arena",
+            "--o",
+            "mcts",
+            "--x",
+            "mcts",
+            "--games",
+            "40",
+            "--seed",
+            "7",
+            "--mcts-iterations",
+            "300",
+            "--jobs",
+            jobs,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let mut v = json(&out);
+        v["o_ms_per_move"] = 0.into();
+        v["x_ms_per_move"] = 0.into();
+        v
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("3"));
+    assert_eq!(one["games"], 40);
+}
+
+#[test]
 fn arena_json_is_reproducible_with_a_seed() {
     let args = [
         "arena",
@@ -155,6 +186,8 @@ fn bad_input_gets_one_line_and_status_two() {
         &["solve", "--hash", "lots"],
         &["arena", "--think-ms", "5", "--mcts-iterations", "9"],
         &["arena", "--games", "0"],
+        &["arena", "--jobs", "0"],
+        &["arena", "--jobs", "many"],
         &["frobnicate"],
         // The live screen's flags are checked before it touches the terminal.
         &["--games", "0"],

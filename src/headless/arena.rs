@@ -19,6 +19,9 @@ pub struct ArenaConfig {
     pub limit: ThinkLimit,
     /// The learning player's table (shared by both seats if both are RL).
     pub rl: Option<SharedTable>,
+    /// Threads to play on. With a learning player the games run on one
+    /// thread, in order: each game learns from the ones before it.
+    pub jobs: usize,
 }
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -40,25 +43,113 @@ pub struct ArenaReport {
     pub x_engine: String,
 }
 
-/// Plays the games; `on_game` is called after each one (for a progress bar).
-pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaReport {
+/// One finished game and what its seats spent on it.
+struct Played {
+    record: GameRecord,
+    think: [Duration; 2],
+    moves: [u64; 2],
+}
+
+/// Plays game number `game` with fresh engines seeded from `(seed, game,
+/// side)`, so a game's moves do not depend on which thread plays it or on
+/// the games before it (except through a learning player's table).
+fn play_game(config: &ArenaGames, game: u32, rl: Option<&SharedTable>) -> Played {
     let rules = config.rules;
-    let mut seats = [
+    let kinds = [config.o, config.x];
+    let mut engines = [0u64, 1].map(|side| {
         make_engine_with(
-            config.o,
+            kinds[side as usize],
             rules,
             config.limit,
-            seed_for(config.seed, 0),
-            config.rl.as_ref(),
-        ),
-        make_engine_with(
-            config.x,
-            rules,
-            config.limit,
-            seed_for(config.seed, 1),
-            config.rl.as_ref(),
-        ),
-    ];
+            seed_for(config.seed, game, side),
+            rl,
+        )
+    });
+    let mut played = Played {
+        record: GameRecord::new(rules),
+        think: [Duration::ZERO; 2],
+        moves: [0; 2],
+    };
+    let record = &mut played.record;
+    record.id = Some(game as u64);
+    let mut pos = Position::new(rules);
+    while !pos.outcome().is_over() {
+        let side = pos.to_move().index();
+        let start = Instant::now();
+        let cell = engines[side].choose(&pos, &mut Unlimited::new());
+        played.think[side] += start.elapsed();
+        played.moves[side] += 1;
+        if pos.play(cell).is_err() {
+            // An engine that picks an illegal move forfeits the game.
+            record.outcome = Outcome::Win(pos.to_move().other());
+            break;
+        }
+        record.moves.push(cell);
+        record.outcome = pos.outcome();
+    }
+    for (side, engine) in engines.iter_mut().enumerate() {
+        let me = if side == 0 { Player::O } else { Player::X };
+        engine.game_over(record, me);
+    }
+    played
+}
+
+/// What every game shares: the plain, thread-safe part of the config.
+#[derive(Clone, Copy)]
+struct ArenaGames {
+    count: u32,
+    rules: Rules,
+    o: EngineKind,
+    x: EngineKind,
+    seed: u64,
+    limit: ThinkLimit,
+}
+
+/// Plays the games; `on_game` is called after each one (for a progress
+/// bar), in the order they finish. The report is the same for a seed
+/// whatever the number of threads (except the times per move).
+pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaReport {
+    let games = ArenaGames {
+        count: config.games,
+        rules: config.rules,
+        o: config.o,
+        x: config.x,
+        seed: config.seed,
+        limit: config.limit,
+    };
+    let mut results: Vec<Option<Played>> = (0..config.games).map(|_| None).collect();
+    let jobs = config.jobs.clamp(1, config.games.max(1) as usize);
+    if config.rl.is_some() || jobs == 1 {
+        for game in 0..config.games {
+            let played = play_game(&games, game, config.rl.as_ref());
+            on_game(&played.record);
+            results[game as usize] = Some(played);
+        }
+    } else {
+        let next = std::sync::atomic::AtomicU32::new(0);
+        let (done, finished) = std::sync::mpsc::channel::<(u32, Played)>();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let (next, done) = (&next, done.clone());
+                scope.spawn(move || {
+                    loop {
+                        let game = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if game >= games.count {
+                            break;
+                        }
+                        if done.send((game, play_game(&games, game, None))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(done);
+            for (game, played) in finished {
+                on_game(&played.record);
+                results[game as usize] = Some(played);
+            }
+        });
+    }
     let mut think = [Duration::ZERO; 2];
     let mut moves = [0u64; 2];
     let mut report = ArenaReport {
@@ -68,30 +159,14 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
         x_engine: config.x.name().into(),
         ..ArenaReport::default()
     };
+    // In game order, so that the Elo sums come out the same every time.
     let mut scores = Vec::with_capacity(config.games as usize);
-    for game in 0..config.games {
-        let mut pos = Position::new(rules);
-        let mut record = GameRecord::new(rules);
-        record.id = Some(game as u64);
-        while !pos.outcome().is_over() {
-            let side = pos.to_move().index();
-            let start = Instant::now();
-            let cell = seats[side].choose(&pos, &mut Unlimited::new());
-            think[side] += start.elapsed();
-            moves[side] += 1;
-            if pos.play(cell).is_err() {
-                // An engine that picks an illegal move forfeits the game.
-                record.outcome = Outcome::Win(pos.to_move().other());
-                break;
-            }
-            record.moves.push(cell);
-            record.outcome = pos.outcome();
+    for played in results.into_iter().flatten() {
+        for side in 0..2 {
+            think[side] += played.think[side];
+            moves[side] += played.moves[side];
         }
-        for (side, seat) in seats.iter_mut().enumerate() {
-            let me = if side == 0 { Player::O } else { Player::X };
-            seat.game_over(&record, me);
-        }
-        let score = match record.outcome {
+        let score = match played.record.outcome {
             Outcome::Win(Player::O) => {
                 report.o_wins += 1;
                 1.0
@@ -106,7 +181,6 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
             }
         };
         scores.push(score);
-        on_game(&record);
     }
     let ms = |t: Duration, n: u64| {
         if n == 0 {
@@ -121,10 +195,15 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
     report
 }
 
-/// A per-seat seed, different for each side.
-fn seed_for(seed: u64, side: u64) -> u64 {
-    seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        .wrapping_add(side * 0x2545_f491_4f6c_dd1d + 1)
+/// A seed per game and side.
+fn seed_for(seed: u64, game: u32, side: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add((game as u64) << 1 | side)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // SplitMix64's finaliser: nearby games get unrelated seeds.
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 fn elo(score: f64) -> f64 {
@@ -223,6 +302,7 @@ mod tests {
                 mcts_iterations: 500,
             },
             rl: None,
+            jobs: 1,
         };
         let strip = |mut r: ArenaReport| {
             r.o_ms_per_move = 0.0;
@@ -235,5 +315,13 @@ mod tests {
         let b = strip(run(&config, |r| records_b.push(r.notation())));
         assert_eq!(a, b);
         assert_eq!(records_a, records_b);
+        // On three threads: the same games, finished in another order.
+        let threads = ArenaConfig { jobs: 3, ..config };
+        let mut records_c = Vec::new();
+        let c = strip(run(&threads, |r| records_c.push(r.notation())));
+        assert_eq!(a, c);
+        records_c.sort();
+        records_a.sort();
+        assert_eq!(records_a, records_c);
     }
 }
