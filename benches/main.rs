@@ -28,7 +28,7 @@ fn win_test(c: &mut Criterion) {
         })
     });
     let geo5 = Rules::new(5, 4).unwrap().geometry();
-    group.bench_function("5x5_k4_line_loop", |b| {
+    group.bench_function("5x5_k4", |b| {
         b.iter(|| {
             boards
                 .iter()
@@ -46,6 +46,10 @@ fn playout(c: &mut Criterion) {
     group.throughput(Throughput::Elements(1));
     group.bench_function("4x4_k3_empty_board", |b| {
         b.iter(|| random_playout(geo, black_box([0, 0]), 0, &mut rng))
+    });
+    let geo5 = Rules::new(5, 4).unwrap().geometry();
+    group.bench_function("5x5_k4_empty_board", |b| {
+        b.iter(|| random_playout(geo5, black_box([0, 0]), 0, &mut rng))
     });
     group.finish();
 }

@@ -38,6 +38,10 @@ pub struct Geometry {
     /// For boards of at most 16 cells: bit `m` is set when the cell set `m`
     /// contains a line. 8 KiB for 4x4, so it stays in L1 during playouts.
     pub line_bits: Option<Vec<u64>>,
+    /// The shift-and win test of larger boards: for each direction, its
+    /// shift and, for each step `j < K`, the cells whose `j`-th neighbour in
+    /// that direction is on the board (so a shift never wraps a row).
+    pub shift: [(u32, [u64; 8]); 4],
     /// `sym[s][c]` is the cell that `c` moves to under symmetry `s`
     /// (s = 0 is the identity).
     pub sym: [[u8; 64]; 8],
@@ -205,6 +209,21 @@ impl Geometry {
                 *key = rng.next_u64();
             }
         }
+        // Right, down, down-right, down-left: shift by 1, n, n + 1, n - 1.
+        let mut shift = [(0u32, [0u64; 8]); 4];
+        for (d, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+            shift[d].0 = (dr * n + dc) as u32;
+            for j in 0..k {
+                for r in 0..n {
+                    for c in 0..n {
+                        let (er, ec) = (r + dr * j, c + dc * j);
+                        if (0..n).contains(&er) && (0..n).contains(&ec) {
+                            shift[d].1[j as usize] |= bit(r, c);
+                        }
+                    }
+                }
+            }
+        }
         let mut sym_zobrist = Box::new([[[0u64; 64]; 2]; 8]);
         for (s, keys) in sym_zobrist.iter_mut().enumerate() {
             for (player_keys, base) in keys.iter_mut().zip(&zobrist) {
@@ -226,6 +245,7 @@ impl Geometry {
             lines_through,
             table_lines,
             line_bits,
+            shift,
             sym,
             sym_inv,
             sym_bytes,
@@ -235,23 +255,39 @@ impl Geometry {
     }
 
     /// Whether the cell set `bb` contains a whole line.
-    #[inline]
+    #[inline(always)]
     pub fn has_line(&self, bb: u64) -> bool {
         match &self.line_bits {
             Some(bits) => bits[(bb >> 6) as usize] >> (bb & 63) & 1 != 0,
-            None => self.lines.iter().any(|&l| l & !bb == 0),
+            None => self.has_line_shifted(bb),
         }
     }
 
     /// Whether `bb` contains a line through `cell` (the move just played).
+    #[inline(always)]
+    pub fn has_line_through(&self, bb: u64, _cell: u8) -> bool {
+        self.has_line(bb)
+    }
+
+    /// The shift-and test: for each direction, the cells that start K in a
+    /// row of `bb` are those whose 0th to (K-1)th neighbours are all in
+    /// `bb`; no list of lines is walked.
     #[inline]
-    pub fn has_line_through(&self, bb: u64, cell: u8) -> bool {
-        match &self.line_bits {
-            Some(bits) => bits[(bb >> 6) as usize] >> (bb & 63) & 1 != 0,
-            None => self.lines_through[cell as usize]
-                .iter()
-                .any(|&l| l & !bb == 0),
+    pub fn has_line_shifted(&self, bb: u64) -> bool {
+        let k = self.goal as usize;
+        if (bb.count_ones() as usize) < k {
+            return false;
         }
+        let mut any = 0;
+        for (step, valid) in &self.shift {
+            let mut starts = bb & valid[k - 1];
+            for (j, mask) in valid.iter().enumerate().take(k - 1).skip(1) {
+                starts &= (bb >> (j as u32 * step)) & mask;
+            }
+            starts &= bb >> ((k as u32 - 1) * step);
+            any |= starts;
+        }
+        any != 0
     }
 
     /// The empty cells where a player holding `mine` would complete a line.
@@ -368,6 +404,26 @@ mod tests {
             assert_eq!(spread_bits(1u64 << i), 1u128 << (2 * i));
         }
         assert_eq!(spread_bits(u64::MAX), u128::MAX / 3);
+    }
+
+    #[test]
+    fn the_shift_and_test_agrees_with_the_line_loop() {
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        for size in MIN_SIZE..=MAX_SIZE {
+            for goal in 3..=size {
+                let geo = Rules::new(size, goal).unwrap().geometry();
+                for _ in 0..3_000 {
+                    let m = (rng.next_u64() | rng.next_u64()) & geo.full;
+                    let slow = geo.lines.iter().any(|&l| l & !m == 0);
+                    assert_eq!(geo.has_line_shifted(m), slow, "{size} {goal} {m:#x}");
+                }
+                for &line in &geo.lines {
+                    assert!(geo.has_line_shifted(line));
+                    assert!(!geo.has_line_shifted(line & (line - 1)));
+                }
+            }
+        }
     }
 
     #[test]
