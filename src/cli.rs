@@ -119,6 +119,30 @@ pub enum Command {
     Arena(ArenaArgs),
     /// Train the learning player (rl) by self-play and save its model.
     Train(TrainArgs),
+    /// How well a learning player's model plays: the share of its moves
+    /// that keep the game-theoretic value, judged by the solver.
+    Eval(EvalArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The model file (default: the one `train` writes for these rules).
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+    /// Games against Random on each side.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+    /// Positions in the fixed sample of reachable positions.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub sample: u32,
+    /// Seed of the games against Random (the sample is always the same).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -13,7 +13,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kxo_tui::ai::rl::{SharedTable, ValueTable};
 use kxo_tui::ai::{EngineKind, ThinkLimit};
 use kxo_tui::app::LiveConfig;
-use kxo_tui::cli::{ArenaArgs, Cli, Command, LiveArgs, SolveArgs, TrainArgs, one_line_error};
+use kxo_tui::cli::{
+    ArenaArgs, Cli, Command, EvalArgs, LiveArgs, SolveArgs, TrainArgs, one_line_error,
+};
 use kxo_tui::game::Rules;
 use kxo_tui::headless::{InputError, arena, solve};
 
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Arena(args)) => run_arena(args),
         Some(Command::Train(args)) => run_train(args),
+        Some(Command::Eval(args)) => run_eval(args),
         None => run_live(cli.live),
     };
     match result {
@@ -99,6 +102,68 @@ fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(UNSETTLED)
     })
+}
+
+fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
+    let rules = args.rules.rules()?;
+    let path = match args.model {
+        Some(p) => p,
+        None => kxo_tui::model::default_path(rules).map_err(|e| InputError(e.to_string()))?,
+    };
+    let table = kxo_tui::model::load(&path, rules)
+        .map_err(|e| InputError(e.to_string()))?
+        .ok_or_else(|| InputError(format!("model file {}: no such file", path.display())))?;
+    let (entries, games) = (table.len(), table.games);
+    let table: SharedTable = Rc::new(RefCell::new(table));
+    let mut judge = kxo_tui::ai::accuracy::Judge::new(rules);
+    let skill = kxo_tui::ai::accuracy::measure(
+        &table,
+        args.games,
+        args.sample as usize,
+        args.seed,
+        &mut judge,
+    );
+    if args.json {
+        let report = serde_json::json!({
+            "size": rules.size(),
+            "goal": rules.goal(),
+            "model": path.display().to_string(),
+            "entries": entries,
+            "games_learned": games,
+            "vs_random_o": { "accuracy": skill.vs_random_o.share(), "moves": skill.vs_random_o.moves, "kept": skill.vs_random_o.kept },
+            "vs_random_x": { "accuracy": skill.vs_random_x.share(), "moves": skill.vs_random_x.moves, "kept": skill.vs_random_x.kept },
+            "sample": { "accuracy": skill.sample.share(), "moves": skill.sample.moves, "kept": skill.sample.kept },
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let line = |what: &str, a: kxo_tui::ai::accuracy::Accuracy| {
+            format!(
+                "  {what:<28} {:6.2}%  ({} of {} moves)\n",
+                100.0 * a.share(),
+                kxo_tui::headless::thousands(a.kept),
+                kxo_tui::headless::thousands(a.moves)
+            )
+        };
+        print!(
+            "model {} ({n}x{n}, {k} in a row): {} entries, {} games learned\n\
+             accuracy (moves that keep the game-theoretic value, judged by the solver):\n{}{}{}",
+            path.display(),
+            kxo_tui::headless::thousands(entries as u64),
+            kxo_tui::headless::thousands(games),
+            line(
+                &format!("vs Random as O ({} games)", args.games),
+                skill.vs_random_o
+            ),
+            line(
+                &format!("vs Random as X ({} games)", args.games),
+                skill.vs_random_x
+            ),
+            line(&format!("{} sampled positions", args.sample), skill.sample),
+            n = rules.size(),
+            k = rules.goal(),
+        );
+    }
+    Ok(())
 }
 
 /// The learning player's model: loaded from `path` (or the default file),

@@ -4,6 +4,7 @@
 //! scheduler. A search gives time back through [`Budget::tick`], which the
 //! live screen implements by suspending the calling coroutine.
 
+pub mod accuracy;
 mod mcts;
 mod negamax;
 pub mod playout;
