@@ -147,10 +147,10 @@ pub struct EvalArgs {
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Self-play games.
-    #[arg(long, default_value_t = crate::headless::train::DEFAULT_EPISODES,
-          value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
-    pub episodes: u64,
+    /// Games to play and learn from (default: 100,000; 1,500,000 for 4x4
+    /// with four in a row).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub episodes: Option<u64>,
     #[command(flatten)]
     pub rules: RulesArgs,
     /// The model file (default: one per size and goal under the user's data folder).
@@ -159,6 +159,10 @@ pub struct TrainArgs {
     /// Seed for reproducible training (default: a random one).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// What a new model's unseen positions are worth: zero (½ each, the
+    /// default: it learns everything) or heuristic (a line count).
+    #[arg(long, value_name = "START")]
+    pub init: Option<crate::ai::rl::Init>,
 }
 
 /// The board: side and marks in a row.

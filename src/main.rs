@@ -10,7 +10,7 @@ use clap::Parser;
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use kxo_tui::ai::rl::{SharedTable, ValueTable};
+use kxo_tui::ai::rl::{Init, SharedTable, ValueTable};
 use kxo_tui::ai::{EngineKind, ThinkLimit};
 use kxo_tui::app::LiveConfig;
 use kxo_tui::cli::{
@@ -169,7 +169,11 @@ fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
 /// The learning player's model: loaded from `path` (or the default file),
 /// or a fresh table when there is no file yet. A file that cannot be read is
 /// an input error, and is left as it is.
-fn open_model(rules: Rules, path: Option<PathBuf>) -> anyhow::Result<(PathBuf, SharedTable)> {
+fn open_model(
+    rules: Rules,
+    path: Option<PathBuf>,
+    init: Init,
+) -> anyhow::Result<(PathBuf, SharedTable)> {
     let path = match path {
         Some(p) => p,
         None => kxo_tui::model::default_path(rules).map_err(|e| InputError(e.to_string()))?,
@@ -180,7 +184,7 @@ fn open_model(rules: Rules, path: Option<PathBuf>) -> anyhow::Result<(PathBuf, S
                 "{e} (move it away, or pass --model PATH, to start afresh)"
             ))
         })?
-        .unwrap_or_else(|| ValueTable::new(rules));
+        .unwrap_or_else(|| ValueTable::with_init(rules, init));
     Ok((path, Rc::new(RefCell::new(table))))
 }
 
@@ -203,7 +207,7 @@ fn save_model(model: &Option<(PathBuf, SharedTable)>) -> anyhow::Result<()> {
 fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     let model = if args.o == EngineKind::Rl || args.x == EngineKind::Rl {
-        Some(open_model(rules, args.model.clone())?)
+        Some(open_model(rules, args.model.clone(), Init::Heuristic)?)
     } else {
         None
     };
@@ -258,22 +262,36 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
 fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     use kxo_tui::headless::train;
     let rules = args.rules.rules()?;
-    let model = open_model(rules, args.model)?;
+    let model = open_model(rules, args.model, args.init.unwrap_or(Init::Zero))?;
     let (path, table) = &model;
+    if let Some(init) = args.init
+        && table.borrow().init() != init
+    {
+        return Err(InputError(format!(
+            "model file {} already starts from {}; --init {} is for a new model (pass another --model)",
+            path.display(),
+            table.borrow().init().name(),
+            init.name()
+        ))
+        .into());
+    }
     let seed = args.seed.unwrap_or_else(rand::random);
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(signal, stop.clone())?;
     }
     let start_games = table.borrow().games;
+    let episodes = args
+        .episodes
+        .unwrap_or_else(|| train::default_episodes(rules));
     eprintln!(
         "training {} episodes of {n}x{n}, {k} in a row, seed {seed}; Ctrl-C stops and keeps what was learned",
-        args.episodes,
+        episodes,
         n = rules.size(),
         k = rules.goal()
     );
     let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(args.episodes);
+        let bar = ProgressBar::new(episodes);
         bar.set_style(
             ProgressStyle::with_template(
                 "{bar:30} {pos}/{len} episodes  {per_sec}  {msg}  [{elapsed} < {eta}]",
@@ -284,15 +302,14 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let report = train::train(table, args.episodes, seed, 10, &stop, |done, point| {
+    let report = train::train(table, episodes, seed, 10, &stop, |done, point| {
         bar.set_position(done);
         if let Some(p) = point {
             bar.set_message(format!(
-                "as O: vs Random {:.0}% won {:.0}% drawn, vs Negamax {:.0}% won {:.0}% drawn",
-                100.0 * p.vs_random.win_rate(),
-                100.0 * p.vs_random.draws as f64 / p.vs_random.games().max(1) as f64,
-                100.0 * p.vs_negamax.win_rate(),
-                100.0 * p.vs_negamax.draws as f64 / p.vs_negamax.games().max(1) as f64,
+                "accuracy: as O {:.1}%, as X {:.1}%, sample {:.1}%",
+                100.0 * p.skill.vs_random_o.share(),
+                100.0 * p.skill.vs_random_x.share(),
+                100.0 * p.skill.sample.share(),
             ));
         }
     });
@@ -322,7 +339,11 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         t.games,
         start_games
     );
-    println!("\nlearning curve (greedy play as O, measured during training):");
+    println!(
+        "\nlearning curve: accuracy, the share of moves that keep the game-theoretic value\n\
+         (judged by the solver), in games against Random as O and as X, and on a fixed\n\
+         sample of reachable positions:"
+    );
     print!("{}", report.curve_table());
     Ok(())
 }
@@ -349,7 +370,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
     // The learning player may play when it is named or when pairs are random.
     let rl_may_play = [o, x].iter().any(|k| k.is_none_or(|k| k == EngineKind::Rl));
     let model = if rl_may_play {
-        Some(open_model(rules, args.model.clone())?)
+        Some(open_model(rules, args.model.clone(), Init::Heuristic)?)
     } else {
         None
     };

@@ -1,9 +1,11 @@
 //! The learning player's model file.
 //!
 //! Layout (little-endian): the magic `KXORL\0`, a format version (u16),
-//! the rules it was trained for (size u8, goal u8), the games learned from
-//! (u64), the entry count (u64), then per entry the canonical 2-bit table
-//! (u128) and its value (f32), and last a CRC-32 of everything before it.
+//! the rules it was trained for (size u8, goal u8), what unseen positions
+//! are worth (u8: 0 the heuristic, 1 zero; version 2 on), the games
+//! learned from (u64), the entry count (u64), then per entry the canonical
+//! 2-bit table (u128) and its value (f32), and last a CRC-32 of everything
+//! before it. Version 1 files (no start byte) started from the heuristic.
 //!
 //! Saving writes a temporary file in the same folder, syncs it, and renames
 //! it over the old one (then syncs the folder), so a crash at any moment
@@ -15,12 +17,14 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::ai::rl::ValueTable;
+use crate::ai::rl::{Init, ValueTable};
 use crate::game::Rules;
 
 const MAGIC: &[u8; 6] = b"KXORL\0";
-pub const VERSION: u16 = 1;
-const HEADER: usize = 6 + 2 + 1 + 1 + 8 + 8;
+pub const VERSION: u16 = 2;
+const HEADER: usize = 6 + 2 + 1 + 1 + 1 + 8 + 8;
+/// Version 1 had no start byte.
+const HEADER_V1: usize = HEADER - 1;
 const ENTRY: usize = 16 + 4;
 
 /// Why a model file was refused; always names the file.
@@ -67,6 +71,10 @@ pub fn encode(table: &ValueTable) -> Vec<u8> {
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.push(rules.size());
     out.push(rules.goal());
+    out.push(match table.init() {
+        Init::Heuristic => 0,
+        Init::Zero => 1,
+    });
     out.extend_from_slice(&table.games.to_le_bytes());
     out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     for (key, value) in entries {
@@ -87,25 +95,43 @@ pub fn decode(bytes: &[u8], rules: Rules, path: &Path) -> Result<ValueTable, Mod
             "not a kxo-tui model (it does not start with the model header)",
         ));
     }
-    if bytes.len() < HEADER + 4 {
+    if bytes.len() < HEADER_V1 + 4 {
+        return Err(refuse(
+            path,
+            format!("truncated: {} bytes, shorter than the header", bytes.len()),
+        ));
+    }
+    let version = u16::from_le_bytes([bytes[6], bytes[7]]);
+    let (header, init) = match version {
+        1 => (HEADER_V1, Init::Heuristic),
+        VERSION => {
+            let init = match bytes[10] {
+                0 => Init::Heuristic,
+                1 => Init::Zero,
+                other => return Err(refuse(path, format!("corrupt: unknown start {other}"))),
+            };
+            (HEADER, init)
+        }
+        _ => {
+            return Err(refuse(
+                path,
+                format!("format version {version}; this kxo-tui reads versions 1 and {VERSION}"),
+            ));
+        }
+    };
+    if bytes.len() < header + 4 {
         return Err(refuse(
             path,
             format!("truncated: {} bytes, shorter than the header", bytes.len()),
         ));
     }
     let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([0; 8]));
-    let version = u16::from_le_bytes([bytes[6], bytes[7]]);
-    if version != VERSION {
-        return Err(refuse(
-            path,
-            format!("format version {version}; this kxo-tui reads version {VERSION}"),
-        ));
-    }
     let (size, goal) = (bytes[8], bytes[9]);
-    let count = u64_at(18);
+    let games = u64_at(header - 16);
+    let count = u64_at(header - 8);
     let expected = (count as usize)
         .checked_mul(ENTRY)
-        .and_then(|n| n.checked_add(HEADER + 4));
+        .and_then(|n| n.checked_add(header + 4));
     if expected != Some(bytes.len()) {
         let problem = if expected.is_some_and(|e| bytes.len() < e) {
             format!(
@@ -133,12 +159,12 @@ pub fn decode(bytes: &[u8], rules: Rules, path: &Path) -> Result<ValueTable, Mod
             ),
         ));
     }
-    let entries = body[HEADER..].chunks_exact(ENTRY).map(|e| {
+    let entries = body[header..].chunks_exact(ENTRY).map(|e| {
         let key = u128::from_le_bytes(e[..16].try_into().unwrap_or([0; 16]));
         let value = f32::from_le_bytes(e[16..].try_into().unwrap_or([0; 4]));
         (key, value)
     });
-    let table = ValueTable::from_entries(rules, u64_at(10), entries);
+    let table = ValueTable::from_entries(rules, init, games, entries);
     if table.len() as u64 != count {
         return Err(refuse(path, "corrupt: repeated entries"));
     }
@@ -217,7 +243,7 @@ mod tests {
         for moves in ["B2,C3,A1,D4,B1", "A1,B1,C1,D1,A2,B2,C2"] {
             let mut r = GameRecord::new(rules);
             r.moves = Cell::parse_list(moves, rules.size()).unwrap();
-            t.learn(&r, 0.7);
+            t.learn(&r, crate::ai::rl::ALPHA);
         }
         t
     }
@@ -233,6 +259,30 @@ mod tests {
         assert_eq!(back.entries(), t.entries());
         assert_eq!(back.games, t.games);
         assert!(load(&dir.path().join("absent"), rules).unwrap().is_none());
+    }
+
+    #[test]
+    fn the_start_is_kept_and_version_1_files_still_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Rules::default_rules();
+        let zero = ValueTable::with_init(rules, Init::Zero);
+        let path = dir.path().join("zero.model");
+        save(&zero, &path).unwrap();
+        assert_eq!(load(&path, rules).unwrap().unwrap().init(), Init::Zero);
+        // A version 1 file: no start byte; it started from the heuristic.
+        let t = trained(rules);
+        let mut v1 = encode(&t);
+        v1.truncate(v1.len() - 4);
+        v1.remove(10);
+        v1[6..8].copy_from_slice(&1u16.to_le_bytes());
+        let crc = crc32fast::hash(&v1);
+        v1.extend_from_slice(&crc.to_le_bytes());
+        let old = dir.path().join("v1.model");
+        fs::write(&old, &v1).unwrap();
+        let back = load(&old, rules).unwrap().unwrap();
+        assert_eq!(back.init(), Init::Heuristic);
+        assert_eq!(back.entries(), t.entries());
+        assert_eq!(back.games, t.games);
     }
 
     #[test]

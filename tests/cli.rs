@@ -226,7 +226,7 @@ fn train_saves_a_model_and_prints_the_curve() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("trained 3000 episodes"), "{out}");
     assert!(
-        out.contains("learning curve") && out.contains("vs Negamax"),
+        out.contains("learning curve") && out.contains("as X") && out.contains("sample"),
         "{out}"
     );
     assert_eq!(load_model(&path).games, 3000);

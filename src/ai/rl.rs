@@ -3,11 +3,20 @@
 //!
 //! Values are kept for *afterstates* (the position just after a move), as
 //! the expected result for the player who made that move: 1 a win, ½ a draw,
-//! 0 a loss. The key is the canonical 2-bit table, so the 8 symmetric images
-//! of a position share one entry. A position never seen starts from a
-//! line-count heuristic. At the end of each game the afterstates are updated
-//! backwards, each towards one minus the best value the opponent can reach
-//! from it (a TD(0) update with a greedy, negamax-style target).
+//! 0 a loss (negamax form: the same table serves both sides). The key is the
+//! canonical 2-bit table, so the 8 symmetric images of a position share one
+//! entry. A position never seen starts from the table's [`Init`]: ½, or a
+//! line-count heuristic.
+//!
+//! The rule: at the end of each game, backwards over its afterstates, each
+//! is set to one minus the best value the opponent can reach from it, where
+//! each of the opponent's replies is itself valued one ply deeper (one minus
+//! the mover's best answer to it) unless the table knows it. Finished games
+//! are exact. The game is deterministic and the target takes the maximum
+//! over every reply, so the target has no noise to average away: the step
+//! size is 1, which makes the rule value iteration over the positions met,
+//! converging to the perfect-play values as play covers them. Exploration
+//! (which decays) and games against Random widen what play covers.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,8 +28,37 @@ use rustc_hash::FxHashMap;
 use super::{Budget, Engine};
 use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 
-/// Step size of the updates.
-pub const ALPHA: f32 = 0.7;
+/// Step size of the updates (see the module's notes).
+pub const ALPHA: f32 = 1.0;
+
+/// What an afterstate never seen is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// ½ for every position: the player knows nothing but the rules.
+    Zero,
+    /// The line-count heuristic ([`heuristic`]).
+    Heuristic,
+}
+
+impl Init {
+    pub fn name(self) -> &'static str {
+        match self {
+            Init::Zero => "zero",
+            Init::Heuristic => "heuristic",
+        }
+    }
+}
+
+impl std::str::FromStr for Init {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Init, String> {
+        match s {
+            "zero" => Ok(Init::Zero),
+            "heuristic" => Ok(Init::Heuristic),
+            _ => Err(format!("unknown start '{s}': use zero or heuristic")),
+        }
+    }
+}
 /// Values closer than this count as a tie (broken at random).
 const TIE: f32 = 1e-4;
 
@@ -28,6 +66,7 @@ const TIE: f32 = 1e-4;
 #[derive(Clone, Debug)]
 pub struct ValueTable {
     rules: Rules,
+    init: Init,
     values: FxHashMap<u128, f32>,
     /// Games learned from, over the table's whole life.
     pub games: u64,
@@ -43,9 +82,15 @@ pub struct ValueTable {
 pub type SharedTable = Rc<RefCell<ValueTable>>;
 
 impl ValueTable {
+    /// A new table that starts from the heuristic.
     pub fn new(rules: Rules) -> ValueTable {
+        ValueTable::with_init(rules, Init::Heuristic)
+    }
+
+    pub fn with_init(rules: Rules, init: Init) -> ValueTable {
         ValueTable {
             rules,
+            init,
             values: FxHashMap::default(),
             games: 0,
             dirty: false,
@@ -55,6 +100,9 @@ impl ValueTable {
 
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+    pub fn init(&self) -> Init {
+        self.init
     }
     pub fn len(&self) -> usize {
         self.values.len()
@@ -73,11 +121,13 @@ impl ValueTable {
     /// Builds a table from saved entries.
     pub fn from_entries(
         rules: Rules,
+        init: Init,
         games: u64,
         entries: impl IntoIterator<Item = (u128, f32)>,
     ) -> ValueTable {
         ValueTable {
             rules,
+            init,
             values: entries.into_iter().collect(),
             games,
             dirty: false,
@@ -96,7 +146,27 @@ impl ValueTable {
         match after.outcome() {
             Outcome::Win(_) => 1.0,
             Outcome::Draw => 0.5,
-            Outcome::Ongoing => self.stored(after).unwrap_or_else(|| heuristic(after)),
+            Outcome::Ongoing => self.stored(after).unwrap_or_else(|| self.start(after)),
+        }
+    }
+
+    /// What an afterstate never seen is worth.
+    fn start(&self, after: &Position) -> f32 {
+        match self.init {
+            Init::Zero => 0.5,
+            Init::Heuristic => heuristic(after),
+        }
+    }
+
+    /// The value of `after` one ply deeper when the table does not know
+    /// it: one minus the best reply from it.
+    fn deep_value(&self, after: &Position) -> f32 {
+        match after.outcome() {
+            Outcome::Ongoing => match self.stored(after) {
+                Some(v) => v,
+                None => 1.0 - self.best_reply(after),
+            },
+            _ => self.value(after),
         }
     }
 
@@ -107,8 +177,26 @@ impl ValueTable {
             let mut next = *pos;
             next.play_unchecked(m);
             best = best.max(self.value(&next));
+            if best >= 1.0 {
+                break;
+            }
         }
         best
+    }
+
+    /// The learning target of `after`: one minus the opponent's best reply,
+    /// each reply valued one ply deeper when the table does not know it.
+    fn target(&self, after: &Position) -> f32 {
+        let mut best = 0.0f32;
+        for m in after.legal_moves() {
+            let mut next = *after;
+            next.play_unchecked(m);
+            best = best.max(self.deep_value(&next));
+            if best >= 1.0 {
+                break;
+            }
+        }
+        1.0 - best
     }
 
     /// Learns from a finished game: backwards over its afterstates, each
@@ -135,13 +223,13 @@ impl ValueTable {
             if after.outcome().is_over() {
                 continue;
             }
-            let target = 1.0 - self.best_reply(after);
+            let target = self.target(after);
             let key = after.canonical_table();
             let old = self
                 .values
                 .get(&key)
                 .copied()
-                .unwrap_or_else(|| heuristic(after));
+                .unwrap_or_else(|| self.start(after));
             self.values.insert(key, old + alpha * (target - old));
         }
         self.games += 1;

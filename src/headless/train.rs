@@ -1,22 +1,40 @@
-//! `kxo-tui train`: self-play for the learning player, with a learning curve
-//! measured against Random and Negamax as it goes.
+//! `kxo-tui train`: the learning player plays and learns, with a learning
+//! curve of its accuracy measured as it goes.
+//!
+//! The games cycle through three kinds: against itself, and against Random
+//! as O and as X. Self-play teaches the lines good players choose; Random
+//! leads it into the positions a weaker opponent makes, which a player
+//! must also answer well. Exploration (a random move now and then) decays
+//! over the run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::ai::accuracy::{self, Judge, Skill};
 use crate::ai::rl::{ALPHA, RlPlayer, SharedTable};
-use crate::ai::{Engine, EngineKind, ThinkLimit, Unlimited, make_engine};
+use crate::ai::{Engine, EngineKind, RandomPlayer, ThinkLimit, Unlimited, make_engine};
 use crate::game::{GameRecord, Outcome, Player, Position, Rules};
 
-/// Self-play games of the default training.
+/// Games of the default training on 3x3 and on 4x4 with three in a row.
 pub const DEFAULT_EPISODES: u64 = 100_000;
+
+/// Games of the default training for `rules`: enough, where a table can
+/// cover the game, for the learner to keep the value in 99% of its moves
+/// against Random, in under two minutes. Four in a row on 4x4 is a long
+/// draw with a million positions to learn.
+pub fn default_episodes(rules: Rules) -> u64 {
+    match (rules.size(), rules.goal()) {
+        (4, 4) => 1_500_000,
+        _ => DEFAULT_EPISODES,
+    }
+}
 /// Exploration at the start and at the end of training (it decays linearly).
 const EPSILON_START: f64 = 0.3;
 const EPSILON_END: f64 = 0.02;
-/// Games per measurement: against Random, and against Negamax (which is
-/// deterministic, so few games tell).
-const EVAL_RANDOM: u32 = 200;
-const EVAL_NEGAMAX: u32 = 20;
+/// Games against Random on each side, and sampled positions, per point of
+/// the learning curve.
+const CURVE_GAMES: u32 = 200;
+const CURVE_SAMPLE: usize = 1_000;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -34,12 +52,11 @@ impl Tally {
     }
 }
 
-/// One point of the learning curve: the greedy player as O.
+/// One point of the learning curve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CurvePoint {
     pub episodes: u64,
-    pub vs_random: Tally,
-    pub vs_negamax: Tally,
+    pub skill: Skill,
     pub entries: usize,
 }
 
@@ -58,22 +75,18 @@ impl TrainReport {
 
     /// The learning curve as a table.
     pub fn curve_table(&self) -> String {
-        let pct = |t: Tally, n: u32| 100.0 * n as f64 / t.games().max(1) as f64;
-        let mut out = String::from(
-            "  episodes   vs Random (as O)         vs Negamax (as O)        table entries\n\
-             \x20            win   draw  loss        win   draw  loss\n",
+        let mut out = format!(
+            "{:>10}  {:>11}  {:>11}  {:>11}  {:>13}\n",
+            "episodes", "as O", "as X", "sample", "table entries"
         );
         for p in &self.curve {
             out.push_str(&format!(
-                "{:>10}   {:5.1}% {:5.1}% {:5.1}%      {:5.1}% {:5.1}% {:5.1}%     {:>9}\n",
-                p.episodes,
-                pct(p.vs_random, p.vs_random.wins),
-                pct(p.vs_random, p.vs_random.draws),
-                pct(p.vs_random, p.vs_random.losses),
-                pct(p.vs_negamax, p.vs_negamax.wins),
-                pct(p.vs_negamax, p.vs_negamax.draws),
-                pct(p.vs_negamax, p.vs_negamax.losses),
-                p.entries
+                "{:>10}  {:>10.2}%  {:>10.2}%  {:>10.2}%  {:>13}\n",
+                super::thousands(p.episodes),
+                100.0 * p.skill.vs_random_o.share(),
+                100.0 * p.skill.vs_random_x.share(),
+                100.0 * p.skill.sample.share(),
+                super::thousands(p.entries as u64)
             ));
         }
         out
@@ -130,17 +143,16 @@ pub fn evaluate_as(
     tally
 }
 
-fn measure(table: &SharedTable, episodes: u64, seed: u64) -> CurvePoint {
+fn measure(table: &SharedTable, episodes: u64, seed: u64, judge: &mut Judge) -> CurvePoint {
     CurvePoint {
         episodes,
-        vs_random: evaluate(table, EngineKind::Random, EVAL_RANDOM, seed ^ episodes),
-        vs_negamax: evaluate(table, EngineKind::Negamax, EVAL_NEGAMAX, seed ^ episodes),
+        skill: accuracy::measure(table, CURVE_GAMES, CURVE_SAMPLE, seed ^ episodes, judge),
         entries: table.borrow().len(),
     }
 }
 
-/// Self-play training of `table` for `episodes` games, measuring the curve
-/// `points` times. Stops early (keeping what it learned) when `stop` is set.
+/// Trains `table` for `episodes` games, measuring the curve `points` times.
+/// Stops early (keeping what it learned) when `stop` is set.
 /// `on_progress(episodes done, latest curve point)` is called every
 /// 1,000 games.
 pub fn train(
@@ -153,10 +165,15 @@ pub fn train(
 ) -> TrainReport {
     let start = Instant::now();
     let rules = table.borrow().rules();
-    let mut player = RlPlayer::new(table.clone(), seed);
-    player.learning = false; // learning is done once per game, below
+    let mut judge = Judge::new(rules);
+    let mut learner = RlPlayer::new(table.clone(), seed);
+    let mut partner = RlPlayer::new(table.clone(), seed ^ 0x9e37);
+    let mut random = RandomPlayer::new(seed ^ 0x5eed);
+    // Learning is done once per game, below.
+    learner.learning = false;
+    partner.learning = false;
     let every = (episodes / points.max(1)).max(1);
-    let mut curve = vec![measure(table, 0, seed)];
+    let mut curve = vec![measure(table, 0, seed, &mut judge)];
     on_progress(0, curve.last());
     let mut done = 0;
     while done < episodes {
@@ -164,24 +181,25 @@ pub fn train(
             break;
         }
         let progress = done as f64 / episodes as f64;
-        player.epsilon = EPSILON_START + (EPSILON_END - EPSILON_START) * progress;
-        // The same player on both sides: it learns both sides' afterstates.
-        let record = {
-            let mut o = RlPlayer::new(table.clone(), seed ^ done);
-            o.epsilon = player.epsilon;
-            play_game(rules, &mut [&mut o, &mut player])
+        let epsilon = EPSILON_START + (EPSILON_END - EPSILON_START) * progress;
+        learner.epsilon = epsilon;
+        partner.epsilon = epsilon;
+        let record = match done % 3 {
+            0 => play_game(rules, &mut [&mut learner, &mut partner]),
+            1 => play_game(rules, &mut [&mut learner, &mut random]),
+            _ => play_game(rules, &mut [&mut random, &mut learner]),
         };
         table.borrow_mut().learn(&record, ALPHA);
         done += 1;
         if done % every == 0 || done == episodes {
-            curve.push(measure(table, done, seed));
+            curve.push(measure(table, done, seed, &mut judge));
             on_progress(done, curve.last());
         } else if done % 1_000 == 0 {
             on_progress(done, None);
         }
     }
     if curve.last().is_some_and(|p| p.episodes != done) {
-        curve.push(measure(table, done, seed));
+        curve.push(measure(table, done, seed, &mut judge));
     }
     TrainReport {
         episodes: done,
