@@ -113,7 +113,7 @@ fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
     let table = kxo_tui::model::load(&path, rules)
         .map_err(|e| InputError(e.to_string()))?
         .ok_or_else(|| InputError(format!("model file {}: no such file", path.display())))?;
-    let (entries, games) = (table.len(), table.games);
+    let (entries, games, kept) = (table.len(), table.games, table.accuracy);
     let table: SharedTable = Rc::new(RefCell::new(table));
     let mut judge = kxo_tui::ai::accuracy::Judge::new(rules);
     let skill = kxo_tui::ai::accuracy::measure(
@@ -130,6 +130,7 @@ fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
             "model": path.display().to_string(),
             "entries": entries,
             "games_learned": games,
+            "accuracy_when_saved": kept,
             "vs_random_o": { "accuracy": skill.vs_random_o.share(), "moves": skill.vs_random_o.moves, "kept": skill.vs_random_o.kept },
             "vs_random_x": { "accuracy": skill.vs_random_x.share(), "moves": skill.vs_random_x.moves, "kept": skill.vs_random_x.kept },
             "sample": { "accuracy": skill.sample.share(), "moves": skill.sample.moves, "kept": skill.sample.kept },
@@ -145,11 +146,13 @@ fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
             )
         };
         print!(
-            "model {} ({n}x{n}, {k} in a row): {} entries, {} games learned\n\
+            "model {} ({n}x{n}, {k} in a row): {} entries, {} games learned{}\n\
              accuracy (moves that keep the game-theoretic value, judged by the solver):\n{}{}{}",
             path.display(),
             kxo_tui::headless::thousands(entries as u64),
             kxo_tui::headless::thousands(games),
+            kept.map(|a| format!(", {:.1}% on the sample when saved", 100.0 * a))
+                .unwrap_or_default(),
             line(
                 &format!("vs Random as O ({} games)", args.games),
                 skill.vs_random_o
@@ -188,21 +191,48 @@ fn open_model(
     Ok((path, Rc::new(RefCell::new(table))))
 }
 
-/// Saves what the learning player learned, if anything.
+/// Saves what the learning player learned online (arena, live screen), if
+/// anything, unless it measurably plays worse than the model it would
+/// replace: then the saved model is kept and stderr says why.
 fn save_model(model: &Option<(PathBuf, SharedTable)>) -> anyhow::Result<()> {
-    if let Some((path, table)) = model {
-        let table = table.borrow();
-        if table.dirty {
-            kxo_tui::model::save(&table, path)?;
-            eprintln!(
-                "model saved: {} ({} positions)",
-                path.display(),
-                table.len()
-            );
-        }
+    let Some((path, table)) = model else {
+        return Ok(());
+    };
+    if !table.borrow().dirty {
+        return Ok(());
     }
+    let rules = table.borrow().rules();
+    let before = table.borrow().accuracy;
+    let mut judge = kxo_tui::ai::accuracy::Judge::new(rules);
+    let now = kxo_tui::ai::accuracy::model_accuracy(table, &mut judge);
+    if let (Some(before), Some(now)) = (before, now)
+        && now < before - ACCURACY_NOISE
+    {
+        eprintln!(
+            "model not saved: {} keeps its accuracy of {:.1}%; this run's learning would have \
+             lowered it to {:.1}%",
+            path.display(),
+            100.0 * before,
+            100.0 * now
+        );
+        return Ok(());
+    }
+    table.borrow_mut().accuracy = now;
+    let table = table.borrow();
+    kxo_tui::model::save(&table, path)?;
+    eprintln!(
+        "model saved: {} ({} positions{})",
+        path.display(),
+        table.len(),
+        now.map(|a| format!(", accuracy {:.1}%", 100.0 * a))
+            .unwrap_or_default()
+    );
     Ok(())
 }
+
+/// A drop in accuracy smaller than this (5 of the 1,000 sampled positions)
+/// is not counted as worse.
+const ACCURACY_NOISE: f32 = 0.005;
 
 fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;

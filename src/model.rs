@@ -2,8 +2,9 @@
 //!
 //! Layout (little-endian): the magic `KXORL\0`, a format version (u16),
 //! the rules it was trained for (size u8, goal u8), what unseen positions
-//! are worth (u8: 0 the heuristic, 1 zero; version 2 on), the games
-//! learned from (u64), the entry count (u64), then per entry the canonical
+//! are worth (u8: 0 the heuristic, 1 zero; version 2 on), its accuracy on
+//! the fixed sample when it was saved (f32, NaN when not measured; version
+//! 2 on), the games learned from (u64), the entry count (u64), then per entry the canonical
 //! 2-bit table (u128) and its value (f32), and last a CRC-32 of everything
 //! before it. Version 1 files (no start byte) started from the heuristic.
 //!
@@ -22,9 +23,9 @@ use crate::game::Rules;
 
 const MAGIC: &[u8; 6] = b"KXORL\0";
 pub const VERSION: u16 = 2;
-const HEADER: usize = 6 + 2 + 1 + 1 + 1 + 8 + 8;
-/// Version 1 had no start byte.
-const HEADER_V1: usize = HEADER - 1;
+const HEADER: usize = 6 + 2 + 1 + 1 + 1 + 4 + 8 + 8;
+/// Version 1 had no start byte and no accuracy.
+const HEADER_V1: usize = HEADER - 5;
 const ENTRY: usize = 16 + 4;
 
 /// Why a model file was refused; always names the file.
@@ -75,6 +76,7 @@ pub fn encode(table: &ValueTable) -> Vec<u8> {
         Init::Heuristic => 0,
         Init::Zero => 1,
     });
+    out.extend_from_slice(&table.accuracy.unwrap_or(f32::NAN).to_le_bytes());
     out.extend_from_slice(&table.games.to_le_bytes());
     out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     for (key, value) in entries {
@@ -164,7 +166,15 @@ pub fn decode(bytes: &[u8], rules: Rules, path: &Path) -> Result<ValueTable, Mod
         let value = f32::from_le_bytes(e[16..].try_into().unwrap_or([0; 4]));
         (key, value)
     });
-    let table = ValueTable::from_entries(rules, init, games, entries);
+    let accuracy = match version {
+        1 => None,
+        _ => {
+            let a = f32::from_le_bytes(bytes[11..15].try_into().unwrap_or([0; 4]));
+            (0.0..=1.0).contains(&a).then_some(a)
+        }
+    };
+    let mut table = ValueTable::from_entries(rules, init, games, entries);
+    table.accuracy = accuracy;
     if table.len() as u64 != count {
         return Err(refuse(path, "corrupt: repeated entries"));
     }
@@ -265,15 +275,19 @@ mod tests {
     fn the_start_is_kept_and_version_1_files_still_load() {
         let dir = tempfile::tempdir().unwrap();
         let rules = Rules::default_rules();
-        let zero = ValueTable::with_init(rules, Init::Zero);
+        let mut zero = ValueTable::with_init(rules, Init::Zero);
         let path = dir.path().join("zero.model");
         save(&zero, &path).unwrap();
         assert_eq!(load(&path, rules).unwrap().unwrap().init(), Init::Zero);
+        assert_eq!(load(&path, rules).unwrap().unwrap().accuracy, None);
+        zero.accuracy = Some(0.987);
+        save(&zero, &path).unwrap();
+        assert_eq!(load(&path, rules).unwrap().unwrap().accuracy, Some(0.987));
         // A version 1 file: no start byte; it started from the heuristic.
         let t = trained(rules);
         let mut v1 = encode(&t);
         v1.truncate(v1.len() - 4);
-        v1.remove(10);
+        v1.drain(10..15);
         v1[6..8].copy_from_slice(&1u16.to_le_bytes());
         let crc = crc32fast::hash(&v1);
         v1.extend_from_slice(&crc.to_le_bytes());

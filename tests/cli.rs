@@ -218,6 +218,52 @@ fn load_model(path: &std::path::Path) -> kxo_tui::ai::rl::ValueTable {
 }
 
 #[test]
+fn online_learning_never_saves_a_model_that_plays_worse() {
+    use kxo_tui::ai::rl::{Init, ValueTable};
+    let dir = tempfile::tempdir().unwrap();
+    let rules = kxo_tui::game::Rules::default_rules();
+    // A model that says it keeps the value in every sampled position, but
+    // knows nothing: what an arena run learns leaves it far below that.
+    let path = dir.path().join("proud.model");
+    let mut t = ValueTable::with_init(rules, Init::Zero);
+    t.accuracy = Some(1.0);
+    kxo_tui::model::save(&t, &path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let p = path.to_str().unwrap();
+    let args = [
+        "arena", "--o", "rl", "--x", "random", "--games", "30", "--seed", "1", "--model", p,
+    ];
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("model not saved") && err.contains("100.0%"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the model was changed"
+    );
+    // The same run against a model that claims less is saved, with the
+    // accuracy it measured.
+    t.accuracy = Some(0.5);
+    kxo_tui::model::save(&t, &path).unwrap();
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("model saved") && err.contains("accuracy"),
+        "{err}"
+    );
+    let saved = load_model(&path);
+    assert_eq!(saved.games, 30);
+    assert!(
+        saved.accuracy.is_some_and(|a| a > 0.5 && a < 1.0),
+        "{:?}",
+        saved.accuracy
+    );
+}
+
+#[test]
 fn train_saves_a_model_and_prints_the_curve() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.model");

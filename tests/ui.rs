@@ -121,6 +121,27 @@ fn load_tab_help_and_pause_are_drawn() {
 }
 
 #[test]
+fn the_load_tab_shows_what_the_learner_has_learned() {
+    use kxo_tui::ai::rl::ValueTable;
+    let mut t = ValueTable::new(kxo_tui::game::Rules::default_rules());
+    t.games = 1234;
+    t.accuracy = Some(0.993);
+    let mut a = app(ColorMode::None);
+    a.config.rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
+    a.tab = Tab::Load;
+    let t = text(&render(&a, 120, 50));
+    assert!(
+        t.contains("learner 1,234 games learned, 0 positions"),
+        "{t}"
+    );
+    assert!(t.contains("accuracy 99.3% when last saved"), "{t}");
+    // Without a learning player, no such line.
+    let mut a = app(ColorMode::None);
+    a.tab = Tab::Load;
+    assert!(!text(&render(&a, 120, 50)).contains("learner"));
+}
+
+#[test]
 fn logo_is_coloured_as_lolcat() {
     let buf = render(&app(ColorMode::TrueColor), 120, 50);
     for (row, line) in kxo_tui::ui::logo::LOGO.lines().enumerate() {

@@ -70,6 +70,9 @@ pub struct ValueTable {
     values: FxHashMap<u128, f32>,
     /// Games learned from, over the table's whole life.
     pub games: u64,
+    /// Its accuracy on the fixed sample of positions when it was last
+    /// measured (saved with it), if it was.
+    pub accuracy: Option<f32>,
     /// Changed since it was loaded or saved.
     pub dirty: bool,
     /// Ids of the games learned from lately: two seats sharing this table
@@ -93,6 +96,7 @@ impl ValueTable {
             init,
             values: FxHashMap::default(),
             games: 0,
+            accuracy: None,
             dirty: false,
             recent: Default::default(),
         }
@@ -130,6 +134,7 @@ impl ValueTable {
             init,
             values: entries.into_iter().collect(),
             games,
+            accuracy: None,
             dirty: false,
             recent: Default::default(),
         }

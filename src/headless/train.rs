@@ -34,7 +34,7 @@ const EPSILON_END: f64 = 0.02;
 /// Games against Random on each side, and sampled positions, per point of
 /// the learning curve.
 const CURVE_GAMES: u32 = 200;
-const CURVE_SAMPLE: usize = 1_000;
+const CURVE_SAMPLE: usize = accuracy::MODEL_SAMPLE;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -200,6 +200,12 @@ pub fn train(
     }
     if curve.last().is_some_and(|p| p.episodes != done) {
         curve.push(measure(table, done, seed, &mut judge));
+    }
+    // The model keeps the accuracy it was saved with (the same sample).
+    if let Some(last) = curve.last()
+        && rules.cells() <= 16
+    {
+        table.borrow_mut().accuracy = Some(last.skill.sample.share() as f32);
     }
     TrainReport {
         episodes: done,

@@ -88,6 +88,24 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             style,
         )));
     }
+    if let Some(table) = &app.config.rl
+        && let Ok(t) = table.try_borrow()
+    {
+        // The learning player's model: it learns from every game an rl
+        // seat finishes.
+        out.push(Line::from(format!(
+            "learner {} games learned, {} positions",
+            crate::headless::thousands(t.games),
+            crate::headless::thousands(t.len() as u64),
+        )));
+        out.push(Line::from(Span::styled(
+            t.accuracy
+                .map_or("        accuracy not measured yet".to_string(), |a| {
+                    format!("        accuracy {:.1}% when last saved", 100.0 * a)
+                }),
+            c.dim(),
+        )));
+    }
     out.push(Line::from(""));
     let share = |game: usize, side: usize| {
         load.seats
