@@ -132,6 +132,9 @@ pub struct Mcts {
     rng: Xoshiro256PlusPlus,
     nodes: Vec<Node>,
     iterations: u64,
+    /// The boards at the root of the tree in `nodes`, kept from the last
+    /// search so that the next can start from the right grandchild.
+    root: Option<[u64; 2]>,
 }
 
 impl Mcts {
@@ -142,6 +145,7 @@ impl Mcts {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             nodes: Vec::new(),
             iterations: 0,
+            root: None,
         }
     }
 
@@ -154,7 +158,66 @@ impl Mcts {
     /// shortcuts) and returns the most visited move. For benchmarks.
     pub fn search_iterations(&mut self, pos: &Position, iterations: u32) -> Cell {
         self.limit = Limit::Iterations(iterations);
+        // From a fresh tree, so that every search does the same work.
+        self.root = None;
         self.search(pos, &mut super::Unlimited::new())
+    }
+
+    /// Visits of the root of the tree (all searches that built it).
+    pub fn root_visits(&self) -> u32 {
+        self.nodes.first().map_or(0, |n| n.visits)
+    }
+
+    /// Makes the tree of the last search start at `boards` when they are
+    /// two plies below its root (its move, then the opponent's), keeping
+    /// that subtree's statistics. Returns whether it could.
+    fn reuse_tree(&mut self, boards: [u64; 2], side: usize) -> bool {
+        let Some(root) = self.root else {
+            return false;
+        };
+        let (mine, theirs) = (boards[side] ^ root[side], boards[side ^ 1] ^ root[side ^ 1]);
+        let grew = |old: u64, new: u64, diff: u64| old & new == old && diff.count_ones() == 1;
+        if self.nodes.is_empty()
+            || !grew(root[side], boards[side], mine)
+            || !grew(root[side ^ 1], boards[side ^ 1], theirs)
+        {
+            return false;
+        }
+        let child = |nodes: &[Node], parent: usize, cell: u64| {
+            let n = nodes[parent];
+            let first = n.first_child as usize;
+            (first..first + n.children as usize)
+                .find(|&i| n.first_child != 0 && 1u64 << nodes[i].cell == cell)
+        };
+        let Some(ours) = child(&self.nodes, 0, mine) else {
+            return false;
+        };
+        let Some(next) = child(&self.nodes, ours, theirs) else {
+            return false;
+        };
+        self.keep_subtree(next);
+        true
+    }
+
+    /// Copies the subtree under `top` to the front of a new node array
+    /// (children stay next to each other) and makes it the tree.
+    fn keep_subtree(&mut self, top: usize) {
+        let mut kept = Vec::with_capacity(self.nodes.capacity());
+        kept.push(self.nodes[top]);
+        let mut queue = std::collections::VecDeque::from([(top, 0usize)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let n = self.nodes[old];
+            if n.first_child == 0 {
+                continue;
+            }
+            let start = kept.len();
+            for i in 0..n.children as usize {
+                kept.push(self.nodes[n.first_child as usize + i]);
+                queue.push_back((n.first_child as usize + i, start + i));
+            }
+            kept[new].first_child = start as u32;
+        }
+        self.nodes = kept;
     }
 
     fn search(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
@@ -164,16 +227,20 @@ impl Mcts {
             pos.board(crate::game::Player::X),
         ];
         let side = pos.to_move().index();
-        self.nodes.clear();
-        // Room for the whole tree up front: growing a large Vec copies it,
-        // a pause no time slice could interrupt. About 8 nodes per iteration
-        // is the most a 16-cell board needs; pages are only touched as used.
-        let expected = match self.limit {
-            Limit::Iterations(n) => (n as usize).saturating_mul(8),
-            Limit::Time(t) => (t.as_millis() as usize).saturating_mul(20_000),
-        };
-        self.nodes.reserve(expected.clamp(1024, MAX_NODES));
-        self.nodes.push(Node::leaf(0, ONGOING));
+        if !self.reuse_tree(boards, side) {
+            self.nodes.clear();
+            // Room for the whole tree up front: growing a large Vec copies
+            // it, a pause no time slice could interrupt. About 8 nodes per
+            // iteration is the most a 16-cell board needs; pages are only
+            // touched as used.
+            let expected = match self.limit {
+                Limit::Iterations(n) => (n as usize).saturating_mul(8),
+                Limit::Time(t) => (t.as_millis() as usize).saturating_mul(20_000),
+            };
+            self.nodes.reserve(expected.clamp(1024, MAX_NODES));
+            self.nodes.push(Node::leaf(0, ONGOING));
+        }
+        self.root = Some(boards);
         self.iterations = 0;
         loop {
             // Exact budgets: the last batch runs only what is left.
@@ -381,6 +448,44 @@ mod tests {
         assert!(m.nodes.len() <= MAX_NODES, "{}", m.nodes.len());
         assert!(m.nodes.capacity() <= MAX_NODES, "{}", m.nodes.capacity());
         assert_eq!(m.nodes[0].visits, 200_000);
+    }
+
+    #[test]
+    fn the_tree_of_the_last_move_is_kept_for_the_next() {
+        let mut m = Mcts::new(Rules::default_rules(), Limit::Iterations(5_000), 3);
+        let mut p = pos("");
+        let mine = m.choose(&p, &mut Unlimited::new());
+        p.play(mine).unwrap();
+        // The opponent answers with a move the tree has explored.
+        let reply = p.legal_moves().next().unwrap();
+        let root = m.nodes[0];
+        let ours = (root.first_child..root.first_child + root.children as u32)
+            .map(|i| m.nodes[i as usize])
+            .find(|n| n.cell == mine.index())
+            .unwrap();
+        let grandchild = (ours.first_child..ours.first_child + ours.children as u32)
+            .map(|i| m.nodes[i as usize])
+            .find(|n| n.cell == reply.index())
+            .unwrap();
+        assert!(grandchild.visits > 0);
+        p.play(reply).unwrap();
+        m.choose(&p, &mut Unlimited::new());
+        // The new root kept its visits and got the new search's.
+        assert_eq!(m.root_visits(), grandchild.visits + 5_000);
+        assert_eq!(m.last_iterations(), 5_000);
+        // The kept tree is well formed: every child range is in bounds and
+        // child visits add up to at most the parent's.
+        for n in &m.nodes {
+            if n.first_child != 0 {
+                let kids = &m.nodes[n.first_child as usize..][..n.children as usize];
+                assert!(kids.iter().map(|k| k.visits).sum::<u32>() <= n.visits);
+            }
+        }
+        // A position that is not two plies below starts afresh.
+        let mut other = pos("A1");
+        other.play(Cell::parse("D4", 4).unwrap()).unwrap();
+        m.choose(&other, &mut Unlimited::new());
+        assert_eq!(m.root_visits(), 5_000);
     }
 
     #[test]
