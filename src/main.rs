@@ -188,6 +188,7 @@ fn open_model(
             ))
         })?
         .unwrap_or_else(|| ValueTable::with_init(rules, init));
+    // (`init` is what a new model starts from; a saved one keeps its own.)
     Ok((path, Rc::new(RefCell::new(table))))
 }
 
@@ -237,7 +238,11 @@ const ACCURACY_NOISE: f32 = 0.005;
 fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     let model = if args.o == EngineKind::Rl || args.x == EngineKind::Rl {
-        Some(open_model(rules, args.model.clone(), Init::Heuristic)?)
+        Some(open_model(
+            rules,
+            args.model.clone(),
+            Init::for_new_model(rules, Init::Heuristic),
+        )?)
     } else {
         None
     };
@@ -292,7 +297,10 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
 fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     use kxo_tui::headless::train;
     let rules = args.rules.rules()?;
-    let model = open_model(rules, args.model, args.init.unwrap_or(Init::Zero))?;
+    let new_init = args
+        .init
+        .unwrap_or_else(|| Init::for_new_model(rules, Init::Zero));
+    let model = open_model(rules, args.model, new_init)?;
     let (path, table) = &model;
     if let Some(init) = args.init
         && table.borrow().init() != init
@@ -400,7 +408,11 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
     // The learning player may play when it is named or when pairs are random.
     let rl_may_play = [o, x].iter().any(|k| k.is_none_or(|k| k == EngineKind::Rl));
     let model = if rl_may_play {
-        Some(open_model(rules, args.model.clone(), Init::Heuristic)?)
+        Some(open_model(
+            rules,
+            args.model.clone(),
+            Init::for_new_model(rules, Init::Heuristic),
+        )?)
     } else {
         None
     };

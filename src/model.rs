@@ -2,7 +2,8 @@
 //!
 //! Layout (little-endian): the magic `KXORL\0`, a format version (u16),
 //! the rules it was trained for (size u8, goal u8), what unseen positions
-//! are worth (u8: 0 the heuristic, 1 zero; version 2 on), its accuracy on
+//! are worth (u8: 0 the heuristic, 1 zero, 2 no table but an n-tuple
+//! network whose entries are its weights; version 2 on), its accuracy on
 //! the fixed sample when it was saved (f32, NaN when not measured; version
 //! 2 on), the games learned from (u64), the entry count (u64), then per entry the canonical
 //! 2-bit table (u128) and its value (f32), and last a CRC-32 of everything
@@ -75,6 +76,7 @@ pub fn encode(table: &ValueTable) -> Vec<u8> {
     out.push(match table.init() {
         Init::Heuristic => 0,
         Init::Zero => 1,
+        Init::Network => 2,
     });
     out.extend_from_slice(&table.accuracy.unwrap_or(f32::NAN).to_le_bytes());
     out.extend_from_slice(&table.games.to_le_bytes());
@@ -110,6 +112,7 @@ pub fn decode(bytes: &[u8], rules: Rules, path: &Path) -> Result<ValueTable, Mod
             let init = match bytes[10] {
                 0 => Init::Heuristic,
                 1 => Init::Zero,
+                2 => Init::Network,
                 other => return Err(refuse(path, format!("corrupt: unknown start {other}"))),
             };
             (HEADER, init)

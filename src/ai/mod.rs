@@ -7,6 +7,7 @@
 pub mod accuracy;
 mod mcts;
 mod negamax;
+pub mod ntuple;
 pub mod playout;
 mod random;
 pub mod rl;

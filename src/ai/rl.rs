@@ -25,6 +25,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::FxHashMap;
 
+use super::ntuple::NTuple;
 use super::{Budget, Engine};
 use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 
@@ -38,13 +39,27 @@ pub enum Init {
     Zero,
     /// The line-count heuristic ([`heuristic`]).
     Heuristic,
+    /// No table: an n-tuple network ([`NTuple`]), every weight zero (every
+    /// value ½). For boards too big for a table.
+    Network,
 }
 
 impl Init {
+    /// What a new model for `rules` starts from: `small` where a table can
+    /// hold the game (up to 16 cells), the network beyond.
+    pub fn for_new_model(rules: Rules, small: Init) -> Init {
+        if rules.cells() > 16 {
+            Init::Network
+        } else {
+            small
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Init::Zero => "zero",
             Init::Heuristic => "heuristic",
+            Init::Network => "network",
         }
     }
 }
@@ -55,7 +70,10 @@ impl std::str::FromStr for Init {
         match s {
             "zero" => Ok(Init::Zero),
             "heuristic" => Ok(Init::Heuristic),
-            _ => Err(format!("unknown start '{s}': use zero or heuristic")),
+            "network" => Ok(Init::Network),
+            _ => Err(format!(
+                "unknown start '{s}': use zero, heuristic or network"
+            )),
         }
     }
 }
@@ -68,6 +86,8 @@ pub struct ValueTable {
     rules: Rules,
     init: Init,
     values: FxHashMap<u128, f32>,
+    /// With `Init::Network`: the network that holds the values instead.
+    net: Option<Box<NTuple>>,
     /// Games learned from, over the table's whole life.
     pub games: u64,
     /// Its accuracy on the fixed sample of positions when it was last
@@ -95,6 +115,7 @@ impl ValueTable {
             rules,
             init,
             values: FxHashMap::default(),
+            net: (init == Init::Network).then(|| Box::new(NTuple::new(rules))),
             games: 0,
             accuracy: None,
             dirty: false,
@@ -108,15 +129,26 @@ impl ValueTable {
     pub fn init(&self) -> Init {
         self.init
     }
+    /// Positions in the table, or non-zero weights of the network.
     pub fn len(&self) -> usize {
-        self.values.len()
+        match &self.net {
+            Some(net) => net.entries().len(),
+            None => self.values.len(),
+        }
     }
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.len() == 0
+    }
+    /// The n-tuple network, when it holds the values.
+    pub fn network(&self) -> Option<&NTuple> {
+        self.net.as_deref()
     }
 
     /// Every (key, value) pair, sorted by key (for saving).
     pub fn entries(&self) -> Vec<(u128, f32)> {
+        if let Some(net) = &self.net {
+            return net.entries();
+        }
         let mut v: Vec<(u128, f32)> = self.values.iter().map(|(&k, &v)| (k, v)).collect();
         v.sort_unstable_by_key(|e| e.0);
         v
@@ -129,10 +161,23 @@ impl ValueTable {
         games: u64,
         entries: impl IntoIterator<Item = (u128, f32)>,
     ) -> ValueTable {
+        let mut net = (init == Init::Network).then(|| Box::new(NTuple::new(rules)));
+        let values = match &mut net {
+            Some(net) => {
+                for (place, weight) in entries {
+                    // A place outside the network is dropped, and the
+                    // entry count then tells the file is corrupt.
+                    net.set(place, weight);
+                }
+                FxHashMap::default()
+            }
+            None => entries.into_iter().collect(),
+        };
         ValueTable {
             rules,
             init,
-            values: entries.into_iter().collect(),
+            values,
+            net,
             games,
             accuracy: None,
             dirty: false,
@@ -151,14 +196,17 @@ impl ValueTable {
         match after.outcome() {
             Outcome::Win(_) => 1.0,
             Outcome::Draw => 0.5,
-            Outcome::Ongoing => self.stored(after).unwrap_or_else(|| self.start(after)),
+            Outcome::Ongoing => match &self.net {
+                Some(net) => net.value(after),
+                None => self.stored(after).unwrap_or_else(|| self.start(after)),
+            },
         }
     }
 
     /// What an afterstate never seen is worth.
     fn start(&self, after: &Position) -> f32 {
         match self.init {
-            Init::Zero => 0.5,
+            Init::Zero | Init::Network => 0.5,
             Init::Heuristic => heuristic(after),
         }
     }
@@ -226,6 +274,15 @@ impl ValueTable {
         }
         for after in positions.iter().rev() {
             if after.outcome().is_over() {
+                continue;
+            }
+            if self.net.is_some() {
+                // The network: one ply (a deeper target would cost the
+                // network a few hundred evaluations a position).
+                let target = 1.0 - self.best_reply(after);
+                if let Some(net) = &mut self.net {
+                    net.learn(after, target);
+                }
                 continue;
             }
             let target = self.target(after);

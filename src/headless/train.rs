@@ -144,15 +144,22 @@ pub fn evaluate_as(
 }
 
 fn measure(table: &SharedTable, episodes: u64, seed: u64, judge: &mut Judge) -> CurvePoint {
+    // Beyond 16 cells the solver takes milliseconds to seconds a position:
+    // fewer games and positions.
+    let (games, sample) = if table.borrow().rules().cells() <= 16 {
+        (CURVE_GAMES, CURVE_SAMPLE)
+    } else {
+        (CURVE_GAMES / 10, CURVE_SAMPLE / 10)
+    };
     CurvePoint {
         episodes,
-        skill: accuracy::measure(table, CURVE_GAMES, CURVE_SAMPLE, seed ^ episodes, judge),
+        skill: accuracy::measure(table, games, sample, seed ^ episodes, judge),
         entries: table.borrow().len(),
     }
 }
 
-/// Trains `table` for `episodes` games, measuring the curve `points` times.
-/// Stops early (keeping what it learned) when `stop` is set.
+/// Trains `table` for `episodes` games, measuring the curve `points` times
+/// (never when `points` is 0). Stops early (keeping what it learned) when `stop` is set.
 /// `on_progress(episodes done, latest curve point)` is called every
 /// 1,000 games.
 pub fn train(
@@ -172,8 +179,11 @@ pub fn train(
     // Learning is done once per game, below.
     learner.learning = false;
     partner.learning = false;
-    let every = (episodes / points.max(1)).max(1);
-    let mut curve = vec![measure(table, 0, seed, &mut judge)];
+    let every = episodes.checked_div(points).map_or(u64::MAX, |e| e.max(1));
+    let mut curve = Vec::new();
+    if points > 0 {
+        curve.push(measure(table, 0, seed, &mut judge));
+    }
     on_progress(0, curve.last());
     let mut done = 0;
     while done < episodes {
@@ -191,7 +201,7 @@ pub fn train(
         };
         table.borrow_mut().learn(&record, ALPHA);
         done += 1;
-        if done % every == 0 || done == episodes {
+        if points > 0 && (done % every == 0 || done == episodes) {
             curve.push(measure(table, done, seed, &mut judge));
             on_progress(done, curve.last());
         } else if done % 1_000 == 0 {
