@@ -80,10 +80,11 @@ impl NTuple {
     }
 
     /// Moves the value of `after` towards `target` (a step of the
-    /// cross-entropy gradient, shared over the tuples).
-    pub fn learn(&mut self, after: &Position, target: f32) {
+    /// cross-entropy gradient, shared over the tuples), scaled by `scale`
+    /// (the step-size schedule, 1 at first).
+    pub fn learn(&mut self, after: &Position, target: f32, scale: f32) {
         let error = target - self.value(after);
-        let step = RATE * error / self.tuples.len() as f32;
+        let step = scale * RATE * error / self.tuples.len() as f32;
         let mover = after.board(after.to_move().other());
         let other = after.board(after.to_move());
         for (class, cells) in &self.tuples {
@@ -191,7 +192,7 @@ mod tests {
         let mut net = NTuple::new(rules);
         let p = pos(rules, "B2,C3,B3");
         for _ in 0..50 {
-            net.learn(&p, 1.0);
+            net.learn(&p, 1.0, 1.0);
         }
         let v = net.value(&p);
         assert!(v > 0.6, "{v}");

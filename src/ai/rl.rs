@@ -77,6 +77,9 @@ impl std::str::FromStr for Init {
         }
     }
 }
+/// The network's step is halved after this many games, a third after
+/// twice as many, and so on.
+const NET_DECAY: f32 = 10_000.0;
 /// Values closer than this count as a tie (broken at random).
 const TIE: f32 = 1e-4;
 
@@ -278,10 +281,14 @@ impl ValueTable {
             }
             if self.net.is_some() {
                 // The network: one ply (a deeper target would cost the
-                // network a few hundred evaluations a position).
+                // network a few hundred evaluations a position). Unlike a
+                // table entry, a weight serves many positions, whose
+                // targets disagree while they are learned: the step decays
+                // with the games learned, or later games undo earlier ones.
                 let target = 1.0 - self.best_reply(after);
+                let scale = NET_DECAY / (NET_DECAY + self.games as f32);
                 if let Some(net) = &mut self.net {
-                    net.learn(after, target);
+                    net.learn(after, target, scale);
                 }
                 continue;
             }
