@@ -135,6 +135,10 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
         "{t}"
     );
     assert!(t.contains("accuracy 99.3% when last saved"), "{t}");
+    // Once the run has measured it, the current figure.
+    a.learner_accuracy = Some((0.995, 1300));
+    let t = text(&render(&a, 120, 50));
+    assert!(t.contains("accuracy 99.5% now (at 1,300 games)"), "{t}");
     // Without a learning player, no such line.
     let mut a = app(ColorMode::None);
     a.tab = Tab::Load;

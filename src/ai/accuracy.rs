@@ -34,7 +34,8 @@ impl Accuracy {
         }
     }
 
-    fn add(&mut self, kept: bool) {
+    /// Counts one judged move.
+    pub fn add(&mut self, kept: bool) {
         self.moves += 1;
         self.kept += u64::from(kept);
     }

@@ -196,6 +196,9 @@ pub struct App {
     pub totals: Totals,
     pub rate: MoveRate,
     pub load: LoadSnapshot,
+    /// The learning player's accuracy on the fixed sample, measured now
+    /// and then during the run: (share kept, games learned then).
+    pub learner_accuracy: Option<(f64, u64)>,
     /// Per engine kind, in `EngineKind::ALL` order.
     pub engine_work: [EngineWork; 4],
     /// Something changed since the last frame.
@@ -228,6 +231,7 @@ impl App {
             totals: Totals::default(),
             rate: MoveRate::new(now),
             load: LoadSnapshot::default(),
+            learner_accuracy: None,
             engine_work: [EngineWork::default(); 4],
             dirty: true,
             urgent: true,

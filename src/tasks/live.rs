@@ -59,7 +59,8 @@ pub struct Live {
 
 impl Live {
     /// Builds the state and spawns every task: two seats per game, the
-    /// keyboard, the renderer and (in human mode) the hint search.
+    /// keyboard, the renderer, (with a learning player) the learner's
+    /// accuracy and (in human mode) the hint search.
     pub fn new<B: Backend + 'static>(
         config: LiveConfig,
         terminal: Terminal<B>,
@@ -95,6 +96,12 @@ impl Live {
         sched.spawn("renderer", TaskRole::Renderer, move |ctx| {
             run_renderer(ctx, render_app, terminal, render_clock, on_frame)
         })?;
+        if app.borrow().config.rl.is_some() {
+            let (learner_app, learner_clock) = (app.clone(), clock.clone());
+            sched.spawn("learner", TaskRole::Other, move |ctx| {
+                super::learner::run_learner(ctx, learner_app, learner_clock)
+            })?;
+        }
         if human {
             let (hint_app, hint_signals) = (app.clone(), sched.signals());
             sched.spawn("hint", TaskRole::Hint, move |ctx| {
@@ -393,6 +400,27 @@ mod tests {
             seed: 5,
             ..LiveConfig::default()
         }
+    }
+
+    #[test]
+    fn the_learner_task_measures_the_current_accuracy() {
+        use crate::ai::accuracy::{Judge, model_accuracy};
+        use crate::ai::rl::ValueTable;
+        let clock = ManualClock::new(Instant::now());
+        let mut config = mcts_games(1, 20);
+        let table = Rc::new(RefCell::new(ValueTable::new(config.rules)));
+        table.borrow_mut().games = 5;
+        config.rl = Some(table.clone());
+        let mut live = live_with(config, Rc::new(clock.clone()));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while live.app.borrow().learner_accuracy.is_none() && Instant::now() < deadline {
+            live.sched.wake_due(clock.now());
+            live.sched.run_next();
+        }
+        let (share, at) = live.app.borrow().learner_accuracy.expect("measured");
+        assert_eq!(at, 5);
+        let expected = model_accuracy(&table, &mut Judge::new(table.borrow().rules()));
+        assert_eq!(Some(share as f32), expected);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Cooperative tasks: the scheduler, the wall clock, the load accounting,
-//! and the seat, keyboard, renderer and hint tasks of the live screen.
+//! and the seat, keyboard, renderer, hint and learner tasks of the live
+//! screen.
 
 pub mod clock;
 pub mod effects;
 pub mod hint;
+pub mod learner;
 pub mod live;
 pub mod load;
 pub mod panics;

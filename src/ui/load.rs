@@ -98,13 +98,18 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             crate::headless::thousands(t.games),
             crate::headless::thousands(t.len() as u64),
         )));
-        out.push(Line::from(Span::styled(
-            t.accuracy
-                .map_or("        accuracy not measured yet".to_string(), |a| {
-                    format!("        accuracy {:.1}% when last saved", 100.0 * a)
-                }),
-            c.dim(),
-        )));
+        let accuracy = match (app.learner_accuracy, t.accuracy) {
+            (Some((now, at)), _) => format!(
+                "        accuracy {:.1}% now (at {} games)",
+                100.0 * now,
+                crate::headless::thousands(at)
+            ),
+            (None, Some(saved)) => {
+                format!("        accuracy {:.1}% when last saved", 100.0 * saved)
+            }
+            (None, None) => "        accuracy not measured yet".to_string(),
+        };
+        out.push(Line::from(Span::styled(accuracy, c.dim())));
     }
     out.push(Line::from(""));
     let share = |game: usize, side: usize| {

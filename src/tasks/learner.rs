@@ -1,0 +1,55 @@
+//! The learner's current accuracy on the live screen: measured again by a
+//! coroutine of its own whenever the rl seats have learned from more games
+//! (at most every 20 s), one position at a time, so the screen never waits
+//! for it. Nothing is measured while paused (no game is learned then).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use super::clock::SharedClock;
+use super::scheduler::{Ctx, Suspend, sleep_until};
+use crate::ai::accuracy::{Accuracy, Judge, MODEL_SAMPLE, SAMPLE_SEED, sample_positions};
+use crate::ai::rl::RlPlayer;
+use crate::app::App;
+
+/// The least time between two measurements.
+pub const EVERY: Duration = Duration::from_secs(20);
+
+/// The body of the learner task (it ends at once without a learning
+/// player, or beyond 16 cells, where the solver is too slow to judge).
+pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, clock: SharedClock) {
+    let Some(table) = app.borrow().config.rl.clone() else {
+        return;
+    };
+    let rules = table.borrow().rules();
+    if rules.cells() > 16 {
+        return;
+    }
+    // The sample and the tie-breaking seed of the accuracy a model file
+    // keeps, so the figures compare.
+    let positions = sample_positions(rules, MODEL_SAMPLE, SAMPLE_SEED);
+    let mut judge = Judge::new(rules);
+    let mut measured_at = None;
+    loop {
+        let games = table.borrow().games;
+        if measured_at != Some(games) && !app.borrow().paused {
+            let mut player = RlPlayer::new(table.clone(), 1);
+            player.learning = false;
+            let mut accuracy = Accuracy::default();
+            for pos in &positions {
+                let start = Instant::now();
+                let cell = player.greedy(pos);
+                accuracy.add(judge.keeps(pos, cell));
+                ctx.cpu.add(start.elapsed());
+                ctx.suspend(Suspend::Yield);
+            }
+            let mut a = app.borrow_mut();
+            a.learner_accuracy = Some((accuracy.share(), games));
+            a.dirty = true;
+            measured_at = Some(games);
+        }
+        let now = clock.now();
+        sleep_until(ctx, now, now + EVERY);
+    }
+}
