@@ -18,18 +18,23 @@ fn slow(pos: &Position, memo: &mut HashMap<u128, i32>) -> i32 {
     for m in pos.legal_moves() {
         let mut next = *pos;
         next.play(m).expect("a legal move");
-        let score = match next.outcome() {
-            Outcome::Win(_) => 99,
-            Outcome::Draw => 0,
-            Outcome::Ongoing => {
-                let s = -slow(&next, memo);
-                s - s.signum()
-            }
-        };
-        best = best.max(score);
+        best = best.max(after_move(&next, memo));
     }
     memo.insert(pos.table(), best);
     best
+}
+
+/// The exact score, for the side that just moved, of the position reached
+/// by a move (one ply further from its own start).
+fn after_move(next: &Position, memo: &mut HashMap<u128, i32>) -> i32 {
+    match next.outcome() {
+        Outcome::Win(_) => 99,
+        Outcome::Draw => 0,
+        Outcome::Ongoing => {
+            let s = -slow(next, memo);
+            s - s.signum()
+        }
+    }
 }
 
 fn score(v: Value) -> i32 {
@@ -48,14 +53,7 @@ fn check(solver: &mut Solver, pos: &Position, memo: &mut HashMap<u128, i32>) {
     assert_eq!(score(a.value), expected, "{pos:?}");
     let mut next = *pos;
     next.play(a.best).expect("the best move is legal");
-    let after = match next.outcome() {
-        Outcome::Win(_) => 99,
-        Outcome::Draw => 0,
-        Outcome::Ongoing => {
-            let s = -slow(&next, memo);
-            s - s.signum()
-        }
-    };
+    let after = after_move(&next, memo);
     assert_eq!(after, expected, "best move {:?} in {pos:?}", a.best);
 }
 

@@ -399,7 +399,7 @@ fn from_tt(score: i32, ply: i32) -> i32 {
 }
 
 /// Insertion sort of `moves` by `keys`, largest first (lists are short).
-fn sort_by_key_desc(moves: &mut [u8], keys: &mut [u32]) {
+pub(super) fn sort_by_key_desc(moves: &mut [u8], keys: &mut [u32]) {
     for i in 1..moves.len() {
         let mut j = i;
         while j > 0 && keys[j - 1] < keys[j] {

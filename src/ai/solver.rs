@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::negamax::{Analysis, Value};
+use super::negamax::{Analysis, Value, sort_by_key_desc};
 use crate::game::{Cell, Geometry, Player, Position, Rules};
 
 /// Score of a win on the next ply; a win `d` plies from the root scores
@@ -640,17 +640,5 @@ fn from_tt(score: i32, ply: i32) -> i32 {
         score + ply
     } else {
         score
-    }
-}
-
-/// Insertion sort of `moves` by `keys`, largest first (lists are short).
-fn sort_by_key_desc(moves: &mut [u8], keys: &mut [u32]) {
-    for i in 1..moves.len() {
-        let mut j = i;
-        while j > 0 && keys[j - 1] < keys[j] {
-            keys.swap(j - 1, j);
-            moves.swap(j - 1, j);
-            j -= 1;
-        }
     }
 }
