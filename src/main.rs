@@ -43,7 +43,10 @@ fn main() -> ExitCode {
         Some(Command::Arena(args)) => run_arena(args),
         Some(Command::Train(args)) => run_train(args),
         Some(Command::Eval(args)) => run_eval(args),
-        None => run_live(cli.live),
+        None => match run_live(cli.live) {
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -386,7 +389,10 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run_live(args: LiveArgs) -> anyhow::Result<()> {
+/// The live screen; its exit status is 0, or 128 + the signal that
+/// stopped it (143 for SIGTERM, 129 for SIGHUP, 130 for SIGINT), as shells
+/// expect.
+fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
     use std::time::Duration;
 
     let live_clock = ThinkLimit::Millis(kxo_tui::app::DEFAULT_THINK_MS);
@@ -407,18 +413,34 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     // The learning player may play when it is named or when pairs are random.
     let rl_may_play = [o, x].iter().any(|k| k.is_none_or(|k| k == EngineKind::Rl));
-    let model = if rl_may_play {
-        Some(open_model(
-            rules,
-            args.model.clone(),
-            Init::for_new_model(rules, Init::Heuristic),
-        )?)
+    // Asked for by name (`--model`, `--o rl`): a model that cannot be read
+    // stops the run. Only there by default (random pairs): the run goes on
+    // with a fresh table it does not save, and says so.
+    let rl_asked = args.model.is_some() || [o, x].contains(&Some(EngineKind::Rl));
+    let init = Init::for_new_model(rules, Init::Heuristic);
+    let (model, rl, warning) = if !rl_may_play {
+        (None, None, None)
     } else {
-        None
+        match open_model(rules, args.model.clone(), init) {
+            Ok(model) => {
+                let table = model.1.clone();
+                (Some(model), Some(table), None)
+            }
+            Err(e) if !rl_asked => {
+                let fresh: SharedTable = Rc::new(RefCell::new(ValueTable::with_init(rules, init)));
+                let problem = format!(
+                    "{} — rl plays with a fresh table this run and the file is left as it is",
+                    e.root_cause()
+                );
+                (None, Some(fresh), Some(problem))
+            }
+            Err(e) => return Err(e),
+        }
     };
     let config = LiveConfig {
         rules,
-        rl: model.as_ref().map(|m| m.1.clone()),
+        rl,
+        warning: warning.clone(),
         games: if args.human.is_some() { 1 } else { games },
         o,
         x,
@@ -442,20 +464,27 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
         .into());
     }
     let stop = Arc::new(AtomicBool::new(false));
+    // Which signal stopped the run, for the exit status.
+    let stopped_by = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register_usize(signal, stopped_by.clone(), signal as usize)?;
         signal_hook::flag::register(signal, stop.clone())?;
     }
     // SIGHUP: if the terminal is really gone (its window closed) there is
     // nothing to restore and reading it could spin, so leave at once;
     // otherwise stop cleanly like SIGTERM.
-    let hup = stop.clone();
-    // SAFETY: the handler only calls poll(2), _exit(2) and an atomic store,
+    let (hup, hup_by) = (stop.clone(), stopped_by.clone());
+    // SAFETY: the handler only calls poll(2), _exit(2) and atomic stores,
     // all async-signal-safe.
     unsafe {
         signal_hook::low_level::register(signal_hook::consts::SIGHUP, move || {
             if kxo_tui::terminal::stdin_hung_up() {
                 libc::_exit(129);
             }
+            hup_by.store(
+                signal_hook::consts::SIGHUP as usize,
+                std::sync::atomic::Ordering::Relaxed,
+            );
             hup.store(true, std::sync::atomic::Ordering::Relaxed);
         })?;
     }
@@ -477,6 +506,9 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
     drop(guard);
     kxo_tui::tasks::panics::set_quiet(false);
     save_model(&model)?;
+    if let Some(w) = &warning {
+        eprintln!("warning: {w}");
+    }
     match outcome {
         Ok(Ok(summary)) => {
             let t = summary.totals;
@@ -491,7 +523,12 @@ fn run_live(args: LiveArgs) -> anyhow::Result<()> {
                 t.draws,
                 t.moves
             );
-            Ok(())
+            Ok(
+                match stopped_by.load(std::sync::atomic::Ordering::Relaxed) {
+                    0 => ExitCode::SUCCESS,
+                    signal => ExitCode::from(128 + signal as u8),
+                },
+            )
         }
         Ok(Err(e)) => Err(e),
         Err(payload) => {

@@ -99,7 +99,8 @@ fn ctrl_c_quits_too() {
 
 #[test]
 fn sigterm_and_sighup_restore_the_terminal() {
-    for signal in ["TERM", "HUP"] {
+    // The exit status says which signal stopped it, as shells expect.
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
         let mut s = Session::start(&["--games", "4"], 80, 24, &[]);
         s.wait_for("Game-4", T);
         let pid = s.pid().expect("pid").to_string();
@@ -108,7 +109,7 @@ fn sigterm_and_sighup_restore_the_terminal() {
             .status()
             .expect("run kill");
         assert!(status.success());
-        assert_eq!(s.wait_exit(T), 0, "SIG{signal}");
+        assert_eq!(s.wait_exit(T), code, "SIG{signal}");
         assert!(
             !s.alternate_screen(),
             "SIG{signal}: still on the alternate screen"
@@ -269,4 +270,33 @@ fn paused_a_thinking_seat_stays_mid_thought() {
     s.wait_until("the clocks to move on", T, |sc| info(sc) != before);
     s.send(CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
+}
+
+#[test]
+fn a_damaged_default_model_is_a_warning_not_a_refusal() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let dir = data.path().join("kxo-tui");
+    std::fs::create_dir_all(&dir).expect("model folder");
+    let model = dir.join("rl-4x4-k3.model");
+    std::fs::write(&model, b"not a model at all").expect("damaged model");
+    let home = data.path().to_str().expect("utf-8 path");
+    let mut s = Session::start(&["--seed", "2"], 120, 40, &[("XDG_DATA_HOME", home)]);
+    s.wait_for("warning: see Records", T);
+    let screen = s.wait_for("warning: model file", T);
+    assert!(screen.contains("fresh table"), "{screen}");
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert_eq!(
+        std::fs::read(&model).expect("still there"),
+        b"not a model at all",
+        "the damaged file was changed"
+    );
+    // Named on the command line, the same file is refused.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .args(["--o", "rl", "--x", "random"])
+        .env("XDG_DATA_HOME", home)
+        .output()
+        .expect("run kxo-tui");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a kxo-tui model"));
 }

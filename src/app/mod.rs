@@ -64,6 +64,9 @@ pub struct LiveConfig {
     /// Testing aid: O's seat of this game (from 0) panics when it first
     /// thinks. Set from the environment variable `KXO_FAULT_GAME` (from 1).
     pub fault_game: Option<usize>,
+    /// A problem the run started with and plays on through (e.g. a damaged
+    /// default model): shown on the status line and the Records tab.
+    pub warning: Option<String>,
     /// Human mode: the person's side in the first game (one game only;
     /// the computer plays `o`/`x` of the other side).
     pub human: Option<Player>,
@@ -88,6 +91,7 @@ impl Default for LiveConfig {
             fps: 30,
             color: ColorMode::None,
             fault_game: None,
+            warning: None,
             human: None,
             rl: None,
         }

@@ -89,6 +89,9 @@ fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
         Span::styled("running", c.accent())
     };
     let mut items = vec![state];
+    if app.config.warning.is_some() {
+        items.push(Span::styled("  warning: see Records", c.warn()));
+    }
     if hidden > 0 {
         items.push(Span::styled(
             format!(
@@ -261,10 +264,13 @@ fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let c = app.config.color;
-    let lines: Vec<Line> = app
-        .games
+    let warning = app
+        .config
+        .warning
         .iter()
-        .map(|g| {
+        .map(|w| Line::from(Span::styled(format!("warning: {w}"), c.warn())));
+    let lines: Vec<Line> = warning
+        .chain(app.games.iter().map(|g| {
             let mut spans = vec![
                 Span::styled(
                     format!("Game-{:<3}", g.index + 1),
@@ -304,7 +310,7 @@ fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
                 ));
             }
             Line::from(spans)
-        })
+        }))
         .collect();
     draw_scrolled(frame, app, lines, area);
 }
