@@ -172,18 +172,37 @@ fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A learning player's model as a run holds it.
+struct Model {
+    path: PathBuf,
+    table: SharedTable,
+    /// Held while this run may save the model; `None` when another process
+    /// holds it, and this run then learns without saving.
+    lock: Option<kxo_tui::model::ModelLock>,
+}
+
+impl Model {
+    /// What to say when another process holds the model.
+    fn in_use(&self) -> Option<String> {
+        self.lock.is_none().then(|| {
+            format!(
+                "model file {} is in use by another kxo-tui: this run learns but does not save it",
+                self.path.display()
+            )
+        })
+    }
+}
+
 /// The learning player's model: loaded from `path` (or the default file),
 /// or a fresh table when there is no file yet. A file that cannot be read is
-/// an input error, and is left as it is.
-fn open_model(
-    rules: Rules,
-    path: Option<PathBuf>,
-    init: Init,
-) -> anyhow::Result<(PathBuf, SharedTable)> {
+/// an input error, and is left as it is. Says on stderr when another
+/// process holds the model.
+fn open_model(rules: Rules, path: Option<PathBuf>, init: Init) -> anyhow::Result<Model> {
     let path = match path {
         Some(p) => p,
         None => kxo_tui::model::default_path(rules).map_err(|e| InputError(e.to_string()))?,
     };
+    let lock = kxo_tui::model::lock(&path).map_err(|e| InputError(e.to_string()))?;
     let table = kxo_tui::model::load(&path, rules)
         .map_err(|e| {
             InputError(format!(
@@ -192,17 +211,32 @@ fn open_model(
         })?
         .unwrap_or_else(|| ValueTable::with_init(rules, init));
     // (`init` is what a new model starts from; a saved one keeps its own.)
-    Ok((path, Rc::new(RefCell::new(table))))
+    let model = Model {
+        path,
+        table: Rc::new(RefCell::new(table)),
+        lock,
+    };
+    if let Some(notice) = model.in_use() {
+        eprintln!("note: {notice}");
+    }
+    Ok(model)
 }
 
 /// Saves what the learning player learned online (arena, live screen), if
 /// anything, unless it measurably plays worse than the model it would
 /// replace: then the saved model is kept and stderr says why.
-fn save_model(model: &Option<(PathBuf, SharedTable)>) -> anyhow::Result<()> {
-    let Some((path, table)) = model else {
+fn save_model(model: &Option<Model>) -> anyhow::Result<()> {
+    let Some(Model { path, table, lock }) = model else {
         return Ok(());
     };
     if !table.borrow().dirty {
+        return Ok(());
+    }
+    if lock.is_none() {
+        eprintln!(
+            "model not saved: {} is in use by another kxo-tui",
+            path.display()
+        );
         return Ok(());
     }
     let rules = table.borrow().rules();
@@ -250,7 +284,7 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
         None
     };
     let config = arena::ArenaConfig {
-        rl: model.as_ref().map(|m| m.1.clone()),
+        rl: model.as_ref().map(|m| m.table.clone()),
         rules,
         o: args.o,
         x: args.x,
@@ -304,7 +338,7 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         .init
         .unwrap_or_else(|| Init::for_new_model(rules, Init::Zero));
     let model = open_model(rules, args.model, new_init)?;
-    let (path, table) = &model;
+    let (path, table) = (&model.path, &model.table);
     if let Some(init) = args.init
         && table.borrow().init() != init
     {
@@ -355,7 +389,10 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         }
     });
     bar.finish_and_clear();
-    kxo_tui::model::save(&table.borrow(), path)?;
+    match model.in_use() {
+        None => kxo_tui::model::save(&table.borrow(), path)?,
+        Some(notice) => eprintln!("not saved: {notice}"),
+    }
     let t = table.borrow();
     println!(
         "{} {} episodes in {:.1} s ({:.0} episodes/s){}",
@@ -423,8 +460,9 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
     } else {
         match open_model(rules, args.model.clone(), init) {
             Ok(model) => {
-                let table = model.1.clone();
-                (Some(model), Some(table), None)
+                let table = model.table.clone();
+                let notice = model.in_use();
+                (Some(model), Some(table), notice)
             }
             Err(e) if !rl_asked => {
                 let fresh: SharedTable = Rc::new(RefCell::new(ValueTable::with_init(rules, init)));

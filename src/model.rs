@@ -64,6 +64,47 @@ pub fn default_path(rules: Rules) -> Result<PathBuf, ModelError> {
         })
 }
 
+/// An advisory lock on a model file, held by the one process that may save
+/// it: two processes learning into one model would otherwise each save
+/// over the other, and one's learning would be lost without a word.
+#[derive(Debug)]
+pub struct ModelLock {
+    _file: File,
+}
+
+/// The lock file beside a model (the model itself is replaced by a rename
+/// on every save, so it cannot carry the lock).
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".lock");
+    path.with_file_name(name)
+}
+
+/// Takes the lock of the model at `path`: `Ok(None)` when another process
+/// holds it. Released when the returned value is dropped (or the process
+/// ends, however it ends).
+pub fn lock(path: &Path) -> Result<Option<ModelLock>, ModelError> {
+    let lock = lock_path(path);
+    if let Some(dir) = lock.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)
+            .map_err(|e| refuse(path, format!("its folder cannot be made: {e}")))?;
+    }
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(|e| refuse(path, format!("its lock file cannot be opened: {e}")))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(ModelLock { _file: file })),
+        Err(fs::TryLockError::WouldBlock) => Ok(None),
+        Err(fs::TryLockError::Error(e)) => Err(refuse(path, format!("cannot be locked: {e}"))),
+    }
+}
+
 /// The file's bytes for `table`.
 pub fn encode(table: &ValueTable) -> Vec<u8> {
     let entries = table.entries();
@@ -272,6 +313,20 @@ mod tests {
         assert_eq!(back.entries(), t.entries());
         assert_eq!(back.games, t.games);
         assert!(load(&dir.path().join("absent"), rules).unwrap().is_none());
+    }
+
+    #[test]
+    fn one_process_at_a_time_holds_a_model() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.model");
+        let first = lock(&path).unwrap();
+        assert!(first.is_some());
+        // A second holder (another open file description, as another
+        // process would have) is refused while the first holds it.
+        assert!(lock(&path).unwrap().is_none());
+        drop(first);
+        assert!(lock(&path).unwrap().is_some());
+        assert_eq!(lock_path(&path), dir.path().join("m.model.lock"));
     }
 
     #[test]

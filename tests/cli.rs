@@ -264,6 +264,41 @@ fn online_learning_never_saves_a_model_that_plays_worse() {
 }
 
 #[test]
+fn a_model_in_use_by_another_process_is_not_saved_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shared.model");
+    let p = path.to_str().unwrap();
+    let (code, _, err) = kxo(&["train", "--episodes", "500", "--model", p, "--seed", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let before = std::fs::read(&path).unwrap();
+    // This test holds the model, as a running train or live screen would.
+    let held = kxo_tui::model::lock(&path).unwrap();
+    assert!(held.is_some());
+    let (code, _, err) = kxo(&[
+        "arena", "--o", "rl", "--x", "random", "--games", "20", "--model", p,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("is in use by another kxo-tui"), "{err}");
+    assert!(err.contains("model not saved"), "{err}");
+    let (code, out, err) = kxo(&["train", "--episodes", "300", "--model", p]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("not saved") && out.contains("trained 300"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the model was saved over"
+    );
+    // Once it is free, learning is saved again.
+    drop(held);
+    let (code, _, _) = kxo(&["train", "--episodes", "300", "--model", p]);
+    assert_eq!(code, 0);
+    assert_eq!(load_model(&path).games, 800);
+}
+
+#[test]
 fn train_saves_a_model_and_prints_the_curve() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.model");

@@ -300,3 +300,26 @@ fn a_damaged_default_model_is_a_warning_not_a_refusal() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a kxo-tui model"));
 }
+
+#[test]
+fn a_default_model_in_use_elsewhere_is_shown_and_not_saved() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let model = data.path().join("kxo-tui").join("rl-4x4-k3.model");
+    // This test holds the model, as another kxo-tui would.
+    let held = kxo_tui::model::lock(&model).expect("lock").expect("free");
+    let home = data.path().to_str().expect("utf-8 path");
+    let mut s = Session::start(&["--seed", "4"], 120, 40, &[("XDG_DATA_HOME", home)]);
+    s.wait_for("warning: see Records", T);
+    s.wait_for("is in use by another kxo-tui", T);
+    // Let a few dozen games finish, so that rl seats have learned.
+    s.wait_until("30 games", Duration::from_secs(60), |sc| {
+        sc.lines()
+            .find_map(|l| l.split("  games ").nth(1))
+            .and_then(|rest| numbers(rest).first().copied())
+            .is_some_and(|n| n >= 30.0)
+    });
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!model.exists(), "saved although another process holds it");
+    drop(held);
+}
