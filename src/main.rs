@@ -527,7 +527,8 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
         })?;
     }
     kxo_tui::tasks::panics::set_quiet(true);
-    let guard = kxo_tui::terminal::TerminalGuard::enter(config.human.is_some())?;
+    let human = config.human.is_some();
+    let guard = kxo_tui::terminal::TerminalGuard::enter(human)?;
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let backend = ratatui::backend::CrosstermBackend::new(kxo_tui::terminal::FrameWriter::new(
             std::io::stdout(),
@@ -536,7 +537,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
         kxo_tui::tasks::live::run(
             config,
             terminal,
-            &mut kxo_tui::terminal::CrosstermInput,
+            &mut kxo_tui::terminal::CrosstermInput { mouse: human },
             stop,
             None,
         )

@@ -101,9 +101,28 @@ pub fn stdin_hung_up() -> bool {
 }
 
 /// Terminal input through crossterm.
-pub struct CrosstermInput;
+/// Terminal input through crossterm, for the live screen.
+pub struct CrosstermInput {
+    /// Whether the screen asked for mouse reports (human mode).
+    pub mouse: bool,
+}
 
 impl crate::tasks::live::InputSource for CrosstermInput {
+    fn suspend(&mut self) -> io::Result<()> {
+        restore(self.mouse);
+        // Stop as the shell's Ctrl-Z would; execution goes on from here
+        // when the shell continues the process (`fg`, SIGCONT).
+        // SAFETY: raise(3) with a valid signal number.
+        unsafe { libc::raise(libc::SIGTSTP) };
+        enable_raw_mode()?;
+        let mut out = io::stdout();
+        execute!(out, EnterAlternateScreen, crossterm::cursor::Hide)?;
+        if self.mouse {
+            execute!(out, EnableMouseCapture)?;
+        }
+        Ok(())
+    }
+
     fn next_event(
         &mut self,
         timeout: std::time::Duration,

@@ -323,3 +323,36 @@ fn a_default_model_in_use_elsewhere_is_shown_and_not_saved() {
     assert!(!model.exists(), "saved although another process holds it");
     drop(held);
 }
+
+#[test]
+fn ctrl_z_in_a_shell_suspends_with_a_sane_terminal_and_fg_redraws() {
+    // An interactive shell with job control, as a user would have.
+    let mut s = Session::start_program(
+        "bash",
+        &["--norc", "--noprofile", "-i"],
+        100,
+        30,
+        &[("PS1", "shell$ ")],
+    );
+    s.wait_for("shell$", T);
+    let bin = env!("CARGO_BIN_EXE_kxo-tui");
+    s.send(format!("{bin} --games 4\r").as_bytes());
+    s.wait_for("Game-4", T);
+    s.send(b"\x1a"); // Ctrl-Z
+    // Stopped: the shell has the terminal back, in its normal state.
+    let screen = s.wait_until("the shell", T, |sc| sc.contains("Stopped"));
+    assert!(
+        !s.alternate_screen(),
+        "still on the alternate screen:\n{screen}"
+    );
+    assert!(!s.cursor_hidden(), "cursor hidden while stopped");
+    s.send(b"fg\r");
+    let screen = s.wait_until("the screen back", T, |sc| {
+        sc.contains("Game-4") && sc.contains("Ctrl-Q") && !sc.contains("Stopped")
+    });
+    assert!(s.alternate_screen(), "{screen}");
+    s.send(CTRL_Q);
+    s.wait_for("games finished", T);
+    s.send(b"exit\r");
+    assert_eq!(s.wait_exit(T), 0);
+}

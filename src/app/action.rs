@@ -17,6 +17,8 @@ pub enum Direction {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     Quit,
+    /// Ctrl-Z: give the terminal back to the shell and stop (`fg` resumes).
+    Suspend,
     TogglePause,
     ShowTab(Tab),
     ToggleHelp,

@@ -64,6 +64,13 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[(K::Ctrl('q'), A::Quit), (K::Ctrl('c'), A::Quit)],
     },
     Binding {
+        label: "Ctrl-Z",
+        help: "suspend to the shell; `fg` brings the screen back",
+        bar: None,
+        scope: Scope::Always,
+        keys: &[(K::Ctrl('z'), A::Suspend)],
+    },
+    Binding {
         label: "Ctrl-P",
         help: "pause / resume: engines stop mid-thought, clocks too",
         bar: Some("pause"),

@@ -207,6 +207,11 @@ pub struct App {
     pub engine_work: [EngineWork; 4],
     /// Something changed since the last frame.
     pub dirty: bool,
+    /// Ctrl-Z was pressed: the loop hands the terminal back and stops.
+    pub suspend: bool,
+    /// The next frame redraws every cell (after the terminal was given back
+    /// and taken again, its contents are unknown).
+    pub full_redraw: bool,
     /// A key changed something: draw now, whatever the frame rate.
     pub urgent: bool,
     /// Wall-clock text for the header, set by the renderer before each frame.
@@ -238,6 +243,8 @@ impl App {
             learner_accuracy: None,
             engine_work: [EngineWork::default(); 4],
             dirty: true,
+            suspend: false,
+            full_redraw: false,
             urgent: true,
             clock: String::new(),
             frames: 0,
@@ -439,6 +446,7 @@ impl App {
         let mut effects = vec![Effect::Redraw];
         match action {
             Action::Quit => self.quit = true,
+            Action::Suspend => self.suspend = true,
             Action::TogglePause => {
                 self.paused = !self.paused;
                 if self.paused {

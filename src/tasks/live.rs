@@ -32,6 +32,12 @@ const MAX_BLOCK: Duration = Duration::from_millis(250);
 pub trait InputSource {
     /// Waits up to `timeout` for one event.
     fn next_event(&mut self, timeout: Duration) -> io::Result<Option<TermEvent>>;
+    /// Gives the terminal back to the shell and stops the process until it
+    /// is continued, then takes the terminal again (Ctrl-Z). Sources
+    /// without a real terminal do nothing.
+    fn suspend(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// How the run ended.
@@ -263,6 +269,14 @@ fn run_renderer<B: Backend>(
             }
             let drawn = {
                 let mut term = terminal.borrow_mut();
+                if std::mem::take(&mut app.borrow_mut().full_redraw)
+                    && let Ok(size) = term.size()
+                {
+                    // Clears the screen and forgets the last frame, so the
+                    // next one draws every cell. (`Terminal::clear` would
+                    // first ask the terminal where its cursor is.)
+                    let _ = term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+                }
                 if let Ok(size) = term.size() {
                     app.borrow_mut().screen = (size.width, size.height);
                 }
@@ -352,6 +366,17 @@ pub fn run<B: Backend + 'static>(
         }
         if !live.step()? {
             break;
+        }
+        if std::mem::take(&mut live.app.borrow_mut().suspend) {
+            // Between slices: no seat is running, so no engine's clock
+            // counts the time the process is stopped.
+            input.suspend()?;
+            let mut a = live.app.borrow_mut();
+            a.full_redraw = true;
+            a.dirty = true;
+            a.urgent = true;
+            drop(a);
+            live.sched.deliver(Event::Changed);
         }
     }
     Ok(live.summary())

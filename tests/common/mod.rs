@@ -29,6 +29,18 @@ fn nz(v: u16) -> NonZeroU16 {
 
 impl Session {
     pub fn start(args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Session {
+        Session::start_program(env!("CARGO_BIN_EXE_kxo-tui"), args, cols, rows, env)
+    }
+
+    /// Another program in the pseudo-terminal (e.g. a shell that runs
+    /// kxo-tui with job control).
+    pub fn start_program(
+        program: &str,
+        args: &[&str],
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> Session {
         let pty = native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -38,7 +50,7 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("open a pty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kxo-tui"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
