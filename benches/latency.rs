@@ -5,6 +5,8 @@
 //!
 //! Run: `cargo bench --bench latency`.
 
+mod common;
+
 use std::cell::RefCell;
 use std::io;
 use std::rc::Rc;
@@ -89,15 +91,6 @@ fn config() -> LiveConfig {
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i]
-}
-
-/// CPU time of a process so far (user + system), from /proc.
-fn process_cpu(pid: u32) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10)) // USER_HZ is 100 on Linux
 }
 
 fn main() {
@@ -191,9 +184,9 @@ fn paused_cpu() -> Option<(Duration, Duration)> {
     writer.write_all(b"\x10").ok()?; // Ctrl-P
     writer.flush().ok()?;
     std::thread::sleep(Duration::from_millis(500));
-    let (cpu0, t0) = (process_cpu(pid)?, Instant::now());
+    let (cpu0, t0) = (common::process_cpu(pid)?, Instant::now());
     std::thread::sleep(PAUSED_SPAN);
-    let (cpu1, t1) = (process_cpu(pid)?, Instant::now());
+    let (cpu1, t1) = (common::process_cpu(pid)?, Instant::now());
     writer.write_all(b"\x11").ok()?; // Ctrl-Q
     writer.flush().ok()?;
     let _ = child.wait();

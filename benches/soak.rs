@@ -5,6 +5,9 @@
 //!
 //! Run: `SOAK_MINUTES=30 cargo bench --bench soak`.
 
+mod common;
+
+use common::process_cpu as cpu;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
@@ -15,15 +18,6 @@ fn status_kb(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// CPU time of a process so far (user + system), from /proc.
-fn cpu(pid: u32) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10)) // USER_HZ is 100 on Linux
 }
 
 fn main() {

@@ -131,12 +131,14 @@ pub struct EvalArgs {
     /// The model file (default: the one `train` writes for these rules).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
-    /// Games against Random on each side.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub games: u32,
-    /// Positions in the fixed sample of reachable positions.
-    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
-    pub sample: u32,
+    /// Games against Random on each side (default: 500; 40 beyond 16
+    /// cells, where the solver needs up to a second a position).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: Option<u32>,
+    /// Positions in the fixed sample of reachable positions (default:
+    /// 2,000; 200 beyond 16 cells).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub sample: Option<u32>,
     /// Seed of the games against Random (the sample is always the same).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -118,11 +118,14 @@ fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
         .ok_or_else(|| InputError(format!("model file {}: no such file", path.display())))?;
     let (entries, games, kept) = (table.len(), table.games, table.accuracy);
     let table: SharedTable = Rc::new(RefCell::new(table));
+    let small = rules.cells() <= 16;
+    let eval_games = args.games.unwrap_or(if small { 500 } else { 40 });
+    let eval_sample = args.sample.unwrap_or(if small { 2_000 } else { 200 });
     let mut judge = kxo_tui::ai::accuracy::Judge::new(rules);
     let skill = kxo_tui::ai::accuracy::measure(
         &table,
-        args.games,
-        args.sample as usize,
+        eval_games,
+        eval_sample as usize,
         args.seed,
         &mut judge,
     );
@@ -157,14 +160,14 @@ fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
             kept.map(|a| format!(", {:.1}% on the sample when saved", 100.0 * a))
                 .unwrap_or_default(),
             line(
-                &format!("vs Random as O ({} games)", args.games),
+                &format!("vs Random as O ({eval_games} games)"),
                 skill.vs_random_o
             ),
             line(
-                &format!("vs Random as X ({} games)", args.games),
+                &format!("vs Random as X ({eval_games} games)"),
                 skill.vs_random_x
             ),
-            line(&format!("{} sampled positions", args.sample), skill.sample),
+            line(&format!("{eval_sample} sampled positions"), skill.sample),
             n = rules.size(),
             k = rules.goal(),
         );

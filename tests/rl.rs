@@ -135,6 +135,28 @@ fn from_zero_four_in_a_row_learns() {
     }
 }
 
+/// From the heuristic start, the default training on 4x4 with three in a
+/// row also ends better than it began (the heuristic already plays O
+/// perfectly there; X and the sample have room to improve).
+#[test]
+fn from_the_heuristic_the_default_training_improves_too() {
+    let rules = Rules::default_rules();
+    let t = table(rules, Init::Heuristic);
+    let mut judge = Judge::new(rules);
+    let before = accuracy::measure(&t, 300, 1_000, 99, &mut judge);
+    train_quietly(&t, DEFAULT_EPISODES, 2);
+    let after = accuracy::measure(&t, 300, 1_000, 99, &mut judge);
+    assert!(after.vs_random_o.share() >= before.vs_random_o.share());
+    assert!(
+        after.vs_random_x.share() > before.vs_random_x.share(),
+        "{before:?} then {after:?}"
+    );
+    assert!(
+        after.sample.share() > before.sample.share() + 0.02,
+        "{before:?} then {after:?}"
+    );
+}
+
 /// Training more never makes it worse (beyond the noise of the measure).
 #[test]
 fn training_again_does_not_lower_accuracy() {
