@@ -71,7 +71,7 @@ fn frame(c: &mut Criterion) {
     let mut app = App::new(config, now);
     for g in 0..9 {
         for i in 0..(g % 6 + 2) {
-            app.apply_move(g, 0, Cell::new(((i * 5 + g) % 16) as u8), now);
+            app.apply_move(g, 0, Cell::new(((i * 5 + g) % 16) as u16), now);
         }
     }
     let mut group = c.benchmark_group("frame");

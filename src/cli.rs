@@ -170,10 +170,10 @@ pub struct TrainArgs {
 /// The board: side and marks in a row.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct RulesArgs {
-    /// Board side N (an N x N board), 3 to 8.
+    /// Board side N (an N x N board), 3 to 20 (15 with --goal 5: Gomoku).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
     pub size: u8,
-    /// Marks in a row that win, 3 to N.
+    /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
     #[arg(long, default_value_t = 3)]
     pub goal: u8,
 }

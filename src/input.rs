@@ -25,6 +25,25 @@ pub fn action_for(app: &App, event: &Event) -> Option<Action> {
     }
 }
 
+/// The letter of a key that acted as a command but also names a column of
+/// the board (h on 15x15), so that a digit typed next can make it a cell.
+pub fn column_key(app: &App, event: &Event) -> Option<char> {
+    let Event::Key(key) = event else {
+        return None;
+    };
+    let KeyCode::Char(c) = key.code else {
+        return None;
+    };
+    let column = (c.to_ascii_uppercase() as u32).checked_sub('A' as u32)?;
+    let is_command = !matches!(key_action(app, key), None | Some(Action::Type(_)));
+    (app.human.is_some()
+        && c.is_ascii_alphabetic()
+        && !key.modifiers.contains(KeyModifiers::CONTROL)
+        && column < app.config.rules.size() as u32
+        && is_command)
+        .then_some(c)
+}
+
 fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let (k, ch) = match key.code {

@@ -109,6 +109,7 @@ fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
 
 fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
+    refuse_engines(rules, &[EngineKind::Rl])?;
     let path = match args.model {
         Some(p) => p,
         None => kxo_tui::model::default_path(rules).map_err(|e| InputError(e.to_string()))?,
@@ -271,12 +272,21 @@ fn save_model(model: &Option<Model>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A clear error when one of `kinds` cannot play under `rules`.
+fn refuse_engines(rules: Rules, kinds: &[EngineKind]) -> Result<(), InputError> {
+    match kinds.iter().find_map(|k| k.refuses(rules)) {
+        Some(why) => Err(InputError(why)),
+        None => Ok(()),
+    }
+}
+
 /// A drop in accuracy smaller than this (5 of the 1,000 sampled positions)
 /// is not counted as worse.
 const ACCURACY_NOISE: f32 = 0.005;
 
 fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
+    refuse_engines(rules, &[args.o, args.x])?;
     let model = if args.o == EngineKind::Rl || args.x == EngineKind::Rl {
         Some(open_model(
             rules,
@@ -337,6 +347,7 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
 fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     use kxo_tui::headless::train;
     let rules = args.rules.rules()?;
+    refuse_engines(rules, &[EngineKind::Rl])?;
     let new_init = args
         .init
         .unwrap_or_else(|| Init::for_new_model(rules, Init::Zero));
@@ -451,8 +462,11 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
         (o, x, limit) = (Some(kind), Some(kind), level_limit);
     }
     let rules = args.rules.rules()?;
-    // The learning player may play when it is named or when pairs are random.
-    let rl_may_play = [o, x].iter().any(|k| k.is_none_or(|k| k == EngineKind::Rl));
+    refuse_engines(rules, &[o, x].into_iter().flatten().collect::<Vec<_>>())?;
+    // The learning player may play when it is named or when pairs are
+    // random (and the board is one it plays).
+    let rl_may_play = EngineKind::Rl.refuses(rules).is_none()
+        && [o, x].iter().any(|k| k.is_none_or(|k| k == EngineKind::Rl));
     // Asked for by name (`--model`, `--o rl`): a model that cannot be read
     // stops the run. Only there by default (random pairs): the run goes on
     // with a fresh table it does not save, and says so.

@@ -171,7 +171,14 @@ fn bad_input_gets_one_line_and_status_two() {
     let cases: &[&[&str]] = &[
         &["arena", "--o", "chess"],
         &["arena", "--x", ""],
-        &["solve", "--size", "9"],
+        &["solve", "--size", "21"],
+        &["solve", "--size", "15", "--goal", "9"],
+        &["solve", "--size", "15", "--goal", "5", "--moves", "P1"],
+        &["arena", "--size", "15", "--goal", "5", "--o", "rl"],
+        &["train", "--size", "9"],
+        &["eval", "--size", "20", "--goal", "5"],
+        &["--size", "15", "--goal", "5", "--x", "rl"],
+        &["--size", "15", "--goal", "5", "--human", "o", "--ai", "rl"],
         &["solve", "--size", "2"],
         &["solve", "--goal", "5"],
         &["solve", "--goal", "2"],
@@ -387,4 +394,35 @@ fn ctrl_c_stops_training_and_keeps_what_it_learned() {
     assert!(stdout.contains("stopped after"), "{stdout}");
     let games = load_model(&path).games;
     assert!(games > 0 && games < 1_000_000_000, "{games}");
+}
+
+#[test]
+fn a_gomoku_game_of_mcts_against_negamax_plays_to_the_end() {
+    let (code, out, err) = kxo(&[
+        "arena",
+        "--size",
+        "15",
+        "--goal",
+        "5",
+        "--o",
+        "mcts",
+        "--x",
+        "negamax",
+        "--games",
+        "2",
+        "--think-ms",
+        "20",
+        "--seed",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report = json(&out);
+    let (o, x, d) = (
+        report["o_wins"].as_u64().unwrap(),
+        report["x_wins"].as_u64().unwrap(),
+        report["draws"].as_u64().unwrap(),
+    );
+    assert_eq!(o + x + d, 2, "{out}");
+    assert_eq!(report["games"], 2, "{out}");
 }

@@ -48,13 +48,13 @@ fn read_board(screen: &str, n: usize) -> (Vec<Option<Player>>, Option<usize>) {
 fn position(cells: &[Option<Player>], rules: Rules) -> Position {
     // Rebuild by playing O's and X's marks alternately (order does not
     // matter for the value; no line is complete mid-game).
-    let os: Vec<u8> = (0..cells.len())
+    let os: Vec<u16> = (0..cells.len())
         .filter(|&i| cells[i] == Some(Player::O))
-        .map(|i| i as u8)
+        .map(|i| i as u16)
         .collect();
-    let xs: Vec<u8> = (0..cells.len())
+    let xs: Vec<u16> = (0..cells.len())
         .filter(|&i| cells[i] == Some(Player::X))
-        .map(|i| i as u8)
+        .map(|i| i as u16)
         .collect();
     let mut pos = Position::new(rules);
     for i in 0..os.len().max(xs.len()) {
@@ -104,7 +104,7 @@ fn play_move(s: &mut Session, cell: usize, cursor: usize, how: Input) {
             s.send(&keys);
             // Wait for the cursor's brackets on the target cell.
             let area = Rect::new(0, 0, COLS, ROWS);
-            let r = kxo_tui::ui::human::cell_rect(area, n as u8, Cell::new(cell as u8))
+            let r = kxo_tui::ui::human::cell_rect(area, n as u8, Cell::new(cell as u16))
                 .expect("cell on screen");
             s.wait_until("the cursor on its cell", T, |sc| {
                 sc.lines()
@@ -120,13 +120,13 @@ fn play_move(s: &mut Session, cell: usize, cursor: usize, how: Input) {
             s.send(if cell.is_multiple_of(2) { b"\r" } else { b" " });
         }
         Input::Typed => {
-            let name = Cell::new(cell as u8).name(n as u8).to_lowercase();
+            let name = Cell::new(cell as u16).name(n as u8).to_lowercase();
             s.send(name.as_bytes());
             s.send(b"\r");
         }
         Input::Mouse => {
             let area = Rect::new(0, 0, COLS, ROWS);
-            let r = kxo_tui::ui::human::cell_rect(area, n as u8, Cell::new(cell as u8))
+            let r = kxo_tui::ui::human::cell_rect(area, n as u8, Cell::new(cell as u16))
                 .expect("cell on screen");
             let (x, y) = (r.x + r.width / 2 + 1, r.y + r.height / 2 + 1);
             s.send(format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").as_bytes());
@@ -147,7 +147,7 @@ fn play_whole_game(s: &mut Session, how: Input) -> String {
         }
         let (cells, cursor) = read_board(&screen, 4);
         let pos = position(&cells, rules);
-        let best = solver.solve(&pos).best.index() as usize;
+        let best = solver.solve(&pos).best.index();
         let before = cells.iter().filter(|c| c.is_some()).count();
         play_move(s, best, cursor.expect("cursor on screen"), how);
         // Wait for my mark, then for the computer's answer or the end.
@@ -234,7 +234,7 @@ fn following_the_hint_beats_the_perfect_level() {
         );
         s.send(hint.to_lowercase().as_bytes());
         s.send(b"\r");
-        let cell = Cell::parse(hint, 4).expect("hint names a cell").index() as usize;
+        let cell = Cell::parse(hint, 4).expect("hint names a cell").index();
         s.wait_until("my mark", T, |sc| {
             read_board(sc, 4).0[cell] == Some(Player::O)
         });
@@ -260,7 +260,7 @@ fn bad_moves_show_a_message_and_change_no_cell() {
         .find(|&i| board[i] == Some(Player::X))
         .expect("the computer's mark");
     // An occupied cell, by typing and by the cursor.
-    s.send(format!("{}\r", Cell::new(taken as u8).name(4).to_lowercase()).as_bytes());
+    s.send(format!("{}\r", Cell::new(taken as u16).name(4).to_lowercase()).as_bytes());
     let screen = s.wait_for("is already taken", T);
     assert_eq!(read_board(&screen, 4).0, board);
     // Off the board.

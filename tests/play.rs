@@ -63,7 +63,7 @@ fn negamax_as_x_never_loses_to_random_where_x_is_not_lost() {
     let rules = Rules::new(4, 4).unwrap();
     let mut nega = Negamax::new(rules);
     let mut solver = Negamax::new(rules);
-    for first in 0..16u8 {
+    for first in 0..16u16 {
         let mut pos = Position::new(rules);
         pos.play(kxo_tui::game::Cell::new(first)).unwrap();
         let answer = nega.choose(&pos, &mut Unlimited::new());

@@ -302,7 +302,7 @@ fn a_thinking_seat_shows_its_candidate_clock_and_search() {
     // Compact boards keep the candidate but drop the lines.
     let t = text(&render(&thinking_app(ColorMode::None), 80, 24));
     assert!(!t.contains("41k"), "{t}");
-    assert!(t.contains("3  · o X ·"), "{t}");
+    assert!(t.contains("│ 3 · o X ·"), "{t}");
 }
 
 /// A Load avg snapshot with known accounting.

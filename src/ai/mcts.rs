@@ -27,7 +27,7 @@ pub enum Limit {
 }
 
 /// The UCT exploration constant (rewards are in 0..1).
-const EXPLORATION: f32 = 1.0;
+pub(crate) const EXPLORATION: f32 = 1.0;
 /// The tree stops growing past this many nodes (24 bytes each, 1.5 MiB);
 /// further iterations still run playouts from its leaves. The bound keeps
 /// the live screen's 36 games × 2 seats of MCTS within 150 MB.
@@ -74,7 +74,7 @@ impl Node {
     }
 }
 
-struct Tables {
+pub(crate) struct Tables {
     /// Per visit count `n`: `[1/sqrt(n), EXPLORATION * sqrt(ln(n + 1))]`,
     /// side by side so a backup step reads one cache line.
     per_visit: Vec<[f32; 2]>,
@@ -87,7 +87,7 @@ struct Tables {
 /// Mantissa steps of the logarithm table (relative error under 1e-3).
 const MANTISSA_BITS: u32 = 10;
 
-fn tables() -> &'static Tables {
+pub(crate) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let sqrt_ln: Vec<f32> = (0..=TABLE_SIZE)
@@ -107,7 +107,7 @@ fn tables() -> &'static Tables {
 
 /// A node's `1/sqrt(n)` and exploration term after its `n`-th visit.
 #[inline]
-fn visit_terms(t: &Tables, n: u32) -> [f32; 2] {
+pub(crate) fn visit_terms(t: &Tables, n: u32) -> [f32; 2] {
     match t.per_visit.get(n as usize) {
         Some(&terms) => terms,
         // One hardware square root per backup step of a busy node.
@@ -118,7 +118,7 @@ fn visit_terms(t: &Tables, n: u32) -> [f32; 2] {
 /// `sqrt(ln(n))`, from a table below 8,192 and from the float's exponent
 /// and a mantissa table above: no call to `ln` at any visit count.
 #[inline]
-fn sqrt_ln(n: u32) -> f32 {
+pub(crate) fn sqrt_ln(n: u32) -> f32 {
     let t = tables();
     match t.sqrt_ln.get(n as usize) {
         Some(&v) => v,
@@ -229,8 +229,8 @@ impl Mcts {
     fn search(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
         let geo = self.rules.geometry();
         let boards = [
-            pos.board(crate::game::Player::O),
-            pos.board(crate::game::Player::X),
+            pos.small_board(crate::game::Player::O),
+            pos.small_board(crate::game::Player::X),
         ];
         let side = pos.to_move().index();
         if !self.reuse_tree(boards, side) {
@@ -269,8 +269,8 @@ impl Mcts {
         }
         // The root is always expanded by the first iteration.
         self.best_child()
-            .map(|n| Cell::new(n.cell))
-            .unwrap_or_else(|| Cell::new(pos.empty().trailing_zeros() as u8))
+            .map(|n| Cell::new(n.cell.into()))
+            .unwrap_or_else(|| Cell::new(pos.small_empty().trailing_zeros() as u16))
     }
 
     /// The root's most visited child so far.
@@ -285,7 +285,7 @@ impl Mcts {
         let best = self.best_child();
         SearchInfo {
             work: self.iterations,
-            best: best.map(|n| Cell::new(n.cell)),
+            best: best.map(|n| Cell::new(n.cell.into())),
             estimate: best.map(|n| Estimate::WinRate(n.mean)),
             ..SearchInfo::default()
         }
@@ -386,15 +386,15 @@ impl Engine for Mcts {
         // opponent's only win in one. Playouts find these too, but slowly.
         let geo = self.rules.geometry();
         let me = pos.to_move();
-        let empty = pos.empty();
-        let wins = geo.winning_cells(pos.board(me), empty);
+        let empty = pos.small_empty();
+        let wins = geo.winning_cells(pos.small_board(me), empty);
         if wins != 0 {
-            return Cell::new(wins.trailing_zeros() as u8);
+            return Cell::new(wins.trailing_zeros() as u16);
         }
-        let threats = geo.winning_cells(pos.board(me.other()), empty);
+        let threats = geo.winning_cells(pos.small_board(me.other()), empty);
         if threats.count_ones() == 1 || empty.count_ones() == 1 {
             let only = if threats != 0 { threats } else { empty };
-            return Cell::new(only.trailing_zeros() as u8);
+            return Cell::new(only.trailing_zeros() as u16);
         }
         self.search(pos, budget)
     }
@@ -467,11 +467,11 @@ mod tests {
         let root = m.nodes[0];
         let ours = (root.first_child..root.first_child + root.children as u32)
             .map(|i| m.nodes[i as usize])
-            .find(|n| n.cell == mine.index())
+            .find(|n| n.cell as usize == mine.index())
             .unwrap();
         let grandchild = (ours.first_child..ours.first_child + ours.children as u32)
             .map(|i| m.nodes[i as usize])
-            .find(|n| n.cell == reply.index())
+            .find(|n| n.cell as usize == reply.index())
             .unwrap();
         assert!(grandchild.visits > 0);
         p.play(reply).unwrap();

@@ -5,6 +5,7 @@
 //! live screen implements by suspending the calling coroutine.
 
 pub mod accuracy;
+pub mod big;
 mod mcts;
 mod negamax;
 pub mod ntuple;
@@ -128,6 +129,27 @@ impl EngineKind {
         }
     }
 
+    /// Why this engine cannot play under `rules`, if it cannot: the
+    /// learning player keeps one value per position (or an n-tuple network
+    /// over one-word boards), which stops at 8x8.
+    pub fn refuses(self, rules: Rules) -> Option<String> {
+        (self == EngineKind::Rl && !rules.is_small()).then(|| {
+            format!(
+                "the learning player (rl) plays boards up to 8x8, not {n}x{n}: \
+                 its tables would not fit; choose mcts, negamax or random",
+                n = rules.size()
+            )
+        })
+    }
+
+    /// The engines that can play under `rules`.
+    pub fn playable(rules: Rules) -> Vec<EngineKind> {
+        EngineKind::ALL
+            .into_iter()
+            .filter(|k| k.refuses(rules).is_none())
+            .collect()
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Random => "random",
@@ -188,7 +210,9 @@ pub fn make_engine(
 }
 
 /// As [`make_engine`]; a learning player uses (and learns into) `table`,
-/// or a fresh table of its own when there is none.
+/// or a fresh table of its own when there is none. Boards above 8x8 get
+/// the engines of [`big`]; `kind` must not refuse `rules`
+/// ([`EngineKind::refuses`]), which callers check where the user chose it.
 pub fn make_engine_with(
     kind: EngineKind,
     rules: Rules,
@@ -196,6 +220,20 @@ pub fn make_engine_with(
     seed: u64,
     table: Option<&rl::SharedTable>,
 ) -> Box<dyn Engine> {
+    debug_assert!(kind.refuses(rules).is_none());
+    if !rules.is_small() {
+        match kind {
+            EngineKind::Negamax => {
+                let mut n = big::BigNegamax::new(rules);
+                if let ThinkLimit::Millis(ms) = limit {
+                    n.set_time_limit(Duration::from_millis(ms));
+                }
+                return Box::new(n);
+            }
+            EngineKind::Mcts => return Box::new(big::BigMcts::new(rules, mcts_limit(limit), seed)),
+            EngineKind::Random | EngineKind::Rl => {}
+        }
+    }
     match kind {
         EngineKind::Rl => {
             let table = table.cloned().unwrap_or_else(|| {
@@ -211,13 +249,14 @@ pub fn make_engine_with(
             }
             Box::new(n)
         }
-        EngineKind::Mcts => {
-            let budget = match limit {
-                ThinkLimit::Default { mcts_iterations } => mcts::Limit::Iterations(mcts_iterations),
-                ThinkLimit::Millis(ms) => mcts::Limit::Time(Duration::from_millis(ms)),
-            };
-            Box::new(Mcts::new(rules, budget, seed))
-        }
+        EngineKind::Mcts => Box::new(Mcts::new(rules, mcts_limit(limit), seed)),
+    }
+}
+
+fn mcts_limit(limit: ThinkLimit) -> mcts::Limit {
+    match limit {
+        ThinkLimit::Default { mcts_iterations } => mcts::Limit::Iterations(mcts_iterations),
+        ThinkLimit::Millis(ms) => mcts::Limit::Time(Duration::from_millis(ms)),
     }
 }
 

@@ -127,7 +127,7 @@ impl Negamax {
     pub fn analyse(&mut self, pos: &Position, budget: &mut dyn Budget) -> Analysis {
         let start = Instant::now();
         let mut st = State {
-            boards: [pos.board(Player::O), pos.board(Player::X)],
+            boards: [pos.small_board(Player::O), pos.small_board(Player::X)],
             side: pos.to_move().index(),
             hashes: [0; 8],
         };
@@ -140,10 +140,10 @@ impl Negamax {
                 }
             }
         }
-        let empties = pos.empty().count_ones() as i32;
+        let empties = pos.small_empty().count_ones() as i32;
         self.nodes = 0;
         self.aborted = false;
-        let fallback = pos.empty().trailing_zeros() as u8;
+        let fallback = pos.small_empty().trailing_zeros() as u8;
         let mut result = (fallback, Value::Unknown(0), 0);
         for depth in 1..=empties.max(1) {
             self.root_best = None;
@@ -170,7 +170,7 @@ impl Negamax {
             budget.report(&SearchInfo {
                 work: self.nodes,
                 depth: Some(depth as u32),
-                best: Some(Cell::new(best)),
+                best: Some(Cell::new(best.into())),
                 estimate: Some(Estimate::Value(value)),
                 proved,
             });
@@ -179,7 +179,7 @@ impl Negamax {
             }
         }
         Analysis {
-            best: Cell::new(result.0),
+            best: Cell::new(result.0.into()),
             value: result.1,
             depth: result.2,
             nodes: self.nodes,

@@ -66,8 +66,8 @@ impl NTuple {
     }
 
     fn raw(&self, after: &Position) -> f32 {
-        let mover = after.board(after.to_move().other());
-        let other = after.board(after.to_move());
+        let mover = after.small_board(after.to_move().other());
+        let other = after.small_board(after.to_move());
         self.tuples
             .iter()
             .map(|(class, cells)| self.weights[*class][index(cells, mover, other)])
@@ -85,8 +85,8 @@ impl NTuple {
     pub fn learn(&mut self, after: &Position, target: f32, scale: f32) {
         let error = target - self.value(after);
         let step = scale * RATE * error / self.tuples.len() as f32;
-        let mover = after.board(after.to_move().other());
-        let other = after.board(after.to_move());
+        let mover = after.small_board(after.to_move().other());
+        let other = after.small_board(after.to_move());
         for (class, cells) in &self.tuples {
             self.weights[*class][index(cells, mover, other)] += step;
         }

@@ -7,47 +7,7 @@
 
 use rand::Rng;
 
-use crate::game::Geometry;
-
-/// `SELECT_IN_BYTE[b][k]`: position of the k-th set bit of byte `b`.
-static SELECT_IN_BYTE: [[u8; 8]; 256] = build_select_table();
-
-const fn build_select_table() -> [[u8; 8]; 256] {
-    let mut table = [[0u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        let mut i = 0;
-        while i < 8 {
-            if b & (1 << i) != 0 {
-                table[b][k] = i as u8;
-                k += 1;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    table
-}
-
-/// Index of the `k`-th (from 0) set bit of `mask`; `k` must be below
-/// `mask.count_ones()`. Portable: a byte at a time, then a 2 KiB table.
-#[inline(always)]
-pub fn select_bit(mask: u64, k: u32) -> u8 {
-    let mut rest = mask;
-    let mut k = k;
-    let mut base = 0u8;
-    loop {
-        let byte = (rest & 0xff) as usize;
-        let count = byte.count_ones();
-        if k < count {
-            return base + SELECT_IN_BYTE[byte][k as usize];
-        }
-        k -= count;
-        rest >>= 8;
-        base += 8;
-    }
-}
+use crate::game::{Geometry, select_bit};
 
 /// How a playout picks the k-th empty cell.
 trait Select {
@@ -216,8 +176,8 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut counts = [0u32; 3];
         let boards = [
-            pos.board(crate::game::Player::O),
-            pos.board(crate::game::Player::X),
+            pos.small_board(crate::game::Player::O),
+            pos.small_board(crate::game::Player::X),
         ];
         for _ in 0..n {
             let side = pos.to_move().index();

@@ -25,7 +25,7 @@ impl Engine for RandomPlayer {
 
     fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {
         let empty = pos.empty();
-        let k = self.rng.random_range(0..empty.count_ones());
-        Cell::new(super::playout::select_bit(empty, k))
+        let k = self.rng.random_range(0..empty.count());
+        Cell::from_index(empty.nth(k).unwrap_or(0))
     }
 }

@@ -315,7 +315,7 @@ pub fn heuristic(after: &Position) -> f32 {
     let geo = after.rules().geometry();
     let opp = after.to_move();
     let me = opp.other();
-    let (mine, theirs) = (after.board(me), after.board(opp));
+    let (mine, theirs) = (after.small_board(me), after.small_board(opp));
     let mut score = 0.0f32;
     for &line in &geo.lines {
         let (m, t) = ((mine & line).count_ones(), (theirs & line).count_ones());
@@ -372,7 +372,7 @@ impl RlPlayer {
         }
         drop(table);
         match ties.len() {
-            0 => Cell::new(pos.empty().trailing_zeros() as u8),
+            0 => Cell::new(pos.small_empty().trailing_zeros() as u16),
             n => ties[self.rng.random_range(0..n)],
         }
     }
@@ -385,9 +385,9 @@ impl Engine for RlPlayer {
 
     fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {
         if self.epsilon > 0.0 && self.rng.random_bool(self.epsilon.min(1.0)) {
-            let empty = pos.empty();
+            let empty = pos.small_empty();
             let k = self.rng.random_range(0..empty.count_ones());
-            return Cell::new(super::playout::select_bit(empty, k));
+            return Cell::new(crate::game::select_bit(empty, k).into());
         }
         self.greedy(pos)
     }

@@ -251,7 +251,7 @@ impl Solver {
         self.next_poll = POLL_NODES;
         self.stopped = None;
         let mut st = State {
-            boards: [pos.board(Player::O), pos.board(Player::X)],
+            boards: [pos.small_board(Player::O), pos.small_board(Player::X)],
             side: pos.to_move().index(),
             hashes: [0; 8],
         };
@@ -264,7 +264,7 @@ impl Solver {
                 }
             }
         }
-        let empties = pos.empty().count_ones();
+        let empties = pos.small_empty().count_ones();
         // First the game-theoretic value, by two null-window proofs: can the
         // side to move win, and can it hold the draw? Each is tried first in
         // the "weak" game where only the attacker's lines count, which is
@@ -306,9 +306,9 @@ impl Solver {
         };
         let best = self
             .root_best
-            .unwrap_or_else(|| pos.empty().trailing_zeros() as u8);
+            .unwrap_or_else(|| pos.small_empty().trailing_zeros() as u8);
         Ok(Analysis {
-            best: Cell::new(best),
+            best: Cell::new(best.into()),
             value,
             depth: empties,
             nodes: self.nodes,

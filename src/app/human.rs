@@ -50,6 +50,10 @@ pub struct HumanState {
     pub history: Vec<PlayedGame>,
     /// Spinner frame while the computer thinks, advanced by the renderer.
     pub spinner: usize,
+    /// The last key, when it was a letter that names a column but acted as
+    /// a command (h, j, k, l, n, q, t, w on big boards): a digit typed next
+    /// makes it a coordinate, so `h8` means H8 on 15x15.
+    pub column_key: Option<char>,
 }
 
 impl HumanState {
@@ -66,6 +70,7 @@ impl HumanState {
             score: Score::default(),
             history: Vec::new(),
             spinner: 0,
+            column_key: None,
         }
     }
 }
@@ -81,6 +86,15 @@ pub fn describe(value: Value) -> String {
 }
 
 impl App {
+    /// Called with each input event after its action: the letter key that
+    /// acted as a command while naming a column, if that is what it was
+    /// (see [`HumanState::column_key`]).
+    pub fn remember_column_key(&mut self, letter: Option<char>) {
+        if let Some(h) = self.human.as_mut() {
+            h.column_key = letter;
+        }
+    }
+
     fn say(&mut self, text: impl Into<String>) {
         if let Some(h) = self.human.as_mut() {
             h.message = Some(text.into());
@@ -161,7 +175,10 @@ impl App {
                 vec![Effect::Redraw]
             }
             Action::Type(d) if d.is_ascii_digit() => {
-                if human.typed.is_empty() {
+                if let (true, Some(letter)) = (human.typed.is_empty(), human.column_key) {
+                    human.typed = format!("{}{d}", letter.to_ascii_uppercase());
+                    human.message = None;
+                } else if human.typed.is_empty() {
                     human.message = Some("type a column letter first, like b3".into());
                 } else if human.typed.len() < 4 {
                     human.typed.push(d);

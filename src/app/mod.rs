@@ -288,7 +288,8 @@ impl App {
     /// and Random answer at once), so every game keeps a seat busy and the
     /// screen shows engines sharing the CPU.
     fn pick_engines(&mut self) -> [EngineKind; 2] {
-        let mut any = || EngineKind::ALL[self.rng.random_range(0..EngineKind::ALL.len())];
+        let kinds = EngineKind::playable(self.config.rules);
+        let mut any = || kinds[self.rng.random_range(0..kinds.len())];
         match (self.config.o, self.config.x) {
             (Some(o), Some(x)) => [o, x],
             (Some(o), None) => [o, any()],

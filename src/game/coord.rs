@@ -4,7 +4,7 @@ use std::fmt;
 
 /// A cell of the board, by index `row * size + col`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell(u8);
+pub struct Cell(u16);
 
 /// Why a coordinate could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,23 +18,29 @@ impl fmt::Display for CoordError {
 impl std::error::Error for CoordError {}
 
 impl Cell {
-    pub const fn new(index: u8) -> Cell {
+    pub const fn new(index: u16) -> Cell {
         Cell(index)
     }
+    /// The cell at bit `index` of a bitboard.
+    pub const fn from_index(index: usize) -> Cell {
+        Cell(index as u16)
+    }
     pub fn from_row_col(row: u8, col: u8, size: u8) -> Cell {
-        Cell(row * size + col)
+        Cell(row as u16 * size as u16 + col as u16)
     }
-    pub fn index(self) -> u8 {
-        self.0
+    /// The cell's bit in a bitboard: `row * size + col`.
+    pub const fn index(self) -> usize {
+        self.0 as usize
     }
-    pub fn bit(self) -> u64 {
+    /// The cell's bit in a one-word bitboard (boards of at most 64 cells).
+    pub const fn bit(self) -> u64 {
         1u64 << self.0
     }
     pub fn row(self, size: u8) -> u8 {
-        self.0 / size
+        (self.0 / size as u16) as u8
     }
     pub fn col(self, size: u8) -> u8 {
-        self.0 % size
+        (self.0 % size as u16) as u8
     }
 
     /// The cell's name on a board of side `size`, e.g. "B3".
@@ -92,6 +98,8 @@ mod tests {
         assert_eq!(Cell::from_row_col(2, 1, 4).name(4), "B3");
         assert_eq!(Cell::new(0).name(8), "A1");
         assert_eq!(Cell::new(63).name(8), "H8");
+        assert_eq!(Cell::new(399).name(20), "T20");
+        assert_eq!(Cell::parse("h12", 15), Ok(Cell::from_row_col(11, 7, 15)));
     }
 
     #[test]
@@ -114,8 +122,8 @@ mod tests {
 
     proptest! {
         #[test]
-        fn name_and_parse_round_trip(size in 3u8..=8, seed in 0u8..64) {
-            let cell = Cell::new(seed % (size * size));
+        fn name_and_parse_round_trip(size in 3u8..=20, seed in 0u16..400) {
+            let cell = Cell::new(seed % (size as u16 * size as u16));
             prop_assert_eq!(Cell::parse(&cell.name(size), size), Ok(cell));
         }
     }

@@ -1,14 +1,18 @@
 //! The rules of N x N tic-tac-toe with K in a row.
 
+mod bits;
 mod coord;
 mod position;
 mod record;
 mod rules;
 
+pub use bits::{Bits, CAPACITY, select_bit};
 pub use coord::{Cell, CoordError};
-pub use position::{MoveError, Outcome, Player, Position};
+pub use position::{DIRECTIONS, MoveError, Outcome, Player, Position, line_through};
 pub use record::GameRecord;
-pub use rules::{Geometry, MAX_SIZE, MIN_SIZE, Rules, RulesError, spread_bits};
+pub use rules::{
+    Geometry, MAX_GOAL, MAX_SIZE, MIN_SIZE, Rules, RulesError, SMALL_MAX_SIZE, spread_bits,
+};
 
 impl std::fmt::Display for MoveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::bits::Bits;
 use super::coord::Cell;
 use super::rules::{Rules, spread_bits};
 
@@ -63,7 +64,7 @@ pub enum MoveError {
 pub struct Position {
     rules: Rules,
     /// One bitboard per player, bit `row * size + col`.
-    boards: [u64; 2],
+    boards: [Bits; 2],
     to_move: Player,
     outcome: Outcome,
 }
@@ -73,7 +74,7 @@ impl Position {
     pub fn new(rules: Rules) -> Position {
         Position {
             rules,
-            boards: [0, 0],
+            boards: [Bits::EMPTY; 2],
             to_move: Player::O,
             outcome: Outcome::Ongoing,
         }
@@ -98,24 +99,35 @@ impl Position {
         self.outcome
     }
     /// The cells held by `player`.
-    pub fn board(&self, player: Player) -> u64 {
+    pub fn board(&self, player: Player) -> Bits {
         self.boards[player.index()]
     }
-    pub fn occupied(&self) -> u64 {
+    /// The cells held by `player` as one word, for the engines of boards
+    /// of at most 64 cells (`Rules::is_small`).
+    #[inline]
+    pub fn small_board(&self, player: Player) -> u64 {
+        debug_assert!(self.rules.is_small());
+        self.boards[player.index()].low_word()
+    }
+    /// The empty cells as one word (boards of at most 64 cells).
+    #[inline]
+    pub fn small_empty(&self) -> u64 {
+        self.rules.geometry().full & !(self.small_board(Player::O) | self.small_board(Player::X))
+    }
+    pub fn occupied(&self) -> Bits {
         self.boards[0] | self.boards[1]
     }
-    pub fn empty(&self) -> u64 {
-        self.rules.geometry().full & !self.occupied()
+    pub fn empty(&self) -> Bits {
+        Bits::first_n(self.rules.cells() as usize).and_not(self.occupied())
     }
     pub fn move_count(&self) -> u32 {
-        self.occupied().count_ones()
+        self.occupied().count()
     }
     /// Who holds `cell`, if anyone.
     pub fn at(&self, cell: Cell) -> Option<Player> {
-        let bit = 1u64 << cell.index();
-        if self.boards[0] & bit != 0 {
+        if self.boards[0].contains(cell.index()) {
             Some(Player::O)
-        } else if self.boards[1] & bit != 0 {
+        } else if self.boards[1].contains(cell.index()) {
             Some(Player::X)
         } else {
             None
@@ -124,23 +136,17 @@ impl Position {
 
     /// The legal moves, in cell order (none once the game is over).
     pub fn legal_moves(&self) -> impl Iterator<Item = Cell> + use<> {
-        let mut rest = if self.outcome.is_over() {
-            0
+        let rest = if self.outcome.is_over() {
+            Bits::EMPTY
         } else {
             self.empty()
         };
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let i = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                Cell::new(i)
-            })
-        })
+        rest.iter().map(Cell::from_index)
     }
 
     /// Plays `cell` for the side to move.
     pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
-        if cell.index() >= self.rules.cells() {
+        if cell.index() >= self.rules.cells() as usize {
             return Err(MoveError::OffBoard(cell));
         }
         if self.outcome.is_over() {
@@ -157,11 +163,16 @@ impl Position {
     pub fn play_unchecked(&mut self, cell: Cell) {
         let me = self.to_move;
         let board = &mut self.boards[me.index()];
-        *board |= 1u64 << cell.index();
-        let geo = self.rules.geometry();
-        self.outcome = if geo.has_line_through(*board, cell.index()) {
+        board.insert(cell.index());
+        let won = match self.rules.small_geometry() {
+            Some(geo) => geo.has_line_through(board.low_word(), cell.index() as u8),
+            None => {
+                line_through(board, self.rules.size(), self.rules.goal(), cell.index()).is_some()
+            }
+        };
+        self.outcome = if won {
             Outcome::Win(me)
-        } else if self.occupied() == geo.full {
+        } else if self.move_count() == self.rules.cells() as u32 {
             Outcome::Draw
         } else {
             Outcome::Ongoing
@@ -172,14 +183,15 @@ impl Position {
     /// Takes back `cell`, which must be the last move played.
     pub fn undo(&mut self, cell: Cell) {
         let mover = self.to_move.other();
-        self.boards[mover.index()] &= !(1u64 << cell.index());
+        self.boards[mover.index()].remove(cell.index());
         self.to_move = mover;
         self.outcome = Outcome::Ongoing;
     }
 
     /// The 2-bit cell encoding: cell `i` is bits `2i..2i+2`, 01 = O, 10 = X.
+    /// Boards of at most 64 cells only.
     pub fn table(&self) -> u128 {
-        spread_bits(self.boards[0]) | spread_bits(self.boards[1]) << 1
+        spread_bits(self.small_board(Player::O)) | spread_bits(self.small_board(Player::X)) << 1
     }
 
     /// The 2-bit table as a `u32`, for boards of at most 16 cells.
@@ -188,12 +200,13 @@ impl Position {
     }
 
     /// The position mapped through symmetry `s` (0..8) of the square.
+    /// Boards of at most 64 cells only.
     pub fn transformed(&self, s: usize) -> Position {
         let geo = self.rules.geometry();
         Position {
             boards: [
-                geo.transform(s, self.boards[0]),
-                geo.transform(s, self.boards[1]),
+                Bits::from_word(geo.transform(s, self.small_board(Player::O))),
+                Bits::from_word(geo.transform(s, self.small_board(Player::X))),
             ],
             ..*self
         }
@@ -209,33 +222,61 @@ impl Position {
     }
 
     /// The Zobrist hash of the position (the side to move follows from the
-    /// number of marks, so it is not hashed).
+    /// number of marks, so it is not hashed). Boards of at most 64 cells.
     pub fn zobrist(&self) -> u64 {
         let z = &self.rules.geometry().zobrist;
         let mut h = 0;
-        for (keys, &board) in z.iter().zip(&self.boards) {
-            let mut rest = board;
-            while rest != 0 {
-                h ^= keys[rest.trailing_zeros() as usize];
-                rest &= rest - 1;
+        for (keys, board) in z.iter().zip(&self.boards) {
+            for cell in board.iter() {
+                h ^= keys[cell];
             }
         }
         h
     }
 
-    /// The line that won the game, if it is won.
-    pub fn winning_line(&self) -> Option<u64> {
+    /// The line that won the game (K cells of the winner's), if it is won.
+    pub fn winning_line(&self) -> Option<Bits> {
         let Outcome::Win(p) = self.outcome else {
             return None;
         };
         let mine = self.board(p);
-        self.rules
-            .geometry()
-            .lines
-            .iter()
-            .copied()
-            .find(|&l| mine & l == l)
+        let (size, goal) = (self.rules.size(), self.rules.goal());
+        mine.iter()
+            .find_map(|cell| line_through(&mine, size, goal, cell))
     }
+}
+
+/// The four directions of a line: right, down, down-right, down-left.
+pub const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// The first K cells of a line of `board` through `cell`, if there is one:
+/// a walk both ways along each direction, for boards of any size.
+pub fn line_through(board: &Bits, size: u8, goal: u8, cell: usize) -> Option<Bits> {
+    let n = size as i32;
+    let (row, col) = (cell as i32 / n, cell as i32 % n);
+    let held = |r: i32, c: i32| {
+        (0..n).contains(&r) && (0..n).contains(&c) && board.contains((r * n + c) as usize)
+    };
+    for (dr, dc) in DIRECTIONS {
+        // Back to the first stone of the run, then forward along it.
+        let mut back = 0;
+        while back < goal as i32 && held(row - dr * (back + 1), col - dc * (back + 1)) {
+            back += 1;
+        }
+        let (r0, c0) = (row - dr * back, col - dc * back);
+        let mut run = 0;
+        while run < goal as i32 && held(r0 + dr * run, c0 + dc * run) {
+            run += 1;
+        }
+        if run == goal as i32 {
+            return Some(
+                (0..run)
+                    .map(|i| ((r0 + dr * i) * n + c0 + dc * i) as usize)
+                    .collect(),
+            );
+        }
+    }
+    None
 }
 
 impl fmt::Debug for Position {
@@ -248,7 +289,7 @@ impl fmt::Debug for Position {
         )?;
         for r in 0..n {
             for c in 0..n {
-                let ch = match self.at(Cell::new(r * n + c)) {
+                let ch = match self.at(Cell::from_row_col(r, c, n)) {
                     Some(p) => p.symbol(),
                     None => '.',
                 };
@@ -273,7 +314,7 @@ mod tests {
         let rules = Rules::default_rules();
         let pos = Position::from_moves(rules, &cells(rules, "A1,A2,B1,B2,C1")).unwrap();
         assert_eq!(pos.outcome(), Outcome::Win(Player::O));
-        assert_eq!(pos.winning_line().map(u64::count_ones), Some(3));
+        assert_eq!(pos.winning_line().map(|l| l.count()), Some(3));
         assert!(pos.legal_moves().next().is_none());
     }
 

@@ -9,19 +9,28 @@ use rand_xoshiro::SplitMix64;
 
 /// Smallest and largest supported board side.
 pub const MIN_SIZE: u8 = 3;
-pub const MAX_SIZE: u8 = 8;
+pub const MAX_SIZE: u8 = 20;
+/// The longest line a game may ask for.
+pub const MAX_GOAL: u8 = 8;
+/// The largest side whose board fits one 64-bit word: the engines tuned on
+/// `u64` bitboards (and their tables below) serve boards up to this side.
+pub const SMALL_MAX_SIZE: u8 = 8;
+const _: () = assert!(MAX_SIZE as usize * MAX_SIZE as usize <= super::bits::CAPACITY);
 
 /// The rules of one game: board side `size` and `goal` marks in a row.
 ///
-/// `Rules` is a cheap handle (`Copy`) to the geometry tables of that (N, K),
-/// which are built the first time they are asked for and then live for the
-/// whole run.
+/// `Rules` is a cheap handle (`Copy`). Boards of at most 64 cells also
+/// carry their one-word [`Geometry`] tables, built the first time they are
+/// asked for and then kept for the whole run.
 #[derive(Clone, Copy)]
 pub struct Rules {
-    geo: &'static Geometry,
+    size: u8,
+    goal: u8,
+    small: Option<&'static Geometry>,
 }
 
-/// Everything that depends only on (N, K).
+/// The one-word tables of a board of at most 64 cells: win masks,
+/// symmetries and Zobrist keys, shared by every position.
 pub struct Geometry {
     pub size: u8,
     pub goal: u8,
@@ -76,20 +85,32 @@ impl Rules {
                 "board size {size} is out of range: use {MIN_SIZE} to {MAX_SIZE}"
             )));
         }
-        if goal < 3 || goal > size {
+        let max_goal = size.min(MAX_GOAL);
+        if goal < 3 || goal > max_goal {
             return Err(RulesError(format!(
-                "goal {goal} is out of range for a {size}x{size} board: use 3 to {size}"
+                "goal {goal} is out of range for a {size}x{size} board: use 3 to {max_goal}"
             )));
+        }
+        if size > SMALL_MAX_SIZE {
+            return Ok(Rules {
+                size,
+                goal,
+                small: None,
+            });
         }
         static CACHE: OnceLock<Vec<OnceLock<&'static Geometry>>> = OnceLock::new();
         let cache = CACHE.get_or_init(|| {
-            (0..(MAX_SIZE as usize + 1) * (MAX_SIZE as usize + 1))
+            (0..(SMALL_MAX_SIZE as usize + 1) * (SMALL_MAX_SIZE as usize + 1))
                 .map(|_| OnceLock::new())
                 .collect()
         });
-        let slot = &cache[size as usize * (MAX_SIZE as usize + 1) + goal as usize];
+        let slot = &cache[size as usize * (SMALL_MAX_SIZE as usize + 1) + goal as usize];
         let geo = *slot.get_or_init(|| Box::leak(Box::new(Geometry::build(size, goal))));
-        Ok(Rules { geo })
+        Ok(Rules {
+            size,
+            goal,
+            small: Some(geo),
+        })
     }
 
     /// The default game: 4x4, three in a row.
@@ -98,22 +119,36 @@ impl Rules {
     }
 
     pub fn size(self) -> u8 {
-        self.geo.size
+        self.size
     }
     pub fn goal(self) -> u8 {
-        self.geo.goal
+        self.goal
     }
-    pub fn cells(self) -> u8 {
-        self.geo.cells
+    pub fn cells(self) -> u16 {
+        self.size as u16 * self.size as u16
     }
+    /// Whether the board fits one 64-bit word (up to 8x8).
+    pub fn is_small(self) -> bool {
+        self.small.is_some()
+    }
+    /// The one-word tables, for boards of at most 64 cells.
+    pub fn small_geometry(self) -> Option<&'static Geometry> {
+        self.small
+    }
+    /// The one-word tables. Only the engines tuned for small boards ask for
+    /// them, and they are only built for such boards.
+    ///
+    /// # Panics
+    /// On boards above 8x8.
     pub fn geometry(self) -> &'static Geometry {
-        self.geo
+        self.small
+            .expect("one-word tables exist only for boards up to 8x8")
     }
 }
 
 impl PartialEq for Rules {
     fn eq(&self, other: &Rules) -> bool {
-        std::ptr::eq(self.geo, other.geo)
+        (self.size, self.goal) == (other.size, other.goal)
     }
 }
 impl Eq for Rules {}
@@ -365,10 +400,13 @@ mod tests {
     #[test]
     fn out_of_range_rules_are_refused() {
         assert!(Rules::new(2, 3).is_err());
-        assert!(Rules::new(9, 3).is_err());
+        assert!(Rules::new(21, 5).is_err());
         assert!(Rules::new(4, 5).is_err());
         assert!(Rules::new(5, 2).is_err());
+        assert!(Rules::new(15, 9).is_err());
         assert!(Rules::new(8, 8).is_ok());
+        assert!(Rules::new(9, 3).is_ok_and(|r| !r.is_small()));
+        assert!(Rules::new(20, 5).is_ok_and(|r| r.cells() == 400));
     }
 
     #[test]
@@ -383,7 +421,7 @@ mod tests {
 
     #[test]
     fn symmetries_are_permutations_and_map_lines_to_lines() {
-        for size in MIN_SIZE..=MAX_SIZE {
+        for size in MIN_SIZE..=SMALL_MAX_SIZE {
             let geo = Rules::new(size, 3).unwrap().geometry();
             for s in 0..8 {
                 let mut seen = 0u64;
@@ -412,7 +450,7 @@ mod tests {
     fn the_shift_and_test_agrees_with_the_line_loop() {
         use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
-        for size in MIN_SIZE..=MAX_SIZE {
+        for size in MIN_SIZE..=SMALL_MAX_SIZE {
             for goal in 3..=size {
                 let geo = Rules::new(size, goal).unwrap().geometry();
                 for _ in 0..3_000 {

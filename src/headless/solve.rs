@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::InputError;
+use crate::ai::big::BigNegamax;
 use crate::ai::solver::{ProgressReport, Unsettled};
-use crate::ai::{Solver, Value};
+use crate::ai::{Budget, Solver, Value};
 use crate::game::{Cell, MoveError, Player, Position, Rules};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -32,6 +33,10 @@ pub struct SolveReport {
     pub moves: Vec<String>,
     #[serde(skip)]
     pub to_move: char,
+    /// Set on boards above 8x8, where the best move comes from a heuristic
+    /// search, not a proof.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// How a solve may run.
@@ -93,6 +98,9 @@ pub fn solve_with(
             "that position is already over: there is nothing to solve".into(),
         ));
     }
+    if !rules.is_small() {
+        return Ok(search_big(&pos, moves, options));
+    }
     let mut solver = Solver::with_hash_bytes(rules, options.hash_bytes);
     solver.set_timeout(options.timeout);
     if let Some(flag) = options.stop {
@@ -119,6 +127,7 @@ pub fn solve_with(
             .map(|c| c.name(rules.size()))
             .collect(),
         to_move: me.symbol(),
+        note: None,
     };
     match result {
         Ok(analysis) => {
@@ -126,7 +135,7 @@ pub fn solve_with(
                 Value::Win { plies } => (Some(me), plies),
                 Value::Loss { plies } => (Some(me.other()), plies),
                 // The solver never answers with a guess.
-                Value::Draw | Value::Unknown(_) => (None, pos.empty().count_ones()),
+                Value::Draw | Value::Unknown(_) => (None, pos.empty().count()),
             };
             report.value = Some(match winner {
                 Some(Player::O) => "first",
@@ -146,6 +155,83 @@ pub fn solve_with(
     Ok(report)
 }
 
+/// How long `solve` searches a board above 8x8 when no `--timeout` is given.
+pub const BIG_BOARD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The budget of a big-board search: the clock and Ctrl-C.
+struct StopBudget {
+    start: Instant,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Budget for StopBudget {
+    fn tick(&mut self) -> bool {
+        !self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    }
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// Boards above 8x8: no exhaustive proof is within reach, so the search
+/// runs the big-board Negamax until the timeout and reports its best move,
+/// unsettled — unless the position is decided at once (a win in one, or
+/// two threats of the opponent that no move stops).
+fn search_big(pos: &Position, moves: &str, options: SolveOptions) -> SolveReport {
+    let rules = pos.rules();
+    let timeout = options.timeout.unwrap_or(BIG_BOARD_TIMEOUT);
+    let mut engine = BigNegamax::new(rules);
+    engine.set_time_limit(timeout);
+    let stop = options.stop.clone();
+    let mut budget = StopBudget {
+        start: Instant::now(),
+        stop: options.stop,
+    };
+    let analysis = engine.analyse(pos, &mut budget);
+    let me = pos.to_move();
+    let settled = match analysis.value {
+        Value::Win { plies: 1 } => Some((me, 1)),
+        Value::Loss { plies: 2 } => Some((me.other(), 2)),
+        _ => None,
+    };
+    let interrupted = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+    SolveReport {
+        size: rules.size(),
+        goal: rules.goal(),
+        value: settled.map(|(winner, _)| match winner {
+            Player::O => "first",
+            Player::X => "second",
+        }),
+        unsettled: match (settled, interrupted) {
+            (Some(_), _) => None,
+            (None, true) => Some("interrupted"),
+            (None, false) => Some("timeout"),
+        },
+        best_move: Some(analysis.best.name(rules.size())),
+        plies: settled.map(|(_, plies)| plies),
+        nodes: analysis.nodes,
+        ms: (analysis.elapsed.as_secs_f64() * 1e6).round() / 1e3,
+        moves: Cell::parse_list(moves, rules.size())
+            .unwrap_or_default()
+            .iter()
+            .map(|c| c.name(rules.size()))
+            .collect(),
+        to_move: me.symbol(),
+        note: settled.is_none().then(|| {
+            format!(
+                "boards above 8x8 are beyond this solver: the best move is what a heuristic \
+                 search found in {:.1} s of the {:.0} s allowed (depth {}), not a proof",
+                analysis.elapsed.as_secs_f64(),
+                timeout.as_secs_f64(),
+                analysis.depth
+            )
+        }),
+    }
+}
+
 impl SolveReport {
     pub fn to_text(&self) -> String {
         let from = if self.moves.is_empty() {
@@ -155,18 +241,24 @@ impl SolveReport {
         };
         let plies = self.plies.unwrap_or(0);
         let value = match (self.value, self.unsettled) {
-            (Some("first"), _) => format!("the first player (O) wins in {plies} plies"),
-            (Some("second"), _) => format!("the second player (X) wins in {plies} plies"),
+            (Some("first"), _) => format!("the first player (O) wins in {}", plies_text(plies)),
+            (Some("second"), _) => format!("the second player (X) wins in {}", plies_text(plies)),
             (Some(_), _) => format!("draw (the board fills in {plies} plies)"),
             (None, Some("interrupted")) => "unsettled: interrupted before the search ended".into(),
+            (None, _) if self.note.is_some() => "unsettled".into(),
             (None, _) => "unsettled: the time ran out before the search ended".into(),
         };
+        let note = self
+            .note
+            .as_ref()
+            .map(|n| format!("note:      {n}\n"))
+            .unwrap_or_default();
         format!(
             "{n}x{n}, {k} in a row, from {from}; {to} to move\n\
              value:     {value}\n\
              best move: {best}\n\
              nodes:     {nodes}\n\
-             time:      {ms:.3} ms\n",
+             time:      {ms:.3} ms\n{note}",
             n = self.size,
             k = self.goal,
             to = self.to_move,
@@ -174,6 +266,13 @@ impl SolveReport {
             nodes = super::thousands(self.nodes),
             ms = self.ms,
         )
+    }
+}
+
+fn plies_text(plies: u32) -> String {
+    match plies {
+        1 => "1 ply".into(),
+        n => format!("{n} plies"),
     }
 }
 

@@ -9,11 +9,14 @@ use std::time::{Duration, Instant};
 use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, wait_for};
 use super::seat::TIME_SLICE;
+use crate::ai::big::BigNegamax;
 use crate::ai::{Budget, Negamax};
 use crate::app::App;
 
 /// Nodes the hint may search (a full solve of 4x4 needs far fewer).
 pub const HINT_NODES: u64 = 2_000_000;
+/// Thinking time of a hint on boards above 8x8, where nothing is solved.
+pub const BIG_BOARD_HINT_TIME: Duration = Duration::from_secs(2);
 
 /// Slices the search and stops it when its request is cancelled.
 struct HintBudget<'a> {
@@ -71,8 +74,6 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
         };
         last_id = request.id;
         let rules = app.borrow().config.rules;
-        let mut solver = Negamax::new(rules);
-        solver.set_node_limit(HINT_NODES);
         let mut budget = HintBudget {
             ctx,
             app: &app,
@@ -80,7 +81,15 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
             slice_start: Instant::now(),
             thought: Duration::ZERO,
         };
-        let analysis = solver.analyse(&request.pos, &mut budget);
+        let analysis = if rules.is_small() {
+            let mut solver = Negamax::new(rules);
+            solver.set_node_limit(HINT_NODES);
+            solver.analyse(&request.pos, &mut budget)
+        } else {
+            let mut search = BigNegamax::new(rules);
+            search.set_time_limit(BIG_BOARD_HINT_TIME);
+            search.analyse(&request.pos, &mut budget)
+        };
         ctx.cpu.add(budget.slice_start.elapsed());
         if budget.still_wanted() {
             let effects = app

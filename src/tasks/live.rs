@@ -206,10 +206,12 @@ fn run_keyboard(
                     break;
                 };
                 let action = crate::input::action_for(&app.borrow(), &event);
+                let column_key = crate::input::column_key(&app.borrow(), &event);
                 if let Some(action) = action {
                     let effects = app.borrow_mut().update(action, clock.now());
                     post_all(&signals, effects);
                 }
+                app.borrow_mut().remember_column_key(column_key);
             }
         });
     }

@@ -5,9 +5,9 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::layout::BoardStyle;
+use super::layout::{BoardStyle, row_label_width};
 use super::palette::ColorMode;
-use crate::game::{Cell, Player, Position};
+use crate::game::{Bits, Cell, Player, Position};
 
 /// What to show on a board besides the marks.
 #[derive(Clone, Copy, Debug, Default)]
@@ -16,7 +16,7 @@ pub struct Marks {
     /// The person's cursor, in human mode.
     pub cursor: Option<Cell>,
     /// The cells of the winning line, once the game is won.
-    pub winning_line: u64,
+    pub winning_line: Bits,
     /// The move a thinking seat is considering, and its side: drawn faintly.
     pub candidate: Option<(Cell, Player)>,
 }
@@ -42,7 +42,7 @@ fn cell_spans(
         (None, _) if width == 1 => ("·", c.dim()),
         (None, _) => (" ", Style::default()),
     };
-    let on_line = marks.winning_line & cell.bit() != 0;
+    let on_line = marks.winning_line.contains(cell.index());
     let mark_style = if on_line || marks.last_move == Some(cell) {
         // Reverse video shows these with or without colour.
         style.add_modifier(Modifier::REVERSED | Modifier::BOLD)
@@ -102,10 +102,9 @@ pub fn lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> V
     let mut out = Vec::new();
     match style {
         BoardStyle::Full | BoardStyle::Large => {
-            let (cell_w, cell_h, label_w) = match style {
-                BoardStyle::Full => (3, 1, 1),
-                _ => (7, 3, 2),
-            };
+            let cell_w = if style == BoardStyle::Full { 3 } else { 7 };
+            let cell_h = if style == BoardStyle::Full { 1 } else { 3 };
+            let label_w = row_label_width(style, n as u16) as usize;
             let pad = " ".repeat(cell_w / 2);
             let head: String = letters.map(|l| format!("{pad}{l}{pad} ")).collect();
             out.push(Line::from(Span::styled(
@@ -127,7 +126,7 @@ pub fn lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> V
                         if middle {
                             spans.extend(cell_spans(pos, cell, c, marks, cell_w));
                         } else {
-                            let on_line = marks.winning_line & cell.bit() != 0;
+                            let on_line = marks.winning_line.contains(cell.index());
                             let style = if on_line {
                                 Style::default().add_modifier(Modifier::REVERSED)
                             } else {
@@ -148,10 +147,14 @@ pub fn lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> V
             }
         }
         BoardStyle::Compact => {
+            let label_w = row_label_width(style, n as u16) as usize;
             let head: String = letters.map(|l| format!(" {l}")).collect();
-            out.push(Line::from(Span::styled(format!(" {head}"), label)));
+            out.push(Line::from(Span::styled(
+                format!("{}{head}", " ".repeat(label_w)),
+                label,
+            )));
             for r in 0..n {
-                let mut spans = vec![Span::styled(format!("{} ", r + 1), label)];
+                let mut spans = vec![Span::styled(format!("{:>label_w$}", r + 1), label)];
                 for col in 0..n {
                     spans.push(Span::raw(" "));
                     spans.extend(cell_spans(pos, Cell::from_row_col(r, col, n), c, marks, 1));
@@ -167,13 +170,14 @@ pub fn lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> V
 /// with its top-left corner at (`x`, `y`), cell by cell in index order.
 pub fn cell_rects(style: BoardStyle, n: u8, x: u16, y: u16) -> Vec<Rect> {
     let n16 = n as u16;
+    let left = x + row_label_width(style, n16);
     (0..n16 * n16)
         .map(|i| {
             let (r, c) = (i / n16, i % n16);
             match style {
-                BoardStyle::Full => Rect::new(x + 2 + 4 * c, y + 2 + 2 * r, 3, 1),
-                BoardStyle::Large => Rect::new(x + 3 + 8 * c, y + 2 + 4 * r, 7, 3),
-                BoardStyle::Compact => Rect::new(x + 2 + 2 * c, y + 1 + r, 2, 1),
+                BoardStyle::Full => Rect::new(left + 1 + 4 * c, y + 2 + 2 * r, 3, 1),
+                BoardStyle::Large => Rect::new(left + 1 + 8 * c, y + 2 + 4 * r, 7, 3),
+                BoardStyle::Compact => Rect::new(left + 2 * c, y + 1 + r, 2, 1),
             }
         })
         .collect()
@@ -189,7 +193,7 @@ mod tests {
 
     #[test]
     fn cell_rects_land_on_the_drawn_marks() {
-        for size in [3u8, 4, 8] {
+        for size in [3u8, 4, 8, 9, 15] {
             let rules = Rules::new(size, 3).unwrap();
             // One O at a time, on every cell: only that cell's rect shows it.
             for style in [BoardStyle::Full, BoardStyle::Large, BoardStyle::Compact] {

@@ -164,7 +164,7 @@ pub fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, styl
             .as_ref()
             .filter(|_| game.status == GameStatus::Playing)
             .and_then(|t| t.info.best.map(|cell| (cell, t.side))),
-        winning_line: game.pos.winning_line().unwrap_or(0),
+        winning_line: game.pos.winning_line().unwrap_or_default(),
         ..board::Marks::default()
     };
     let n = app.config.rules.size();

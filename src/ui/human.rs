@@ -76,7 +76,7 @@ pub fn cell_rect(area: Rect, size: u8, cell: Cell) -> Option<Rect> {
     let plan = plan(area, size as u16)?;
     let (ox, oy) = board_origin(&plan, size as u16);
     board::cell_rects(plan.style, size, ox, oy)
-        .get(cell.index() as usize)
+        .get(cell.index())
         .copied()
 }
 
@@ -89,7 +89,7 @@ pub fn cell_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Cell> {
     board::cell_rects(plan.style, n, ox, oy)
         .iter()
         .position(|r| r.contains((x, y).into()) && inner.contains((x, y).into()))
-        .map(|i| Cell::new(i as u8))
+        .map(Cell::from_index)
 }
 
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -109,7 +109,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     };
 
     // The board.
-    let winning_line = game.pos.winning_line().unwrap_or(0);
+    let winning_line = game.pos.winning_line().unwrap_or_default();
     let title = format!(
         "Game-{}",
         human.history.len() + usize::from(game.status == GameStatus::Playing)

@@ -24,14 +24,24 @@ pub enum BoardStyle {
     Compact,
 }
 
+/// Width of the row numbers on the left of a board: one digit up to 9x9.
+pub fn row_label_width(style: BoardStyle, n: u16) -> u16 {
+    match style {
+        BoardStyle::Large => 2,
+        _ if n >= 10 => 2,
+        _ => 1,
+    }
+}
+
 /// Size of the board drawing (with coordinate labels) for an N x N board.
 pub fn board_size(style: BoardStyle, n: u16) -> (u16, u16) {
+    let label = row_label_width(style, n);
     match style {
         // Row label, then "│ O " per cell and a closing "│"; column labels
         // on top, then a rule line between and around rows.
-        BoardStyle::Full => (4 * n + 2, 2 * n + 2),
-        BoardStyle::Large => (8 * n + 3, 4 * n + 2),
-        BoardStyle::Compact => (2 * n + 2, n + 1),
+        BoardStyle::Full => (4 * n + 1 + label, 2 * n + 2),
+        BoardStyle::Large => (8 * n + 1 + label, 4 * n + 2),
+        BoardStyle::Compact => (2 * n + label, n + 1),
     }
 }
 

@@ -1,0 +1,280 @@
+//! MCTS for boards above 8x8: UCT over the cells near the stones, with
+//! playouts that take a win in one and block the opponent's.
+//!
+//! Uniform playouts over a 15x15 board say little: a random defender never
+//! blocks, so every line wins. Here a playout takes a win when it has one,
+//! blocks when the opponent threatens one, and otherwise plays at random
+//! among the cells within two of a stone. The tree applies the same rule
+//! when it expands a node, so it never spends iterations on moves that
+//! ignore a threat.
+
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::board::{BigBoard, Tables};
+use crate::ai::mcts::{EXPLORATION, Limit, sqrt_ln, tables, visit_terms};
+use crate::ai::{Budget, Engine, Estimate, SearchInfo};
+use crate::game::{Bits, Cell, Outcome, Player, Position, Rules};
+
+/// The tree stops growing past this many nodes (24 bytes each, 6 MiB).
+const MAX_NODES: usize = 1 << 18;
+/// Iterations between two calls of `Budget::tick` (a playout on 15x15
+/// takes some tens of microseconds).
+const BATCH: u64 = 16;
+
+const ONGOING: u8 = 0;
+const WON: u8 = 1; // the player who moved into the node has won
+const DRAWN: u8 = 2;
+
+#[derive(Clone, Copy)]
+struct Node {
+    /// Mean reward for the player who moved into this node.
+    mean: f32,
+    /// `1/sqrt(visits)`, very large while unvisited so those go first.
+    inv_sqrt: f32,
+    /// What this node's children are explored with (see `ai::mcts`).
+    explore: f32,
+    visits: u32,
+    /// Index of the first child; 0 while not expanded.
+    first_child: u32,
+    cell: u16,
+    children: u16,
+    state: u8,
+}
+
+impl Node {
+    fn leaf(cell: u16, state: u8) -> Node {
+        Node {
+            mean: 0.0,
+            inv_sqrt: 1e9,
+            explore: EXPLORATION * sqrt_ln(1),
+            visits: 0,
+            first_child: 0,
+            cell,
+            children: 0,
+            state,
+        }
+    }
+}
+
+pub struct BigMcts {
+    tables: Tables,
+    limit: Limit,
+    rng: Xoshiro256PlusPlus,
+    nodes: Vec<Node>,
+    /// The nodes of the current iteration's path, root first.
+    path: Vec<u32>,
+    iterations: u64,
+}
+
+/// The moves worth searching: a win in one if there is one, else the
+/// blocks of the opponent's wins in one, else the cells near the stones.
+pub fn tactical_moves(t: &Tables, b: &BigBoard) -> Bits {
+    let me = b.to_move();
+    let wins = b.wins(me);
+    if let Some(win) = wins.first() {
+        return Bits::EMPTY.with(win);
+    }
+    let threats = b.wins(me.other());
+    if !threats.is_empty() {
+        return threats;
+    }
+    b.candidates(t)
+}
+
+impl BigMcts {
+    pub fn new(rules: Rules, limit: Limit, seed: u64) -> BigMcts {
+        BigMcts {
+            tables: Tables::new(rules),
+            limit,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            nodes: Vec::new(),
+            path: Vec::new(),
+            iterations: 0,
+        }
+    }
+
+    /// Iterations run by the last search.
+    pub fn last_iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Runs `iterations` from `pos` and returns the most visited move. For
+    /// benchmarks.
+    pub fn search_iterations(&mut self, pos: &Position, iterations: u32) -> Cell {
+        self.limit = Limit::Iterations(iterations);
+        self.search(pos, &mut crate::ai::Unlimited::new())
+    }
+
+    fn search(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
+        let root = BigBoard::from_position(&self.tables, pos);
+        self.nodes.clear();
+        self.nodes.push(Node::leaf(0, ONGOING));
+        self.iterations = 0;
+        loop {
+            let batch = match self.limit {
+                Limit::Iterations(n) => (n as u64).saturating_sub(self.iterations).min(BATCH),
+                Limit::Time(_) => BATCH,
+            };
+            for _ in 0..batch {
+                self.iterate(root);
+            }
+            self.iterations += batch;
+            budget.report(&self.progress());
+            let done = match self.limit {
+                Limit::Iterations(n) => self.iterations >= n as u64,
+                Limit::Time(t) => budget.elapsed() >= t,
+            };
+            if done || !budget.tick() {
+                break;
+            }
+        }
+        self.best_child()
+            .map(|n| Cell::new(n.cell))
+            .or_else(|| {
+                tactical_moves(&self.tables, &root)
+                    .first()
+                    .map(Cell::from_index)
+            })
+            .unwrap_or(Cell::new(0))
+    }
+
+    fn best_child(&self) -> Option<Node> {
+        let root = self.nodes.first()?;
+        let children = &self.nodes[root.first_child as usize..][..root.children as usize];
+        children.iter().max_by_key(|n| n.visits).copied()
+    }
+
+    fn progress(&self) -> SearchInfo {
+        let best = self.best_child();
+        SearchInfo {
+            work: self.iterations,
+            best: best.map(|n| Cell::new(n.cell)),
+            estimate: best.map(|n| Estimate::WinRate(n.mean)),
+            ..SearchInfo::default()
+        }
+    }
+
+    /// One iteration: select down the tree, expand, play out, back up.
+    fn iterate(&mut self, mut board: BigBoard) {
+        let root_side = board.to_move();
+        let mut node = 0usize;
+        self.path.clear();
+        self.path.push(0);
+        let winner: Option<Player> = loop {
+            let n = self.nodes[node];
+            match n.state {
+                WON => break Some(board.to_move().other()),
+                DRAWN => break None,
+                _ => {}
+            }
+            if n.first_child == 0 {
+                let room = self.nodes.len() + (board.near().count() as usize) < MAX_NODES;
+                if (n.visits == 0 && node != 0) || !room {
+                    break self.playout(board);
+                }
+                self.expand(node, &board);
+            }
+            let n = self.nodes[node];
+            let first = n.first_child as usize;
+            let mut best = first;
+            let mut best_score = f32::NEG_INFINITY;
+            for (i, child) in self.nodes[first..first + n.children as usize]
+                .iter()
+                .enumerate()
+            {
+                let score = child.mean + n.explore * child.inv_sqrt;
+                if score > best_score {
+                    best_score = score;
+                    best = first + i;
+                }
+            }
+            board.play(&self.tables, self.nodes[best].cell as usize);
+            node = best;
+            self.path.push(node as u32);
+        };
+        let t = tables();
+        // The node at depth d was entered by a move of the root's side when
+        // d is odd; the root's "mover" is the other side.
+        for (d, &index) in self.path.iter().enumerate() {
+            let mover = if d % 2 == 1 {
+                root_side
+            } else {
+                root_side.other()
+            };
+            let reward = match winner {
+                None => 0.5,
+                Some(w) if w == mover => 1.0,
+                Some(_) => 0.0,
+            };
+            let n = &mut self.nodes[index as usize];
+            n.visits += 1;
+            [n.inv_sqrt, n.explore] = visit_terms(t, n.visits);
+            n.mean += (reward - n.mean) * n.inv_sqrt * n.inv_sqrt;
+        }
+    }
+
+    fn expand(&mut self, node: usize, board: &BigBoard) {
+        let first = self.nodes.len();
+        let me = board.to_move();
+        let moves = tactical_moves(&self.tables, board);
+        for cell in moves.iter() {
+            let state = if board.wins(me).contains(cell) {
+                WON
+            } else if board.moves() as usize + 1 == self.tables.cells {
+                DRAWN
+            } else {
+                ONGOING
+            };
+            self.nodes.push(Node::leaf(cell as u16, state));
+        }
+        let n = &mut self.nodes[node];
+        n.first_child = first as u32;
+        n.children = moves.count() as u16;
+    }
+
+    /// Plays to the end: a win in one when there is one, a block when the
+    /// opponent has one, else a random cell near the stones. Returns the
+    /// winner.
+    fn playout(&mut self, mut board: BigBoard) -> Option<Player> {
+        loop {
+            if board.outcome() == Outcome::Draw {
+                return None;
+            }
+            let me = board.to_move();
+            if !board.wins(me).is_empty() {
+                return Some(me);
+            }
+            let threats = board.wins(me.other());
+            let cell = match threats.count() {
+                0 => {
+                    let moves = board.candidates(&self.tables);
+                    let k = self.rng.random_range(0..moves.count());
+                    moves.nth(k).unwrap_or(0)
+                }
+                1 => threats.first().unwrap_or(0),
+                // Two threats: one block is not enough.
+                _ => return Some(me.other()),
+            };
+            board.play(&self.tables, cell);
+        }
+    }
+}
+
+impl Engine for BigMcts {
+    fn label(&self) -> &'static str {
+        "MCTS"
+    }
+
+    fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
+        let board = BigBoard::from_position(&self.tables, pos);
+        let moves = tactical_moves(&self.tables, &board);
+        // A win, the only block, or the opening move: nothing to search.
+        if moves.count() == 1
+            && let Some(only) = moves.first()
+        {
+            return Cell::from_index(only);
+        }
+        self.search(pos, budget)
+    }
+}

@@ -1,0 +1,240 @@
+//! Negamax for boards above 8x8: alpha-beta by iterative deepening under
+//! the clock, over the few most promising cells near the stones, with the
+//! threat rules of the solver as exact cut-offs and extensions:
+//! - a win in one ends the search of a node (it is a win),
+//! - two opponent wins in one are a loss (one block is not enough),
+//! - one opponent win in one leaves one legal reply, the block, searched
+//!   without using up depth, so chains of forcing moves are read to the end.
+//!
+//! Beyond those rules the search is selective (at most [`WIDTH`] moves a
+//! node), so a "win in N" it reports is what it found against the replies
+//! it considered, not a proof; the solver's proofs stop at 8x8.
+
+use std::time::Duration;
+
+use super::board::{BigBoard, Tables};
+use crate::ai::{Analysis, Budget, Engine, Estimate, SearchInfo, Value};
+use crate::game::{Bits, Cell, Outcome, Position, Rules};
+
+/// A win on the next ply scores `WIN - 1`; `d` plies away, `WIN - d`.
+const WIN: i32 = 1_000_000;
+const PROVEN: i32 = WIN - 1_000;
+const INF: i32 = WIN + 1;
+/// Moves searched at each node below the root, best first by
+/// [`BigBoard::move_value`].
+pub const WIDTH: usize = 10;
+/// Plies beyond which forcing chains are not followed further.
+const MAX_PLY: i32 = 60;
+/// Nodes between two calls of `Budget::tick`.
+const TICK_NODES: u64 = 128;
+/// Thinking time per move when none is given.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+
+pub struct BigNegamax {
+    tables: Tables,
+    time_limit: Duration,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl BigNegamax {
+    pub fn new(rules: Rules) -> BigNegamax {
+        BigNegamax {
+            tables: Tables::new(rules),
+            time_limit: DEFAULT_TIME,
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// Thinking time per move.
+    pub fn set_time_limit(&mut self, limit: Duration) {
+        self.time_limit = limit;
+    }
+
+    /// The moves of `b` in the order to search them; all of them at the
+    /// root, at most [`WIDTH`] below. Only the forced ones when there is a
+    /// threat.
+    fn ordered_moves(&self, b: &BigBoard, width: usize) -> Vec<usize> {
+        let t = &self.tables;
+        let me = b.to_move();
+        if let Some(win) = b.wins(me).first() {
+            return vec![win];
+        }
+        let threats = b.wins(me.other());
+        if !threats.is_empty() {
+            return threats.iter().collect();
+        }
+        let mut scored: Vec<(i32, usize)> = b
+            .candidates(t)
+            .iter()
+            .map(|c| (b.move_value(t, c), c))
+            .collect();
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.truncate(width);
+        scored.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// Searches `pos` (not over) by iterative deepening until the clock
+    /// runs out or a forced result is found.
+    pub fn analyse(&mut self, pos: &Position, budget: &mut dyn Budget) -> Analysis {
+        let root = BigBoard::from_position(&self.tables, pos);
+        self.nodes = 0;
+        self.aborted = false;
+        let mut moves = self.ordered_moves(&root, usize::MAX);
+        let first = moves.first().copied().unwrap_or(0);
+        let mut result = (first, Value::Unknown(root.eval()), 0u32);
+        if moves.len() == 1 {
+            // A win, the only block, or the opening move.
+            let value = if root.wins(root.to_move()).contains(first) {
+                Value::Win { plies: 1 }
+            } else {
+                Value::Unknown(root.eval())
+            };
+            return self.analysis(first, value, 0, budget);
+        }
+        for depth in 1..=MAX_PLY {
+            let mut alpha = -INF;
+            let mut best = None;
+            let mut scores = Vec::with_capacity(moves.len());
+            for &m in &moves {
+                let mut next = root;
+                next.play(&self.tables, m);
+                let score = -self.search(&next, depth - 1, -INF, -alpha, 1, budget);
+                if self.aborted {
+                    break;
+                }
+                scores.push((score, m));
+                if score > alpha {
+                    alpha = score;
+                    best = Some(m);
+                }
+            }
+            if self.aborted {
+                // A move that beat the last iteration's best is still news.
+                if let Some(m) = best.filter(|_| alpha > score_of(result.1)) {
+                    result.0 = m;
+                }
+                break;
+            }
+            let best = best.unwrap_or(first);
+            result = (best, value_of(alpha), depth as u32);
+            budget.report(&SearchInfo {
+                work: self.nodes,
+                depth: Some(depth as u32),
+                best: Some(Cell::from_index(best)),
+                estimate: Some(Estimate::Value(result.1)),
+                proved: alpha.abs() >= PROVEN,
+            });
+            if alpha.abs() >= PROVEN || budget.elapsed() >= self.time_limit {
+                break;
+            }
+            // The next iteration starts from this one's order.
+            scores.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+            moves = scores.into_iter().map(|(_, m)| m).collect();
+        }
+        let (best, value, depth) = result;
+        self.analysis(best, value, depth, budget)
+    }
+
+    fn analysis(&self, best: usize, value: Value, depth: u32, budget: &dyn Budget) -> Analysis {
+        Analysis {
+            best: Cell::from_index(best),
+            value,
+            depth,
+            nodes: self.nodes,
+            elapsed: budget.elapsed(),
+        }
+    }
+
+    fn search(
+        &mut self,
+        b: &BigBoard,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        budget: &mut dyn Budget,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(TICK_NODES)
+            && (!budget.tick() || budget.elapsed() >= self.time_limit)
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        match b.outcome() {
+            Outcome::Draw => return 0,
+            // The side that just moved won.
+            Outcome::Win(_) => return -(WIN - ply),
+            Outcome::Ongoing => {}
+        }
+        let me = b.to_move();
+        if !b.wins(me).is_empty() {
+            return WIN - (ply + 1);
+        }
+        let threats: Bits = b.wins(me.other());
+        if threats.count() >= 2 {
+            return -(WIN - (ply + 2));
+        }
+        let forced = threats.count() == 1;
+        if (depth <= 0 && !forced) || ply >= MAX_PLY {
+            return b.eval();
+        }
+        let moves = self.ordered_moves(b, WIDTH);
+        if moves.is_empty() {
+            return 0;
+        }
+        let next_depth = if forced { depth } else { depth - 1 };
+        let mut best = -INF;
+        for m in moves {
+            let mut next = *b;
+            next.play(&self.tables, m);
+            let score = -self.search(&next, next_depth, -beta, -alpha, ply + 1, budget);
+            if self.aborted {
+                return 0;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+fn value_of(score: i32) -> Value {
+    if score >= PROVEN {
+        Value::Win {
+            plies: (WIN - score) as u32,
+        }
+    } else if score <= -PROVEN {
+        Value::Loss {
+            plies: (WIN + score) as u32,
+        }
+    } else {
+        Value::Unknown(score)
+    }
+}
+
+fn score_of(value: Value) -> i32 {
+    match value {
+        Value::Win { plies } => WIN - plies as i32,
+        Value::Loss { plies } => -(WIN - plies as i32),
+        Value::Draw => 0,
+        Value::Unknown(s) => s,
+    }
+}
+
+impl Engine for BigNegamax {
+    fn label(&self) -> &'static str {
+        "NEGA"
+    }
+
+    fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
+        self.analyse(pos, budget).best
+    }
+}

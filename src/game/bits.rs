@@ -1,0 +1,257 @@
+//! A set of cells on any supported board: a bitboard of several words.
+//!
+//! Boards of at most 64 cells (up to 8x8) fit one `u64`, and the engines
+//! tuned for them work on plain `u64`s. A [`Bits`] holds up to 448 cells
+//! (21x21), enough for the 20x20 board of the Gomoku tournaments; the
+//! positions of the game layer and the big-board engines use it.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+
+/// Words of a [`Bits`].
+pub const WORDS: usize = 7;
+/// Cells a [`Bits`] can hold.
+pub const CAPACITY: usize = WORDS * 64;
+
+/// A set of cells, bit `row * size + col`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Bits([u64; WORDS]);
+
+impl Bits {
+    pub const EMPTY: Bits = Bits([0; WORDS]);
+
+    /// The cells of a one-word bitboard.
+    pub const fn from_word(word: u64) -> Bits {
+        let mut w = [0; WORDS];
+        w[0] = word;
+        Bits(w)
+    }
+
+    /// The first `n` cells.
+    pub fn first_n(n: usize) -> Bits {
+        let mut b = Bits::EMPTY;
+        for (i, word) in b.0.iter_mut().enumerate() {
+            let start = i * 64;
+            *word = match n.saturating_sub(start) {
+                0 => 0,
+                k if k >= 64 => u64::MAX,
+                k => (1u64 << k) - 1,
+            };
+        }
+        b
+    }
+
+    /// The cells below 64, for boards that fit one word.
+    #[inline]
+    pub const fn low_word(&self) -> u64 {
+        self.0[0]
+    }
+
+    #[inline]
+    pub fn contains(&self, cell: usize) -> bool {
+        self.0[cell / 64] >> (cell % 64) & 1 != 0
+    }
+
+    #[inline]
+    pub fn insert(&mut self, cell: usize) {
+        self.0[cell / 64] |= 1 << (cell % 64);
+    }
+
+    #[inline]
+    pub fn remove(&mut self, cell: usize) {
+        self.0[cell / 64] &= !(1 << (cell % 64));
+    }
+
+    /// This set with `cell` added.
+    #[inline]
+    pub fn with(mut self, cell: usize) -> Bits {
+        self.insert(cell);
+        self
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The cells of `self` that are not in `other`.
+    #[inline]
+    pub fn and_not(self, other: Bits) -> Bits {
+        let mut out = self;
+        for (o, w) in out.0.iter_mut().zip(other.0) {
+            *o &= !w;
+        }
+        out
+    }
+
+    /// The lowest cell, if any.
+    #[inline]
+    pub fn first(&self) -> Option<usize> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+    }
+
+    /// The `k`-th lowest cell (from 0), if there are more than `k`.
+    #[inline]
+    pub fn nth(&self, mut k: u32) -> Option<usize> {
+        for (i, &w) in self.0.iter().enumerate() {
+            let n = w.count_ones();
+            if k < n {
+                return Some(i * 64 + select_bit(w, k) as usize);
+            }
+            k -= n;
+        }
+        None
+    }
+
+    /// The cells in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + use<> {
+        let words = self.0;
+        words.into_iter().enumerate().flat_map(|(i, mut w)| {
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    i * 64 + bit
+                })
+            })
+        })
+    }
+}
+
+impl BitAnd for Bits {
+    type Output = Bits;
+    #[inline]
+    fn bitand(mut self, rhs: Bits) -> Bits {
+        self &= rhs;
+        self
+    }
+}
+
+impl BitAndAssign for Bits {
+    #[inline]
+    fn bitand_assign(&mut self, rhs: Bits) {
+        for (a, b) in self.0.iter_mut().zip(rhs.0) {
+            *a &= b;
+        }
+    }
+}
+
+impl BitOr for Bits {
+    type Output = Bits;
+    #[inline]
+    fn bitor(mut self, rhs: Bits) -> Bits {
+        self |= rhs;
+        self
+    }
+}
+
+impl BitOrAssign for Bits {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: Bits) {
+        for (a, b) in self.0.iter_mut().zip(rhs.0) {
+            *a |= b;
+        }
+    }
+}
+
+/// The complement over all [`CAPACITY`] cells: mask it with the board.
+impl Not for Bits {
+    type Output = Bits;
+    #[inline]
+    fn not(self) -> Bits {
+        Bits(self.0.map(|w| !w))
+    }
+}
+
+impl FromIterator<usize> for Bits {
+    fn from_iter<I: IntoIterator<Item = usize>>(cells: I) -> Bits {
+        let mut b = Bits::EMPTY;
+        for c in cells {
+            b.insert(c);
+        }
+        b
+    }
+}
+
+/// `SELECT_IN_BYTE[b][k]`: position of the k-th set bit of byte `b`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = build_select_table();
+
+const fn build_select_table() -> [[u8; 8]; 256] {
+    let mut table = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                table[b][k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+}
+
+/// Index of the `k`-th (from 0) set bit of `mask`; `k` must be below
+/// `mask.count_ones()`. Portable: a byte at a time, then a 2 KiB table.
+#[inline(always)]
+pub fn select_bit(mask: u64, k: u32) -> u8 {
+    let mut rest = mask;
+    let mut k = k;
+    let mut base = 0u8;
+    loop {
+        let byte = (rest & 0xff) as usize;
+        let count = byte.count_ones();
+        if k < count {
+            return base + SELECT_IN_BYTE[byte][k as usize];
+        }
+        k -= count;
+        rest >>= 8;
+        base += 8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_across_words() {
+        let cells = [0, 63, 64, 127, 200, 399, CAPACITY - 1];
+        let b: Bits = cells.into_iter().collect();
+        assert_eq!(b.count(), cells.len() as u32);
+        assert_eq!(b.iter().collect::<Vec<_>>(), cells);
+        for (k, &c) in cells.iter().enumerate() {
+            assert!(b.contains(c));
+            assert_eq!(b.nth(k as u32), Some(c));
+        }
+        assert_eq!(b.nth(cells.len() as u32), None);
+        assert_eq!(b.first(), Some(0));
+        let mut c = b;
+        c.remove(0);
+        assert_eq!(c.first(), Some(63));
+        assert_eq!((b & !c).iter().collect::<Vec<_>>(), [0]);
+        assert_eq!(b.and_not(c), Bits::from_word(1));
+        assert!((b & Bits::EMPTY).is_empty());
+    }
+
+    #[test]
+    fn first_n_is_the_board_mask() {
+        for n in [0, 1, 9, 64, 65, 225, 400, CAPACITY] {
+            let b = Bits::first_n(n);
+            assert_eq!(b.count() as usize, n);
+            assert!(n == 0 || b.contains(n - 1));
+            assert!(n == CAPACITY || !b.contains(n));
+        }
+    }
+}
