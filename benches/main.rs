@@ -5,6 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use kxo_tui::ai::big::BigMcts;
 use kxo_tui::ai::playout::random_playout;
 use kxo_tui::ai::{Mcts, MctsLimit, Solver};
 use kxo_tui::game::{Cell, Position, Rules};
@@ -73,6 +74,29 @@ fn mcts(c: &mut Criterion) {
     group.finish();
 }
 
+/// Boards above 8x8: the big-board MCTS's tactical playouts and its
+/// iterations, from an opening of four stones around the centre.
+fn gomoku(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gomoku");
+    for size in [15u8, 20] {
+        let rules = Rules::new(size, 5).unwrap();
+        let opening = Cell::parse_list("H8,I9,H9,H10", size).unwrap();
+        let pos = Position::from_moves(rules, &opening).unwrap();
+        let mut engine = BigMcts::new(rules, MctsLimit::Iterations(2_000), 5);
+        group.throughput(Throughput::Elements(1));
+        group.bench_function(format!("playout_{size}x{size}_k5"), |b| {
+            b.iter(|| engine.playout_from(black_box(&pos)))
+        });
+        group.throughput(Throughput::Elements(2_000));
+        group.sample_size(10);
+        group.bench_function(format!("mcts_{size}x{size}_k5_2k_iterations"), |b| {
+            b.iter(|| engine.search_iterations(black_box(&pos), 2_000))
+        });
+        group.sample_size(100);
+    }
+    group.finish();
+}
+
 fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     for goal in [3, 4] {
@@ -98,5 +122,5 @@ fn solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, win_test, playout, mcts, solve);
+criterion_group!(benches, win_test, playout, mcts, gomoku, solve);
 criterion_main!(benches);

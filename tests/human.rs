@@ -19,18 +19,22 @@ fn read_board(screen: &str, n: usize) -> (Vec<Option<Player>>, Option<usize>) {
     let mut cells = vec![None; n * n];
     let mut cursor = None;
     for line in screen.lines() {
-        // A board row inside the box: "│1 │   O   │  [ ]  │ ..."
+        // A board row inside the box: "│1 │   O   │  [ ]  │ ..." (row
+        // numbers of two digits on boards above 9x9: "│12│ O │").
         let Some(rest) = line.strip_prefix('│') else {
             continue;
         };
-        let mut chars = rest.chars();
-        let (Some(d), Some(' '), Some('│')) = (chars.next(), chars.next(), chars.next()) else {
+        let Some((label, cells_text)) = rest.split_once('│') else {
             continue;
         };
-        let Some(row) = d.to_digit(10).map(|r| r as usize - 1) else {
+        let Ok(row) = label.trim().parse::<usize>() else {
             continue;
         };
-        for (col, text) in chars.as_str().split('│').take(n).enumerate() {
+        if label.len() > 3 || row == 0 || row > n {
+            continue;
+        }
+        let row = row - 1;
+        for (col, text) in cells_text.split('│').take(n).enumerate() {
             let i = row * n + col;
             if text.contains('[') {
                 cursor = Some(i);
@@ -84,7 +88,17 @@ enum Input {
 }
 
 fn play_move(s: &mut Session, cell: usize, cursor: usize, how: Input) {
-    let n = 4;
+    play_move_on(s, 4, (COLS, ROWS), cell, cursor, how);
+}
+
+fn play_move_on(
+    s: &mut Session,
+    n: usize,
+    (cols, rows): (u16, u16),
+    cell: usize,
+    cursor: usize,
+    how: Input,
+) {
     match how {
         Input::Keys => {
             let (r0, c0, r1, c1) = (cursor / n, cursor % n, cell / n, cell % n);
@@ -103,7 +117,7 @@ fn play_move(s: &mut Session, cell: usize, cursor: usize, how: Input) {
             }
             s.send(&keys);
             // Wait for the cursor's brackets on the target cell.
-            let area = Rect::new(0, 0, COLS, ROWS);
+            let area = Rect::new(0, 0, cols, rows);
             let r = kxo_tui::ui::human::cell_rect(area, n as u8, Cell::new(cell as u16))
                 .expect("cell on screen");
             s.wait_until("the cursor on its cell", T, |sc| {
@@ -125,7 +139,7 @@ fn play_move(s: &mut Session, cell: usize, cursor: usize, how: Input) {
             s.send(b"\r");
         }
         Input::Mouse => {
-            let area = Rect::new(0, 0, COLS, ROWS);
+            let area = Rect::new(0, 0, cols, rows);
             let r = kxo_tui::ui::human::cell_rect(area, n as u8, Cell::new(cell as u16))
                 .expect("cell on screen");
             let (x, y) = (r.x + r.width / 2 + 1, r.y + r.height / 2 + 1);
@@ -372,4 +386,60 @@ fn a_key_pressed_during_the_hint_shows_at_once() {
     });
     s.send(CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
+}
+
+/// Gomoku on 15x15 as O against the random engine: the moves are chosen by
+/// the big-board Negamax and entered as `how` says, to the end of the game.
+fn play_gomoku(how: Input) {
+    const SCREEN: (u16, u16) = (120, 50);
+    let rules = Rules::new(15, 5).unwrap();
+    let args = [
+        "--human", "o", "--ai", "random", "--size", "15", "--goal", "5", "--delay", "50",
+    ];
+    let mut s = Session::start(&args, SCREEN.0, SCREEN.1, &[]);
+    let mut engine = kxo_tui::ai::big::BigNegamax::new(rules);
+    engine.set_time_limit(Duration::from_millis(50));
+    for _ in 0..60 {
+        let screen = s.wait_until("my move or the end", T, |sc| {
+            sc.contains("Your move") || sc.contains("You win!")
+        });
+        if screen.contains("You win!") {
+            return check_win_and_quit(s, &screen);
+        }
+        let (cells, cursor) = read_board(&screen, 15);
+        let pos = position(&cells, rules);
+        let best = engine
+            .analyse(&pos, &mut kxo_tui::ai::Unlimited::new())
+            .best
+            .index();
+        let before = cells.iter().filter(|c| c.is_some()).count();
+        play_move_on(
+            &mut s,
+            15,
+            SCREEN,
+            best,
+            cursor.expect("cursor on screen"),
+            how,
+        );
+        s.wait_until("my mark", T, |sc| {
+            read_board(sc, 15).0[best] == Some(Player::O)
+        });
+        s.wait_until("the answer", T, |sc| {
+            sc.contains("You win!")
+                || read_board(sc, 15).0.iter().filter(|c| c.is_some()).count() >= before + 2
+        });
+    }
+    panic!("no result after 60 moves:\n{}", s.screen());
+}
+
+#[test]
+fn gomoku_on_15x15_by_typed_coordinates() {
+    // The first move is the centre, typed "h8": h is also the cursor key,
+    // and the digit after it makes it a column.
+    play_gomoku(Input::Typed);
+}
+
+#[test]
+fn gomoku_on_15x15_by_mouse_clicks() {
+    play_gomoku(Input::Mouse);
 }

@@ -75,13 +75,19 @@ impl HumanState {
     }
 }
 
-/// How a hint is worded: "win in 3", from the person's side.
-pub fn describe(value: Value) -> String {
-    match value {
-        Value::Win { plies } => format!("win in {}", plies.div_ceil(2)),
-        Value::Loss { plies } => format!("the computer can win in {}", plies.div_ceil(2)),
-        Value::Draw => "a draw with best play".into(),
-        Value::Unknown(_) => "not solved in time".into(),
+/// How a hint is worded: "win in 3", from the person's side. On boards
+/// above 8x8 (`solved` false) the search is selective, so a value is what
+/// it found, not a proof.
+pub fn describe(value: Value, solved: bool) -> String {
+    match (value, solved) {
+        (Value::Win { plies }, true) => format!("win in {}", plies.div_ceil(2)),
+        (Value::Win { plies }, false) => format!("a win in {} found", plies.div_ceil(2)),
+        (Value::Loss { plies }, _) => {
+            format!("the computer can win in {}", plies.div_ceil(2))
+        }
+        (Value::Draw, _) => "a draw with best play".into(),
+        (Value::Unknown(_), true) => "not solved in time".into(),
+        (Value::Unknown(_), false) => "the best move a short search found".into(),
     }
 }
 
@@ -324,7 +330,12 @@ impl App {
             return Vec::new();
         }
         h.hint_request = None;
-        h.hint = Some(format!("hint: {} ({})", best.name(n), describe(value)));
+        let solved = self.config.rules.is_small();
+        h.hint = Some(format!(
+            "hint: {} ({})",
+            best.name(n),
+            describe(value, solved)
+        ));
         h.cursor = best;
         self.touch(true);
         vec![Effect::Redraw]

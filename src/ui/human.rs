@@ -202,8 +202,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         )),
     ]));
     lines.push(Line::from(""));
+    let example = if n >= 8 { "h8" } else { "b3" };
     lines.push(Line::from(Span::styled(
-        "arrows/hjkl move, Enter/Space place, b3 Enter, click",
+        format!("arrows/hjkl move, Enter/Space place, {example} Enter, click"),
         c.dim(),
     )));
     let info = Rect::new(

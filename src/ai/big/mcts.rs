@@ -106,6 +106,12 @@ impl BigMcts {
         self.search(pos, &mut crate::ai::Unlimited::new())
     }
 
+    /// One playout from `pos` (not over), as the search runs them; the
+    /// winner, `None` for a draw. For benchmarks and tests.
+    pub fn playout_from(&mut self, pos: &Position) -> Option<Player> {
+        self.playout(BigBoard::from_position(&self.tables, pos))
+    }
+
     fn search(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
         let root = BigBoard::from_position(&self.tables, pos);
         self.nodes.clear();
