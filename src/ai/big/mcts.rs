@@ -7,7 +7,7 @@
 //! among the cells within two of a stone; after [`PLAYOUT_MOVES`] such
 //! moves the line-count evaluation, through a logistic, gives the reward.
 //! Against the big-board Negamax at 50 ms a move, playouts to the end won
-//! none of 20 games; these win about a quarter (README, Gomoku). The tree
+//! 1 game of 20; these win about a fifth (BENCHMARKS.md, bigger boards). The tree
 //! applies the same tactics when it expands a node, so it never spends
 //! iterations on moves that ignore a threat, and otherwise keeps the
 //! [`TREE_WIDTH`] best cells by the evaluation's move order.
