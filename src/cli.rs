@@ -122,6 +122,31 @@ pub enum Command {
     /// How well a learning player's model plays: the share of its moves
     /// that keep the game-theoretic value, judged by the solver.
     Eval(EvalArgs),
+    /// Be a brain of the Gomoku AI protocol on standard input and output,
+    /// for Gomocup managers (piskvork, liskvork) and board programs.
+    Brain(BrainArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BrainArgs {
+    /// The engine that plays.
+    #[arg(long, value_name = "ENGINE", default_value = "mcts", value_parser = parse_engine)]
+    pub engine: EngineKind,
+    /// Marks in a row that win (the protocol gives only the board size).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(3..=8))]
+    pub goal: u8,
+    /// Thinking time per move in milliseconds; the manager's INFO
+    /// timeout_turn and time_left cut it further.
+    #[arg(long, value_name = "T", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub think_ms: u64,
+    /// The most memory (MiB) the engine's tree may take; INFO max_memory
+    /// cuts it to half of the manager's limit.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
+    pub hash: usize,
+    /// Seed for reproducible play (default: a random one).
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 #[derive(Args, Debug)]

@@ -8,6 +8,7 @@
 //! - [`tasks`]: the scheduler and the coroutines that play, read keys and draw.
 //! - [`ui`]: drawing, a pure function of the state.
 //! - [`headless`]: `solve`, `arena`, `train`.
+//! - [`protocol`]: the Gomoku AI protocol, as a brain and with outside brains.
 
 pub mod ai;
 pub mod app;
@@ -16,6 +17,7 @@ pub mod game;
 pub mod headless;
 pub mod input;
 pub mod model;
+pub mod protocol;
 pub mod tasks;
 pub mod terminal;
 pub mod ui;

@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         Some(Command::Arena(args)) => run_arena(args),
         Some(Command::Train(args)) => run_train(args),
         Some(Command::Eval(args)) => run_eval(args),
+        Some(Command::Brain(args)) => run_brain(args),
         None => match run_live(cli.live) {
             Ok(code) => return code,
             Err(e) => Err(e),
@@ -269,6 +270,20 @@ fn save_model(model: &Option<Model>) -> anyhow::Result<()> {
         now.map(|a| format!(", accuracy {:.1}%", 100.0 * a))
             .unwrap_or_default()
     );
+    Ok(())
+}
+
+/// `kxo-tui brain`: the protocol on stdin and stdout until END.
+fn run_brain(args: kxo_tui::cli::BrainArgs) -> anyhow::Result<()> {
+    let options = kxo_tui::protocol::brain::BrainOptions {
+        engine: args.engine,
+        goal: args.goal,
+        think_ms: args.think_ms,
+        hash_mb: args.hash,
+        seed: args.seed.unwrap_or_else(rand::random),
+    };
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    kxo_tui::protocol::brain::run(stdin, std::io::stdout().lock(), options)?;
     Ok(())
 }
 

@@ -138,6 +138,9 @@ pub struct Mcts {
     rng: Xoshiro256PlusPlus,
     nodes: Vec<Node>,
     iterations: u64,
+    /// The tree stops growing at this many nodes ([`MAX_NODES`] unless a
+    /// memory limit says otherwise).
+    max_nodes: usize,
     /// The boards at the root of the tree in `nodes`, kept from the last
     /// search so that the next can start from the right grandchild.
     root: Option<[u64; 2]>,
@@ -151,6 +154,7 @@ impl Mcts {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             nodes: Vec::new(),
             iterations: 0,
+            max_nodes: MAX_NODES,
             root: None,
         }
     }
@@ -243,7 +247,7 @@ impl Mcts {
                 Limit::Iterations(n) => (n as usize).saturating_mul(8),
                 Limit::Time(t) => (t.as_millis() as usize).saturating_mul(20_000),
             };
-            self.nodes.reserve(expected.clamp(1024, MAX_NODES));
+            self.nodes.reserve(expected.clamp(1024, self.max_nodes));
             self.nodes.push(Node::leaf(0, ONGOING));
         }
         self.root = Some(boards);
@@ -308,7 +312,7 @@ impl Mcts {
             }
             if n.first_child == 0 {
                 let empty = geo.full & !(boards[0] | boards[1]);
-                let room = self.nodes.len() + empty.count_ones() as usize <= MAX_NODES;
+                let room = self.nodes.len() + empty.count_ones() as usize <= self.max_nodes;
                 if (n.visits == 0 && node != 0) || !room {
                     break random_playout(geo, boards, side, &mut self.rng).unwrap_or(2);
                 }
@@ -379,6 +383,10 @@ impl Mcts {
 impl Engine for Mcts {
     fn label(&self) -> &'static str {
         "MCTS"
+    }
+
+    fn set_memory_limit(&mut self, bytes: usize) {
+        self.max_nodes = (bytes / std::mem::size_of::<Node>()).max(1024);
     }
 
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {

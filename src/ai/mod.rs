@@ -99,6 +99,9 @@ pub trait Engine {
     /// Told when a game it played in has ended (the learning player learns
     /// here); `me` is the side it played.
     fn game_over(&mut self, _record: &GameRecord, _me: Player) {}
+    /// The most memory its tree or table may take from now on (engines
+    /// with a fixed, small footprint ignore it).
+    fn set_memory_limit(&mut self, _bytes: usize) {}
 }
 
 /// The engines a user can name.

@@ -73,6 +73,8 @@ pub struct BigMcts {
     /// The nodes of the current iteration's path, root first.
     path: Vec<u32>,
     iterations: u64,
+    /// The tree stops growing at this many nodes.
+    max_nodes: usize,
 }
 
 /// Children a node gets when no threat narrows them: the most promising
@@ -121,6 +123,7 @@ impl BigMcts {
             nodes: Vec::new(),
             path: Vec::new(),
             iterations: 0,
+            max_nodes: MAX_NODES,
         }
     }
 
@@ -205,7 +208,7 @@ impl BigMcts {
                 _ => {}
             }
             if n.first_child == 0 {
-                let room = self.nodes.len() + (board.near().count() as usize) < MAX_NODES;
+                let room = self.nodes.len() + (board.near().count() as usize) < self.max_nodes;
                 if (n.visits == 0 && node != 0) || !room {
                     break self.playout(board);
                 }
@@ -314,6 +317,10 @@ fn reward_of(winner: Player) -> f32 {
 impl Engine for BigMcts {
     fn label(&self) -> &'static str {
         "MCTS"
+    }
+
+    fn set_memory_limit(&mut self, bytes: usize) {
+        self.max_nodes = (bytes / std::mem::size_of::<Node>()).max(1024);
     }
 
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {

@@ -1,0 +1,487 @@
+//! `kxo-tui brain`: kxo-tui's engines behind the Gomoku AI protocol, on
+//! standard input and output.
+//!
+//! A reader thread turns input lines into messages, so the brain never
+//! blocks on a read while it should answer, and a search in progress sees
+//! `END` (or the end of input) at its next budget tick and stops at once.
+//! Every other command that arrives during a search waits its turn.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::{Duration, Instant};
+
+use super::{Command, cell_at, parse_xy, xy};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::ai::rl::{SharedTable, ValueTable};
+use crate::ai::{
+    Budget, Engine, EngineKind, Estimate, SearchInfo, ThinkLimit, Value, make_engine_with,
+};
+use crate::game::{Cell, MoveError, Position, Rules};
+
+/// How `kxo-tui brain` plays.
+#[derive(Clone, Debug)]
+pub struct BrainOptions {
+    pub engine: EngineKind,
+    /// K in a row; the protocol only gives the board size.
+    pub goal: u8,
+    /// Thinking time per move, before the manager's limits cut it.
+    pub think_ms: u64,
+    /// The most the engine's tree or table may take, before `max_memory`.
+    pub hash_mb: usize,
+    pub seed: u64,
+}
+
+/// A line from the manager, or the end of its input.
+enum Input {
+    Line(String),
+    Eof,
+}
+
+/// The time and memory limits the manager gave with `INFO`.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    /// Milliseconds a move may take (0: no limit).
+    timeout_turn: u64,
+    /// Milliseconds for the whole match (0: no limit).
+    timeout_match: u64,
+    /// Milliseconds left for the match.
+    time_left: Option<u64>,
+    /// Bytes the brain may use (0: no limit).
+    max_memory: u64,
+}
+
+impl Limits {
+    /// Thinking time for the next move: the brain's own, cut to 90% of the
+    /// turn limit less a margin for the reply, and to a fifteenth of what
+    /// is left of the match.
+    fn think_time(&self, own_ms: u64) -> Duration {
+        let mut ms = own_ms;
+        if self.timeout_turn > 0 {
+            ms = ms.min((self.timeout_turn * 9 / 10).saturating_sub(30));
+        }
+        if self.timeout_match > 0
+            && let Some(left) = self.time_left
+        {
+            ms = ms.min(left / 15);
+        }
+        Duration::from_millis(ms.max(1))
+    }
+}
+
+/// Stops the search at the deadline, or when `END` or the end of input
+/// arrives; any other command waits in `queue`.
+struct BrainBudget<'a> {
+    start: Instant,
+    deadline: Duration,
+    input: &'a Receiver<Input>,
+    queue: &'a mut VecDeque<Input>,
+    end: bool,
+    info: SearchInfo,
+}
+
+impl Budget for BrainBudget<'_> {
+    fn tick(&mut self) -> bool {
+        loop {
+            match self.input.try_recv() {
+                Ok(Input::Line(line)) if Command::parse(&line) == Command::End => {
+                    self.end = true;
+                }
+                Ok(Input::Eof) | Err(TryRecvError::Disconnected) => self.end = true,
+                Ok(line) => {
+                    self.queue.push_back(line);
+                    continue;
+                }
+                Err(TryRecvError::Empty) => {}
+            }
+            break;
+        }
+        !self.end && self.start.elapsed() < self.deadline
+    }
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+    fn report(&mut self, info: &SearchInfo) {
+        self.info.work = info.work;
+        self.info.depth = info.depth.or(self.info.depth);
+        self.info.estimate = info.estimate.or(self.info.estimate);
+    }
+}
+
+struct Brain {
+    options: BrainOptions,
+    limits: Limits,
+    rules: Option<Rules>,
+    engine: Option<Box<dyn Engine>>,
+    /// The moves of the game so far (for TAKEBACK and BOARD).
+    moves: Vec<Cell>,
+    games: u64,
+}
+
+/// What to do after a command.
+enum Flow {
+    Go,
+    Stop,
+}
+
+/// Runs a brain on `input` and `output` until `END` or the end of input.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+    options: BrainOptions,
+) -> io::Result<()> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(Input::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Input::Eof);
+    });
+    let mut brain = Brain {
+        options,
+        limits: Limits {
+            timeout_turn: 0,
+            timeout_match: 0,
+            time_left: None,
+            max_memory: 0,
+        },
+        rules: None,
+        engine: None,
+        moves: Vec::new(),
+        games: 0,
+    };
+    let mut queue = VecDeque::new();
+    loop {
+        let next = match queue.pop_front() {
+            Some(input) => input,
+            None => rx.recv().unwrap_or(Input::Eof),
+        };
+        let Input::Line(line) = next else {
+            return Ok(());
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Flow::Stop = brain.handle(&line, &rx, &mut queue, &mut output)? {
+            return Ok(());
+        }
+    }
+}
+
+impl Brain {
+    fn handle(
+        &mut self,
+        line: &str,
+        rx: &Receiver<Input>,
+        queue: &mut VecDeque<Input>,
+        out: &mut impl Write,
+    ) -> io::Result<Flow> {
+        let reply = match Command::parse(line) {
+            Command::End => return Ok(Flow::Stop),
+            Command::Start(size) => self.start(&size),
+            Command::RectStart(_) => {
+                Some("ERROR rectangular boards are not supported: use START N".into())
+            }
+            Command::Restart => match self.rules {
+                Some(rules) => {
+                    self.new_game(rules);
+                    Some("OK".into())
+                }
+                None => Some(no_board()),
+            },
+            Command::Begin => match self.position() {
+                Ok(pos) if pos.move_count() == 0 => return self.think(pos, rx, queue, out),
+                Ok(_) => Some("ERROR BEGIN is for an empty board".into()),
+                Err(e) => Some(e),
+            },
+            Command::Turn(text) => match self.opponent_moves(&text) {
+                Ok(pos) => return self.think(pos, rx, queue, out),
+                Err(e) => Some(e),
+            },
+            Command::Board => match self.read_board(rx, queue) {
+                Ok(pos) => return self.think(pos, rx, queue, out),
+                Err(e) => Some(e),
+            },
+            Command::Info { key, value } => self.info(&key, &value),
+            Command::About => Some(format!(
+                "name=\"kxo-tui {}\", version=\"{}\", author=\"the kxo-tui developers\", \
+                 country=\"-\"",
+                self.options.engine,
+                env!("CARGO_PKG_VERSION")
+            )),
+            Command::Takeback(text) => Some(self.take_back(&text)),
+            Command::Unknown(text) => Some(format!("UNKNOWN command '{text}'")),
+        };
+        if let Some(reply) = reply {
+            writeln!(out, "{reply}")?;
+            out.flush()?;
+        }
+        Ok(Flow::Go)
+    }
+
+    fn start(&mut self, size: &str) -> Option<String> {
+        let Ok(size) = size.trim().parse::<u8>() else {
+            return Some(format!("ERROR '{size}' is not a board size: use START 15"));
+        };
+        let rules = match Rules::new(size, self.options.goal) {
+            Ok(rules) => rules,
+            Err(e) => return Some(format!("ERROR {e}")),
+        };
+        if let Some(why) = self.options.engine.refuses(rules) {
+            return Some(format!("ERROR {why}"));
+        }
+        self.new_game(rules);
+        Some("OK".into())
+    }
+
+    fn new_game(&mut self, rules: Rules) {
+        self.rules = Some(rules);
+        self.moves.clear();
+        self.games += 1;
+        let rl = (self.options.engine == EngineKind::Rl).then(|| rl_table(rules));
+        let mut engine = make_engine_with(
+            self.options.engine,
+            rules,
+            ThinkLimit::Millis(self.options.think_ms),
+            self.options.seed ^ self.games,
+            rl.as_ref(),
+        );
+        engine.set_memory_limit(self.memory());
+        self.engine = Some(engine);
+    }
+
+    /// Bytes the engine may use: `--hash`, cut to half of `max_memory`.
+    fn memory(&self) -> usize {
+        let own = self.options.hash_mb << 20;
+        match self.limits.max_memory {
+            0 => own,
+            max => own.min(usize::try_from(max / 2).unwrap_or(usize::MAX)),
+        }
+    }
+
+    fn position(&self) -> Result<Position, String> {
+        let rules = self.rules.ok_or_else(no_board)?;
+        Position::from_moves(rules, &self.moves).map_err(|(_, e)| format!("ERROR {e}"))
+    }
+
+    fn cell(&self, text: &str) -> Result<Cell, String> {
+        let rules = self.rules.ok_or_else(no_board)?;
+        let (x, y) = parse_xy(text)
+            .ok_or_else(|| format!("ERROR '{text}' is not a move: send x,y such as 7,7"))?;
+        cell_at(x, y, rules.size()).ok_or_else(|| {
+            format!(
+                "ERROR {x},{y} is off the board: 0 to {} each way",
+                rules.size() - 1
+            )
+        })
+    }
+
+    /// `TURN x,y`: the opponent's move, played.
+    fn opponent_moves(&mut self, text: &str) -> Result<Position, String> {
+        let cell = self.cell(text)?;
+        let mut pos = self.position()?;
+        pos.play(cell).map_err(|e| move_error(e, text))?;
+        if pos.outcome().is_over() {
+            return Err("ERROR the game is over after that move".into());
+        }
+        self.moves.push(cell);
+        Ok(pos)
+    }
+
+    /// `BOARD`: `x,y,field` lines up to `DONE`; field 1 is the brain's
+    /// stone, 2 the opponent's. The brain moves next.
+    fn read_board(
+        &mut self,
+        rx: &Receiver<Input>,
+        queue: &mut VecDeque<Input>,
+    ) -> Result<Position, String> {
+        let mut stones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+        let mut problem = None;
+        loop {
+            let next = queue
+                .pop_front()
+                .unwrap_or_else(|| rx.recv().unwrap_or(Input::Eof));
+            let Input::Line(line) = next else {
+                return Err("ERROR the input ended inside BOARD".into());
+            };
+            let line = line.trim();
+            if line.eq_ignore_ascii_case("DONE") {
+                break;
+            }
+            if line.is_empty() || problem.is_some() {
+                continue;
+            }
+            let parsed = line.rsplit_once(',').and_then(|(xy, field)| {
+                Some((self.cell(xy).ok()?, field.trim().parse::<u8>().ok()?))
+            });
+            match parsed {
+                Some((cell, field @ (1 | 2))) => stones[field as usize - 1].push(cell),
+                Some((_, 3)) => {
+                    problem = Some("ERROR field 3 (continuous games) is not supported".into())
+                }
+                _ => problem = Some(format!("ERROR '{line}' is not x,y,field (field 1 or 2)")),
+            }
+        }
+        if let Some(problem) = problem {
+            return Err(problem);
+        }
+        let rules = self.rules.ok_or_else(no_board)?;
+        let [mine, theirs] = stones;
+        // The brain is to move: it is O when the counts are equal.
+        let (o, x) = match mine.len() as i64 - theirs.len() as i64 {
+            0 => (mine, theirs),
+            -1 => (theirs, mine),
+            _ => return Err("ERROR the stone counts do not fit the brain to move".into()),
+        };
+        let mut moves = Vec::new();
+        for (i, &c) in o.iter().enumerate() {
+            moves.push(c);
+            if let Some(&reply) = x.get(i) {
+                moves.push(reply);
+            }
+        }
+        let pos = Position::from_moves(rules, &moves).map_err(|(_, e)| move_error(e, ""))?;
+        if pos.outcome().is_over() {
+            return Err("ERROR that board is already decided".into());
+        }
+        self.moves = moves;
+        Ok(pos)
+    }
+
+    fn info(&mut self, key: &str, value: &str) -> Option<String> {
+        let number = value.parse::<u64>().ok();
+        match (key, number) {
+            ("timeout_turn", Some(v)) => self.limits.timeout_turn = v,
+            ("timeout_match", Some(v)) => self.limits.timeout_match = v,
+            ("time_left", Some(v)) => self.limits.time_left = Some(v),
+            ("max_memory", Some(v)) => {
+                self.limits.max_memory = v;
+                let bytes = self.memory();
+                if let Some(e) = self.engine.as_mut() {
+                    e.set_memory_limit(bytes);
+                }
+            }
+            // Bit 0: exactly five; bit 2: renju. kxo-tui plays free-style.
+            ("rule", Some(v)) if v & 0b101 != 0 => {
+                return Some(format!(
+                    "MESSAGE rule {v} is not supported: kxo-tui plays free-style \
+                     (five or more in a row win)"
+                ));
+            }
+            // Everything else (game_type, folder, evaluate, …) is ignored,
+            // as the protocol allows.
+            _ => {}
+        }
+        None
+    }
+
+    fn take_back(&mut self, text: &str) -> String {
+        let cell = match self.cell(text) {
+            Ok(c) => c,
+            Err(e) => return e,
+        };
+        match self.moves.iter().rposition(|&m| m == cell) {
+            Some(i) => {
+                self.moves.remove(i);
+                "OK".into()
+            }
+            None => format!("ERROR no stone at {text} to take back"),
+        }
+    }
+
+    /// Searches `pos`, plays the move and answers `x,y` with a MESSAGE of
+    /// what the search saw.
+    fn think(
+        &mut self,
+        pos: Position,
+        rx: &Receiver<Input>,
+        queue: &mut VecDeque<Input>,
+        out: &mut impl Write,
+    ) -> io::Result<Flow> {
+        let Some(engine) = self.engine.as_mut() else {
+            writeln!(out, "{}", no_board())?;
+            out.flush()?;
+            return Ok(Flow::Go);
+        };
+        let mut budget = BrainBudget {
+            start: Instant::now(),
+            deadline: self.limits.think_time(self.options.think_ms),
+            input: rx,
+            queue,
+            end: false,
+            info: SearchInfo::default(),
+        };
+        let cell = engine.choose(&pos, &mut budget);
+        if budget.end {
+            return Ok(Flow::Stop);
+        }
+        let spent = budget.start.elapsed();
+        if let Some(t) = self.limits.time_left.as_mut() {
+            *t = t.saturating_sub(spent.as_millis() as u64);
+        }
+        self.moves.push(cell);
+        let size = pos.rules().size();
+        writeln!(
+            out,
+            "MESSAGE {}",
+            describe(&budget.info, engine.label(), spent)
+        )?;
+        writeln!(out, "{}", xy(cell, size))?;
+        out.flush()?;
+        Ok(Flow::Go)
+    }
+}
+
+/// The learning player plays from the saved model of these rules, read
+/// and never written (a brain plays, it does not train), or from a fresh
+/// table when there is none.
+fn rl_table(rules: Rules) -> SharedTable {
+    let table = crate::model::default_path(rules)
+        .ok()
+        .and_then(|p| crate::model::load(&p, rules).ok().flatten())
+        .unwrap_or_else(|| ValueTable::new(rules));
+    Rc::new(RefCell::new(table))
+}
+
+fn no_board() -> String {
+    "ERROR no board yet: send START N first".into()
+}
+
+fn move_error(e: MoveError, text: &str) -> String {
+    match e {
+        MoveError::Occupied(_) => format!("ERROR {text} is already taken"),
+        MoveError::OffBoard(_) => format!("ERROR {text} is off the board"),
+        MoveError::GameOver => "ERROR the game is already over".into(),
+    }
+}
+
+/// "MCTS: 12,345 iterations in 250 ms, win rate 54%".
+fn describe(info: &SearchInfo, label: &str, spent: Duration) -> String {
+    let mut s = format!(
+        "{label}: {} {} in {} ms",
+        crate::headless::thousands(info.work),
+        if label == "MCTS" {
+            "iterations"
+        } else {
+            "nodes"
+        },
+        spent.as_millis()
+    );
+    if let Some(depth) = info.depth {
+        s.push_str(&format!(", depth {depth}"));
+    }
+    match info.estimate {
+        Some(Estimate::WinRate(p)) => s.push_str(&format!(", win rate {:.0}%", p * 100.0)),
+        Some(Estimate::Value(Value::Win { plies })) => s.push_str(&format!(", wins in {plies}")),
+        Some(Estimate::Value(Value::Loss { plies })) => s.push_str(&format!(", loses in {plies}")),
+        Some(Estimate::Value(Value::Draw)) => s.push_str(", draw"),
+        Some(Estimate::Value(Value::Unknown(v))) => s.push_str(&format!(", score {v}")),
+        None => {}
+    }
+    s
+}

@@ -1,0 +1,1 @@
+//! Outside brains as seats (below).

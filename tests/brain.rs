@@ -1,0 +1,276 @@
+//! `kxo-tui brain` driven through the Gomoku AI protocol, one command at a
+//! time, as a tournament manager would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+const T: Duration = Duration::from_secs(10);
+
+struct Brain {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// MESSAGE lines seen so far.
+    messages: Vec<String>,
+}
+
+impl Brain {
+    fn start(args: &[&str]) -> Brain {
+        let data = std::env::temp_dir().join("kxo-tui-brain-test-data");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+            .arg("brain")
+            .args(args)
+            .env("XDG_DATA_HOME", data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the brain");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Brain {
+            child,
+            stdin: Some(stdin),
+            lines,
+            messages: Vec::new(),
+        }
+    }
+
+    /// Sends one command line, CR LF as managers do.
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("input open");
+        write!(stdin, "{line}\r\n").expect("write to the brain");
+        stdin.flush().expect("flush");
+    }
+
+    /// The next line that is not a MESSAGE or DEBUG.
+    fn reply(&mut self) -> String {
+        let deadline = Instant::now() + T;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with("MESSAGE") || line.starts_with("DEBUG") => {
+                    self.messages.push(line)
+                }
+                Ok(line) => return line,
+                Err(e) => panic!("no reply from the brain: {e:?}"),
+            }
+        }
+    }
+
+    fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.reply()
+    }
+
+    /// No line comes within `wait`.
+    fn silent_for(&mut self, wait: Duration) -> bool {
+        match self.lines.recv_timeout(wait) {
+            Err(RecvTimeoutError::Timeout) => true,
+            Ok(line) if line.starts_with("MESSAGE") => {
+                self.messages.push(line);
+                self.silent_for(wait)
+            }
+            _ => false,
+        }
+    }
+
+    /// Waits for the process to end; its exit status.
+    fn exit_within(&mut self, wait: Duration) -> Option<i32> {
+        let deadline = Instant::now() + wait;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn xy(text: &str) -> (u32, u32) {
+    let (x, y) = text
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not a move: {text}"));
+    (x.parse().unwrap(), y.parse().unwrap())
+}
+
+#[test]
+fn about_start_and_restart() {
+    let mut b = Brain::start(&["--think-ms", "100"]);
+    let about = b.ask("ABOUT");
+    for field in ["name=\"", "version=\"", "author=\"", "country=\""] {
+        assert!(about.contains(field), "{about}");
+    }
+    assert!(b.ask("BEGIN").starts_with("ERROR"), "a move before START");
+    assert!(b.ask("START 2").starts_with("ERROR"));
+    let too_big = b.ask("START 25");
+    assert!(
+        too_big.starts_with("ERROR") && too_big.contains("3 to 20"),
+        "{too_big}"
+    );
+    assert!(b.ask("START lots").starts_with("ERROR"));
+    assert!(b.ask("RECTSTART 20,10").starts_with("ERROR"));
+    assert_eq!(b.ask("START 20"), "OK");
+    // The Gomocup board: the opening move is the centre.
+    assert_eq!(b.ask("BEGIN"), "10,10");
+    assert_eq!(b.ask("RESTART"), "OK");
+    assert_eq!(b.ask("BEGIN"), "10,10", "RESTART empties the board");
+    assert!(b.ask("FROBNICATE 1").starts_with("UNKNOWN"));
+    b.send("END");
+    assert_eq!(b.exit_within(Duration::from_secs(2)), Some(0));
+}
+
+#[test]
+fn turns_are_answered_with_legal_moves_and_bad_ones_refused() {
+    for engine in ["mcts", "negamax", "random"] {
+        let mut b = Brain::start(&["--engine", engine, "--think-ms", "50"]);
+        assert_eq!(b.ask("START 15"), "OK");
+        let mut taken = vec![(7, 7)];
+        let first = xy(&b.ask("TURN 7,7"));
+        assert!(
+            first.0 < 15 && first.1 < 15 && !taken.contains(&first),
+            "{engine}"
+        );
+        taken.push(first);
+        let again = b.ask(&format!("TURN {},{}", first.0, first.1));
+        assert!(again.contains("taken"), "{engine}: {again}");
+        assert!(b.ask("TURN 15,3").contains("off the board"), "{engine}");
+        assert!(b.ask("TURN seven").starts_with("ERROR"), "{engine}");
+        let second = xy(&b.ask("TURN 0,0"));
+        assert!(!taken.contains(&second) && second != (0, 0), "{engine}");
+        // A take-back, then the same cell may be played again.
+        assert_eq!(b.ask("TAKEBACK 0,0"), "OK");
+        assert!(b.ask("TAKEBACK 14,14").starts_with("ERROR"));
+        assert!(b.messages.iter().any(|m| m.contains("ms")), "{engine}");
+    }
+}
+
+#[test]
+fn board_positions_are_read_whole_and_threats_answered() {
+    for engine in ["mcts", "negamax"] {
+        let mut b = Brain::start(&["--engine", engine, "--think-ms", "100"]);
+        assert_eq!(b.ask("START 15"), "OK");
+        // The opponent (field 2) has four in a row on row 0 with one end
+        // open at 4,0; the brain (field 1) must block there.
+        b.send("BOARD");
+        for line in [
+            "0,1,1", "0,0,2", "5,5,1", "1,0,2", "9,9,1", "2,0,2", "12,3,1", "3,0,2",
+        ] {
+            b.send(line);
+        }
+        assert_eq!(b.ask("DONE"), "4,0", "{engine} blocks");
+        // Its own four wins at once.
+        b.send("BOARD");
+        for line in [
+            "3,3,1", "3,4,1", "3,5,1", "3,6,1", "9,9,2", "9,10,2", "0,14,2", "14,0,2",
+        ] {
+            b.send(line);
+        }
+        let win = b.ask("DONE");
+        assert!(win == "3,2" || win == "3,7", "{engine} wins: {win}");
+        // Counts that cannot be the brain's turn, and a bad field.
+        b.send("BOARD");
+        b.send("1,1,1");
+        b.send("2,2,1");
+        assert!(b.ask("DONE").starts_with("ERROR"));
+        b.send("BOARD");
+        b.send("1,1,7");
+        assert!(b.ask("DONE").starts_with("ERROR"));
+    }
+}
+
+/// The thinking time a brain's MESSAGE reports: "MCTS: … in 510 ms, …".
+fn reported_ms(message: &str) -> u64 {
+    message
+        .split(" in ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no time in {message}"))
+}
+
+#[test]
+fn info_limits_are_kept() {
+    let mut b = Brain::start(&["--engine", "mcts", "--think-ms", "5000"]);
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("INFO timeout_turn 600");
+    b.send("INFO max_memory 83886080");
+    b.send("INFO game_type 1");
+    b.send("INFO folder /tmp");
+    assert!(
+        b.silent_for(Duration::from_millis(200)),
+        "INFO has no reply"
+    );
+    let start = Instant::now();
+    xy(&b.ask("TURN 7,7"));
+    // 90% of the turn limit less a margin: the brain reports its time.
+    let spent = start.elapsed();
+    let said = b.messages.last().cloned().unwrap_or_default();
+    assert!((300..=540).contains(&reported_ms(&said)), "{said}");
+    assert!(
+        spent < Duration::from_millis(600) + Duration::from_millis(400),
+        "{spent:?}"
+    );
+    // The match clock: a fifteenth of what is left.
+    b.send("INFO timeout_match 100000");
+    b.send("INFO time_left 1500");
+    xy(&b.ask("TURN 0,0"));
+    let said = b.messages.last().cloned().unwrap_or_default();
+    assert!((95..=115).contains(&reported_ms(&said)), "{said}");
+    // Rules it does not play are said, not silently ignored.
+    b.send("INFO rule 1");
+    let deadline = Instant::now() + T;
+    while !b.messages.iter().any(|m| m.contains("rule 1")) && Instant::now() < deadline {
+        b.silent_for(Duration::from_millis(50));
+    }
+    assert!(b.messages.iter().any(|m| m.contains("not supported")));
+}
+
+#[test]
+fn end_and_end_of_input_stop_it_promptly_even_mid_search() {
+    let mut b = Brain::start(&["--engine", "mcts", "--think-ms", "30000"]);
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(200));
+    b.send("END");
+    assert_eq!(b.exit_within(Duration::from_secs(2)), Some(0));
+
+    let mut b = Brain::start(&["--engine", "negamax", "--think-ms", "30000"]);
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(200));
+    // Closing its input is the end of the match too.
+    drop(b.stdin.take());
+    assert_eq!(b.exit_within(Duration::from_secs(2)), Some(0));
+}
+
+#[test]
+fn small_boards_use_the_goal_given() {
+    // 4x4 with four in a row: a draw; the perfect brain never loses it.
+    let mut b = Brain::start(&["--engine", "negamax", "--goal", "4", "--think-ms", "200"]);
+    assert_eq!(b.ask("START 4"), "OK");
+    let first = xy(&b.ask("BEGIN"));
+    assert!(first.0 < 4 && first.1 < 4);
+    assert!(
+        b.ask("START 3").starts_with("ERROR"),
+        "K=4 does not fit 3x3"
+    );
+}
