@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::ai::{EngineKind, ThinkLimit};
 use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rules};
 use crate::headless::InputError;
+use crate::protocol::outside::BrainCommand;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -32,12 +33,13 @@ pub struct LiveArgs {
     pub games: u16,
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Fix O's engine (random, negamax, mcts, rl); default: a random pick every game.
-    #[arg(long = "o", value_name = "ENGINE", value_parser = parse_engine)]
-    pub o: Option<EngineKind>,
+    /// Fix O's engine (random, negamax, mcts, rl, or an outside program:
+    /// 'brain:PATH [ARGS]'); default: a random pick every game.
+    #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat)]
+    pub o: Option<SeatArg>,
     /// Fix X's engine; default: a random pick every game.
-    #[arg(long = "x", value_name = "ENGINE", value_parser = parse_engine)]
-    pub x: Option<EngineKind>,
+    #[arg(long = "x", value_name = "ENGINE", value_parser = parse_seat)]
+    pub x: Option<SeatArg>,
     /// Least milliseconds between a seat starting to think and its move, so
     /// people can follow (0: no wait).
     #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=60_000))]
@@ -66,8 +68,8 @@ pub struct LiveArgs {
     pub level: Level,
     /// With --human: name the computer's engine instead of a level
     /// (random, negamax, mcts, rl; budget from --mcts-iterations or --think-ms).
-    #[arg(long, value_name = "ENGINE", value_parser = parse_engine, requires = "human")]
-    pub ai: Option<EngineKind>,
+    #[arg(long, value_name = "ENGINE", value_parser = parse_seat, requires = "human")]
+    pub ai: Option<SeatArg>,
     /// The learning player's model file (default: under the user's data folder).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
@@ -276,12 +278,13 @@ fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// O's engine (moves first): random, negamax, mcts, rl.
-    #[arg(long = "o", value_name = "ENGINE", default_value = "mcts", value_parser = parse_engine)]
-    pub o: EngineKind,
-    /// X's engine: random, negamax, mcts, rl.
-    #[arg(long = "x", value_name = "ENGINE", default_value = "negamax", value_parser = parse_engine)]
-    pub x: EngineKind,
+    /// O's engine (moves first): random, negamax, mcts, rl, or an outside
+    /// program: 'brain:PATH [ARGS]'.
+    #[arg(long = "o", value_name = "ENGINE", default_value = "mcts", value_parser = parse_seat)]
+    pub o: SeatArg,
+    /// X's engine: random, negamax, mcts, rl, or 'brain:PATH [ARGS]'.
+    #[arg(long = "x", value_name = "ENGINE", default_value = "negamax", value_parser = parse_seat)]
+    pub x: SeatArg,
     /// Number of games.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub games: u32,
@@ -314,6 +317,36 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
 
 fn parse_engine(s: &str) -> Result<EngineKind, String> {
     s.parse()
+}
+
+/// What plays a seat: a built-in engine or an outside brain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatArg {
+    Engine(EngineKind),
+    Brain(BrainCommand),
+}
+
+impl SeatArg {
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            SeatArg::Engine(kind) => *kind,
+            SeatArg::Brain(_) => EngineKind::Brain,
+        }
+    }
+    pub fn brain(&self) -> Option<BrainCommand> {
+        match self {
+            SeatArg::Brain(command) => Some(command.clone()),
+            SeatArg::Engine(_) => None,
+        }
+    }
+}
+
+fn parse_seat(s: &str) -> Result<SeatArg, String> {
+    if s.starts_with("brain:") {
+        BrainCommand::parse(s).map(SeatArg::Brain)
+    } else {
+        parse_engine(s).map(SeatArg::Engine)
+    }
 }
 
 /// Turns a clap error into one line: "error: ..." without the usage block.

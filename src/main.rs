@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kxo_tui::ai::rl::{Init, SharedTable, ValueTable};
 use kxo_tui::ai::{EngineKind, ThinkLimit};
 use kxo_tui::app::LiveConfig;
+use kxo_tui::cli::SeatArg;
 use kxo_tui::cli::{
     ArenaArgs, Cli, Command, EvalArgs, LiveArgs, SolveArgs, TrainArgs, one_line_error,
 };
@@ -45,10 +46,15 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => run_eval(args),
         Some(Command::Brain(args)) => run_brain(args),
         None => match run_live(cli.live) {
-            Ok(code) => return code,
+            Ok(code) => {
+                kxo_tui::protocol::outside::kill_all();
+                return code;
+            }
             Err(e) => Err(e),
         },
     };
+    // No outside brain outlives kxo-tui, whatever the way out.
+    kxo_tui::protocol::outside::kill_all();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.downcast_ref::<InputError>().is_some() => {
@@ -301,8 +307,9 @@ const ACCURACY_NOISE: f32 = 0.005;
 
 fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
-    refuse_engines(rules, &[args.o, args.x])?;
-    let model = if args.o == EngineKind::Rl || args.x == EngineKind::Rl {
+    let (o, x) = (args.o.kind(), args.x.kind());
+    refuse_engines(rules, &[o, x])?;
+    let model = if o == EngineKind::Rl || x == EngineKind::Rl {
         Some(open_model(
             rules,
             args.model.clone(),
@@ -314,8 +321,9 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     let config = arena::ArenaConfig {
         rl: model.as_ref().map(|m| m.table.clone()),
         rules,
-        o: args.o,
-        x: args.x,
+        o,
+        x,
+        brains: [args.o.brain(), args.x.brain()],
         games: args.games,
         seed: args.seed.unwrap_or_else(rand::random),
         limit: args.think.limit(),
@@ -464,17 +472,23 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
     let live_clock = ThinkLimit::Millis(kxo_tui::app::DEFAULT_THINK_MS);
     let (games, mut o, mut x, mut limit) = (
         args.games as usize,
-        args.o,
-        args.x,
+        args.o.as_ref().map(SeatArg::kind),
+        args.x.as_ref().map(SeatArg::kind),
         args.think.limit_or(live_clock),
     );
+    let mut brains = [
+        args.o.as_ref().and_then(SeatArg::brain),
+        args.x.as_ref().and_then(SeatArg::brain),
+    ];
     if args.human.is_some() {
         // One game; the computer plays whichever side the person does not.
-        let (kind, level_limit) = match args.ai {
-            Some(kind) => (kind, limit),
+        let (kind, level_limit) = match &args.ai {
+            Some(seat) => (seat.kind(), limit),
             None => args.level.engine(),
         };
         (o, x, limit) = (Some(kind), Some(kind), level_limit);
+        let brain = args.ai.as_ref().and_then(SeatArg::brain);
+        brains = [brain.clone(), brain];
     }
     let rules = args.rules.rules()?;
     refuse_engines(rules, &[o, x].into_iter().flatten().collect::<Vec<_>>())?;
@@ -510,6 +524,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
     let config = LiveConfig {
         rules,
         rl,
+        brains,
         warning: warning.clone(),
         games: if args.human.is_some() { 1 } else { games },
         o,

@@ -123,6 +123,37 @@ impl crate::tasks::live::InputSource for CrosstermInput {
         Ok(())
     }
 
+    /// Polls the terminal and the outside brains' pipes together: one
+    /// `poll(2)`, no thread per brain. (A resize reaches crossterm through
+    /// a signal, seen at the next turn of the loop.)
+    fn wait(
+        &mut self,
+        timeout: std::time::Duration,
+        fds: &[std::os::fd::RawFd],
+    ) -> io::Result<crate::tasks::live::Wake> {
+        use crate::tasks::live::{Wake, poll_readable};
+        use std::time::Duration;
+        if fds.is_empty() {
+            return Ok(Wake {
+                event: self.next_event(timeout)?,
+                readable: Vec::new(),
+            });
+        }
+        // Events crossterm has already read come first.
+        if crossterm::event::poll(Duration::ZERO)? {
+            let event = self.next_event(Duration::ZERO)?;
+            let readable = poll_readable(None, fds, Duration::ZERO)?.1;
+            return Ok(Wake { event, readable });
+        }
+        let (terminal, readable) = poll_readable(Some(libc::STDIN_FILENO), fds, timeout)?;
+        let event = if terminal {
+            self.next_event(Duration::ZERO)?
+        } else {
+            None
+        };
+        Ok(Wake { event, readable })
+    }
+
     fn next_event(
         &mut self,
         timeout: std::time::Duration,

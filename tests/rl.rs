@@ -190,6 +190,7 @@ fn two_learning_seats_share_one_table_and_learn_each_game_once() {
         limit: ThinkLimit::default(),
         rl: Some(t.clone()),
         jobs: 1,
+        brains: [None, None],
     };
     let report = arena::run(&config, |_| {});
     assert_eq!(report.games, 100);

@@ -37,6 +37,23 @@ pub trait Budget {
     /// least once per completed iteration). Fields left `None` keep the
     /// value an earlier report gave. Headless budgets ignore it.
     fn report(&mut self, _info: &SearchInfo) {}
+    /// Waits until `fd` has something to read (an outside brain's answer)
+    /// or `deadline` passes. The live screen suspends the seat and lets the
+    /// scheduler poll the pipe with everything else; this default blocks
+    /// in `poll(2)`. Returns `false` when the wait should end for good
+    /// (the game was abandoned).
+    fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let mut fds = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = left.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd for the duration of the call.
+        unsafe { libc::poll(&mut fds, 1, ms) };
+        true
+    }
 }
 
 /// How good a search thinks its best move is.
@@ -102,6 +119,16 @@ pub trait Engine {
     /// The most memory its tree or table may take from now on (engines
     /// with a fixed, small footprint ignore it).
     fn set_memory_limit(&mut self, _bytes: usize) {}
+    /// As [`Engine::choose`], for engines that can fail: an outside brain
+    /// that crashes or cheats answers `Err(reason)` and forfeits the game.
+    fn try_choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, String> {
+        Ok(self.choose(pos, budget))
+    }
+    /// What the engine said since the last call (an outside brain's
+    /// MESSAGE lines), for the Records tab.
+    fn messages(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The engines a user can name.
@@ -112,14 +139,19 @@ pub enum EngineKind {
     Mcts,
     /// The learning player (see [`rl`]).
     Rl,
+    /// An outside program speaking the Gomoku AI protocol
+    /// (`brain:PATH [ARGS]`, see `protocol::outside`).
+    Brain,
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 4] = [
+    pub const COUNT: usize = 5;
+    pub const ALL: [EngineKind; EngineKind::COUNT] = [
         EngineKind::Random,
         EngineKind::Negamax,
         EngineKind::Mcts,
         EngineKind::Rl,
+        EngineKind::Brain,
     ];
 
     /// Four-letter label for the screen: "MCTS", "NEGA", "RAND".
@@ -129,6 +161,7 @@ impl EngineKind {
             EngineKind::Negamax => "NEGA",
             EngineKind::Mcts => "MCTS",
             EngineKind::Rl => "RL",
+            EngineKind::Brain => "BRAIN",
         }
     }
 
@@ -145,11 +178,12 @@ impl EngineKind {
         })
     }
 
-    /// The engines that can play under `rules`.
+    /// The built-in engines that can play under `rules` (the ones a
+    /// random pairing picks from).
     pub fn playable(rules: Rules) -> Vec<EngineKind> {
         EngineKind::ALL
             .into_iter()
-            .filter(|k| k.refuses(rules).is_none())
+            .filter(|&k| k != EngineKind::Brain && k.refuses(rules).is_none())
             .collect()
     }
 
@@ -159,6 +193,7 @@ impl EngineKind {
             EngineKind::Negamax => "negamax",
             EngineKind::Mcts => "mcts",
             EngineKind::Rl => "rl",
+            EngineKind::Brain => "brain",
         }
     }
 }
@@ -177,9 +212,10 @@ impl FromStr for EngineKind {
             "negamax" | "nega" => Ok(EngineKind::Negamax),
             "mcts" | "uct" => Ok(EngineKind::Mcts),
             "rl" | "td" => Ok(EngineKind::Rl),
+            "brain" => Err("an outside brain needs its program: brain:PATH [ARGS]".into()),
             _ => Err(format!(
-                "unknown engine '{s}': choose one of {}",
-                EngineKind::ALL.map(EngineKind::name).join(", ")
+                "unknown engine '{s}': choose one of random, negamax, mcts, rl, \
+                 or brain:PATH [ARGS]"
             )),
         }
     }
@@ -234,7 +270,7 @@ pub fn make_engine_with(
                 return Box::new(n);
             }
             EngineKind::Mcts => return Box::new(big::BigMcts::new(rules, mcts_limit(limit), seed)),
-            EngineKind::Random | EngineKind::Rl => {}
+            EngineKind::Random | EngineKind::Rl | EngineKind::Brain => {}
         }
     }
     match kind {
@@ -244,7 +280,10 @@ pub fn make_engine_with(
             });
             Box::new(rl::RlPlayer::new(table, seed))
         }
-        EngineKind::Random => Box::new(RandomPlayer::new(seed)),
+        // An outside brain is built by the seat that knows its command
+        // (`protocol::outside`); reaching here is a caller's mistake, and a
+        // random player keeps the game going.
+        EngineKind::Random | EngineKind::Brain => Box::new(RandomPlayer::new(seed)),
         EngineKind::Negamax => {
             let mut n = Negamax::new(rules);
             if let ThinkLimit::Millis(ms) = limit {

@@ -72,6 +72,9 @@ pub struct LiveConfig {
     pub human: Option<Player>,
     /// The learning player's table, shared by every RL seat.
     pub rl: Option<crate::ai::rl::SharedTable>,
+    /// The outside brain of O's and X's seats, when they are
+    /// [`EngineKind::Brain`].
+    pub brains: [Option<crate::protocol::outside::BrainCommand>; 2],
 }
 
 impl Default for LiveConfig {
@@ -94,6 +97,7 @@ impl Default for LiveConfig {
             warning: None,
             human: None,
             rl: None,
+            brains: [None, None],
         }
     }
 }
@@ -158,11 +162,20 @@ pub struct GameView {
     pub not_before: Instant,
     /// The seat to move, while it thinks.
     pub thinking: Option<Thinking>,
+    /// The side that lost by forfeit (an outside brain that failed), and why.
+    pub forfeit: Option<(Player, String)>,
+    /// The last MESSAGE line of an outside brain seat, and its side.
+    pub brain_says: Option<(Player, String)>,
 }
 
 impl GameView {
+    /// The result: the position's, or a win for the other side when one
+    /// forfeited.
     pub fn outcome(&self) -> Outcome {
-        self.pos.outcome()
+        match &self.forfeit {
+            Some((loser, _)) => Outcome::Win(loser.other()),
+            None => self.pos.outcome(),
+        }
     }
 }
 
@@ -204,7 +217,7 @@ pub struct App {
     /// and then during the run: (share kept, games learned then).
     pub learner_accuracy: Option<(f64, u64)>,
     /// Per engine kind, in `EngineKind::ALL` order.
-    pub engine_work: [EngineWork; 4],
+    pub engine_work: [EngineWork; EngineKind::COUNT],
     /// Something changed since the last frame.
     pub dirty: bool,
     /// Ctrl-Z was pressed: the loop hands the terminal back and stops.
@@ -241,7 +254,7 @@ impl App {
             rate: MoveRate::new(now),
             load: LoadSnapshot::default(),
             learner_accuracy: None,
-            engine_work: [EngineWork::default(); 4],
+            engine_work: [EngineWork::default(); EngineKind::COUNT],
             dirty: true,
             suspend: false,
             full_redraw: false,
@@ -274,6 +287,8 @@ impl App {
                 status: GameStatus::Playing,
                 generation: 0,
                 previous: None,
+                forfeit: None,
+                brain_says: None,
                 not_before: now + offset,
                 thinking: None,
             });
@@ -342,8 +357,6 @@ impl App {
         now: Instant,
     ) -> Vec<Effect> {
         self.now = now;
-        let hold = self.config.hold;
-        let human_mode = self.human.is_some();
         let Some(game) = self.games.get_mut(index) else {
             return Vec::new();
         };
@@ -357,9 +370,54 @@ impl App {
         game.last_move = Some(cell);
         game.thinking = None;
         let outcome = game.pos.outcome();
-        game.record.outcome = outcome;
         self.totals.moves += 1;
         self.rate.record(now);
+        self.end_if_over(index, outcome, now);
+        self.touch(false);
+        vec![Effect::Turn(index), Effect::Redraw]
+    }
+
+    /// Game `index`'s seat `loser` forfeits (an outside brain failed):
+    /// the other side wins, and the reason shows on screen.
+    pub fn forfeit(
+        &mut self,
+        index: usize,
+        generation: u64,
+        loser: Player,
+        reason: &str,
+        now: Instant,
+    ) -> Vec<Effect> {
+        self.now = now;
+        let Some(game) = self.games.get_mut(index) else {
+            return Vec::new();
+        };
+        if game.generation != generation || game.status != GameStatus::Playing {
+            return Vec::new();
+        }
+        game.forfeit = Some((loser, reason.to_string()));
+        game.thinking = None;
+        self.end_if_over(index, Outcome::Win(loser.other()), now);
+        self.touch(false);
+        vec![Effect::Turn(index), Effect::Redraw]
+    }
+
+    /// An outside brain seat's MESSAGE lines: the last one shows in the
+    /// Records tab.
+    pub fn brain_said(&mut self, index: usize, side: Player, messages: Vec<String>) {
+        if let (Some(game), Some(last)) = (self.games.get_mut(index), messages.into_iter().last()) {
+            game.brain_says = Some((side, last));
+            self.touch(false);
+        }
+    }
+
+    /// Records the result and counts it when `outcome` ends game `index`.
+    fn end_if_over(&mut self, index: usize, outcome: Outcome, now: Instant) {
+        let hold = self.config.hold;
+        let human_mode = self.human.is_some();
+        let Some(game) = self.games.get_mut(index) else {
+            return;
+        };
+        game.record.outcome = outcome;
         if outcome.is_over() {
             game.status = GameStatus::Over {
                 restart_at: (!human_mode).then_some(now + hold),
@@ -374,8 +432,6 @@ impl App {
                 self.human_game_over(outcome, now);
             }
         }
-        self.touch(false);
-        vec![Effect::Turn(index), Effect::Redraw]
     }
 
     /// Starts game `index` afresh with a new pair of engines (unless fixed).
@@ -388,7 +444,9 @@ impl App {
         if matches!(game.status, GameStatus::Failed(_)) {
             return Vec::new();
         }
-        game.previous = Some((game.engines, game.pos.outcome()));
+        game.previous = Some((game.engines, game.outcome()));
+        game.forfeit = None;
+        game.brain_says = None;
         game.pos = Position::new(rules);
         game.record = GameRecord::new(rules);
         game.engines = engines;
@@ -528,7 +586,7 @@ mod tests {
             assert_eq!(a.games[0].engines[1], EngineKind::Random);
             o_kinds.insert(a.games[0].engines[0]);
         }
-        assert_eq!(o_kinds.len(), EngineKind::ALL.len());
+        assert_eq!(o_kinds.len(), EngineKind::playable(a.config.rules).len());
     }
 
     #[test]

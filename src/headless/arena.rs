@@ -5,8 +5,10 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::ai::rl::SharedTable;
-use crate::ai::{EngineKind, ThinkLimit, Unlimited, make_engine_with};
+use crate::ai::{Engine, EngineKind, ThinkLimit, Unlimited, make_engine_with};
 use crate::game::{GameRecord, Outcome, Player, Position, Rules};
+use crate::protocol::outside::{BrainCommand, OutsideBrain};
+use crate::tasks::seat::BRAIN_THINK;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -22,6 +24,9 @@ pub struct ArenaConfig {
     /// Threads to play on. With a learning player the games run on one
     /// thread, in order: each game learns from the ones before it.
     pub jobs: usize,
+    /// The outside brains of O's and X's seats, when they are
+    /// [`EngineKind::Brain`].
+    pub brains: [Option<BrainCommand>; 2],
 }
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -37,6 +42,10 @@ pub struct ArenaReport {
     pub o_ms_per_move: f64,
     pub x_ms_per_move: f64,
     pub seed: u64,
+    /// Games an outside brain lost by failing: "game 3: X forfeits: the
+    /// brain exited". Left out of the JSON when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<String>,
     #[serde(skip)]
     pub o_engine: String,
     #[serde(skip)]
@@ -48,6 +57,8 @@ struct Played {
     record: GameRecord,
     think: [Duration; 2],
     moves: [u64; 2],
+    /// The side that forfeited, and why.
+    forfeit: Option<(Player, String)>,
 }
 
 /// Plays game number `game` with fresh engines seeded from `(seed, game,
@@ -56,19 +67,29 @@ struct Played {
 fn play_game(config: &ArenaGames, game: u32, rl: Option<&SharedTable>) -> Played {
     let rules = config.rules;
     let kinds = [config.o, config.x];
-    let mut engines = [0u64, 1].map(|side| {
-        make_engine_with(
-            kinds[side as usize],
-            rules,
-            config.limit,
-            seed_for(config.seed, game, side),
-            rl,
-        )
+    let mut engines = [0u64, 1].map(|side| -> Box<dyn Engine> {
+        match &config.brains[side as usize] {
+            Some(command) if kinds[side as usize] == EngineKind::Brain => {
+                let think = match config.limit {
+                    ThinkLimit::Millis(ms) => Duration::from_millis(ms),
+                    ThinkLimit::Default { .. } => BRAIN_THINK,
+                };
+                Box::new(OutsideBrain::new(command.clone(), rules, think))
+            }
+            _ => make_engine_with(
+                kinds[side as usize],
+                rules,
+                config.limit,
+                seed_for(config.seed, game, side),
+                rl,
+            ),
+        }
     });
     let mut played = Played {
         record: GameRecord::new(rules),
         think: [Duration::ZERO; 2],
         moves: [0; 2],
+        forfeit: None,
     };
     let record = &mut played.record;
     record.id = Some(game as u64);
@@ -76,14 +97,22 @@ fn play_game(config: &ArenaGames, game: u32, rl: Option<&SharedTable>) -> Played
     while !pos.outcome().is_over() {
         let side = pos.to_move().index();
         let start = Instant::now();
-        let cell = engines[side].choose(&pos, &mut Unlimited::new());
+        let choice = engines[side].try_choose(&pos, &mut Unlimited::new());
         played.think[side] += start.elapsed();
         played.moves[side] += 1;
-        if pos.play(cell).is_err() {
-            // An engine that picks an illegal move forfeits the game.
-            record.outcome = Outcome::Win(pos.to_move().other());
-            break;
-        }
+        // An engine that fails or picks an illegal move forfeits.
+        let played_ok = match choice {
+            Ok(cell) => pos.play(cell).map(|_| cell).map_err(|e| e.to_string()),
+            Err(reason) => Err(reason),
+        };
+        let cell = match played_ok {
+            Ok(cell) => cell,
+            Err(why) => {
+                record.outcome = Outcome::Win(pos.to_move().other());
+                played.forfeit = Some((pos.to_move(), why));
+                break;
+            }
+        };
         record.moves.push(cell);
         record.outcome = pos.outcome();
     }
@@ -94,8 +123,8 @@ fn play_game(config: &ArenaGames, game: u32, rl: Option<&SharedTable>) -> Played
     played
 }
 
-/// What every game shares: the plain, thread-safe part of the config.
-#[derive(Clone, Copy)]
+/// What every game shares: the thread-safe part of the config.
+#[derive(Clone)]
 struct ArenaGames {
     count: u32,
     rules: Rules,
@@ -103,6 +132,7 @@ struct ArenaGames {
     x: EngineKind,
     seed: u64,
     limit: ThinkLimit,
+    brains: [Option<BrainCommand>; 2],
 }
 
 /// Plays the games; `on_game` is called after each one (for a progress
@@ -116,6 +146,7 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
         x: config.x,
         seed: config.seed,
         limit: config.limit,
+        brains: config.brains.clone(),
     };
     let mut results: Vec<Option<Played>> = (0..config.games).map(|_| None).collect();
     let jobs = config.jobs.clamp(1, config.games.max(1) as usize);
@@ -130,14 +161,14 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
         let (done, finished) = std::sync::mpsc::channel::<(u32, Played)>();
         std::thread::scope(|scope| {
             for _ in 0..jobs {
-                let (next, done) = (&next, done.clone());
+                let (next, done, games) = (&next, done.clone(), &games);
                 scope.spawn(move || {
                     loop {
                         let game = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         if game >= games.count {
                             break;
                         }
-                        if done.send((game, play_game(&games, game, None))).is_err() {
+                        if done.send((game, play_game(games, game, None))).is_err() {
                             break;
                         }
                     }
@@ -155,13 +186,18 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
     let mut report = ArenaReport {
         games: config.games,
         seed: config.seed,
-        o_engine: config.o.name().into(),
-        x_engine: config.x.name().into(),
+        o_engine: seat_name(config.o, &config.brains[0]),
+        x_engine: seat_name(config.x, &config.brains[1]),
         ..ArenaReport::default()
     };
     // In game order, so that the Elo sums come out the same every time.
     let mut scores = Vec::with_capacity(config.games as usize);
-    for played in results.into_iter().flatten() {
+    for (game, played) in results.into_iter().flatten().enumerate() {
+        if let Some((loser, why)) = &played.forfeit {
+            report
+                .forfeits
+                .push(format!("game {}: {loser} forfeits: {why}", game + 1));
+        }
         for side in 0..2 {
             think[side] += played.think[side];
             moves[side] += played.moves[side];
@@ -193,6 +229,14 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
     report.x_ms_per_move = ms(think[1], moves[1]);
     (report.elo_diff, report.elo_ci95) = elo_estimate(&scores);
     report
+}
+
+/// "mcts", or "brain:./pbrain-x --flag" for an outside brain.
+fn seat_name(kind: EngineKind, brain: &Option<BrainCommand>) -> String {
+    match brain {
+        Some(command) if kind == EngineKind::Brain => command.to_string(),
+        _ => kind.name().into(),
+    }
 }
 
 /// A seed per game and side.
@@ -258,7 +302,11 @@ impl ArenaReport {
             dp = pct(self.draws),
             oms = self.o_ms_per_move,
             xms = self.x_ms_per_move,
-        )
+        ) + &self
+            .forfeits
+            .iter()
+            .map(|f| format!("forfeit: {f}\n"))
+            .collect::<String>()
     }
 }
 
@@ -303,6 +351,7 @@ mod tests {
             },
             rl: None,
             jobs: 1,
+            brains: [None, None],
         };
         let strip = |mut r: ArenaReport| {
             r.o_ms_per_move = 0.0;

@@ -1,1 +1,442 @@
-//! Outside brains as seats (below).
+//! Outside brains as seats: a program that speaks the Gomoku AI protocol,
+//! started for a game and played through its pipes.
+//!
+//! The brain's output is read without blocking; while it thinks, the seat
+//! waits through [`Budget::wait_readable`], which in the live screen
+//! suspends the seat's coroutine until the scheduler's poll sees the pipe
+//! readable (no thread per brain), and in `arena` is a plain `poll`.
+//!
+//! A brain that does not start, exits, sends garbage, plays an occupied or
+//! off-board cell, answers `ERROR`/`UNKNOWN`, or takes longer than its
+//! time and a tolerance forfeits the game ([`Forfeit`]); its process is
+//! killed and reaped at once, and every brain still running is killed when
+//! kxo-tui exits ([`kill_all`]).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::{cell_at, parse_xy, xy};
+use crate::ai::{Budget, Engine};
+use crate::game::{Bits, Cell, Player, Position, Rules};
+
+/// How long a brain may take to answer `START`.
+pub const START_TIMEOUT: Duration = Duration::from_secs(5);
+/// How far past its time a brain may answer before it forfeits.
+pub const TOLERANCE: Duration = Duration::from_millis(500);
+/// The longest line read from a brain; longer ones are cut.
+const MAX_LINE: usize = 4096;
+
+/// `brain:PATH [ARGS]` as the user wrote it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrainCommand {
+    pub program: String,
+    pub args: Vec<String>,
+}
+
+impl BrainCommand {
+    /// Reads `brain:PATH [ARGS]` (shell-style quoting in ARGS).
+    pub fn parse(text: &str) -> Result<BrainCommand, String> {
+        let rest = text
+            .strip_prefix("brain:")
+            .ok_or_else(|| format!("'{text}' is not a brain: write brain:PATH [ARGS]"))?;
+        let words = shell_words::split(rest).map_err(|e| format!("'{text}': {e}"))?;
+        let Some((program, args)) = words.split_first() else {
+            return Err("brain: needs a program, as in brain:./my-brain".into());
+        };
+        Ok(BrainCommand {
+            program: program.clone(),
+            args: args.to_vec(),
+        })
+    }
+
+    /// The program's file name, for the screen: "pbrain-foo".
+    pub fn name(&self) -> &str {
+        self.program.rsplit('/').next().unwrap_or(&self.program)
+    }
+}
+
+impl fmt::Display for BrainCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "brain:{}", self.program)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an outside brain lost its game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    DidNotStart(String),
+    Exited,
+    Garbage(String),
+    Refused(String),
+    Occupied(String),
+    OffBoard(String),
+    TooSlow(Duration),
+    /// The seat stopped waiting (the game was abandoned or kxo-tui quits).
+    Abandoned,
+}
+
+impl fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Forfeit::DidNotStart(why) => write!(f, "the brain did not start: {why}"),
+            Forfeit::Exited => f.write_str("the brain exited"),
+            Forfeit::Garbage(line) => write!(f, "the brain sent '{line}', not a move"),
+            Forfeit::Refused(line) => write!(f, "the brain answered '{line}'"),
+            Forfeit::Occupied(m) => write!(f, "the brain played {m}, a taken cell"),
+            Forfeit::OffBoard(m) => write!(f, "the brain played {m}, off the board"),
+            Forfeit::TooSlow(t) => write!(f, "the brain gave no move in {} ms", t.as_millis()),
+            Forfeit::Abandoned => f.write_str("the game was left while the brain thought"),
+        }
+    }
+}
+
+/// Child processes of brains not yet reaped, for [`kill_all`].
+fn running() -> &'static Mutex<Vec<u32>> {
+    static RUNNING: OnceLock<Mutex<Vec<u32>>> = OnceLock::new();
+    RUNNING.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Kills every brain process still running (called when kxo-tui exits,
+/// whatever the path).
+pub fn kill_all() {
+    let pids = std::mem::take(&mut *running().lock().unwrap_or_else(|e| e.into_inner()));
+    for pid in pids {
+        kill_group(pid);
+        // SAFETY: waitpid(2) on a child we started and have not reaped, so
+        // the pid is still ours.
+        unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
+    }
+}
+
+/// SIGKILL to the brain and every process in its group.
+fn kill_group(pid: u32) {
+    // SAFETY: kill(2) on the process group a child of ours leads (it was
+    // started with its own group, whose id is its pid, and is not reaped).
+    unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+}
+
+/// A running brain: its pipes, and what it has sent that is not yet a line.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    pending: Vec<u8>,
+    closed: bool,
+}
+
+impl Process {
+    fn spawn(command: &BrainCommand) -> io::Result<Process> {
+        // Its own process group, so that killing the group also ends any
+        // process the brain started (a script's `sleep`).
+        let mut child = Command::new(&command.program)
+            .args(&command.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(io::Error::other("no pipes to the brain"));
+        };
+        set_nonblocking(stdout.as_raw_fd())?;
+        running()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(child.id());
+        Ok(Process {
+            child,
+            stdin,
+            stdout,
+            pending: Vec::new(),
+            closed: false,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        write!(self.stdin, "{line}\r\n")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| Forfeit::Exited)
+    }
+
+    /// A whole line if one has arrived; reads what the pipe holds.
+    fn try_line(&mut self) -> Result<Option<String>, Forfeit> {
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n' || b == b'\r') {
+                let line: Vec<u8> = self.pending.drain(..=end).collect();
+                let text = String::from_utf8_lossy(&line).trim().to_string();
+                if text.is_empty() {
+                    continue;
+                }
+                return Ok(Some(text));
+            }
+            if self.closed {
+                return Err(Forfeit::Exited);
+            }
+            let mut chunk = [0u8; 1024];
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => self.closed = true,
+                Ok(n) => {
+                    self.pending.extend_from_slice(&chunk[..n]);
+                    if self.pending.len() > MAX_LINE && !self.pending.contains(&b'\n') {
+                        self.pending.truncate(MAX_LINE);
+                        self.pending.push(b'\n');
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => self.closed = true,
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.send("END");
+        let pid = self.child.id();
+        kill_group(pid);
+        let _ = self.child.wait();
+        running()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&p| p != pid);
+    }
+}
+
+fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl(2) on a pipe descriptor we own.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Labels for the screen, one `&'static str` per program name.
+fn label_for(name: &str) -> &'static str {
+    static LABELS: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();
+    let mut labels = LABELS
+        .get_or_init(|| Mutex::new(HashMap::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    labels
+        .entry(name.to_string())
+        .or_insert_with(|| Box::leak(name.chars().take(12).collect::<String>().into_boxed_str()))
+}
+
+/// An outside brain playing one game as an [`Engine`].
+pub struct OutsideBrain {
+    command: BrainCommand,
+    rules: Rules,
+    think: Duration,
+    process: Option<Process>,
+    /// The stones the brain knows, its own and the opponent's.
+    known: [Bits; 2],
+    /// The side it plays, once known.
+    side: Option<Player>,
+    /// MESSAGE lines not yet collected by [`OutsideBrain::take_messages`].
+    messages: Vec<String>,
+    /// Why it lost, once it has.
+    forfeit: Option<Forfeit>,
+}
+
+impl OutsideBrain {
+    /// A brain that gets `think` per move (INFO timeout_turn).
+    pub fn new(command: BrainCommand, rules: Rules, think: Duration) -> OutsideBrain {
+        OutsideBrain {
+            command,
+            rules,
+            think,
+            process: None,
+            known: [Bits::EMPTY; 2],
+            side: None,
+            messages: Vec::new(),
+            forfeit: None,
+        }
+    }
+
+    /// The brain's MESSAGE lines since the last call.
+    pub fn take_messages(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.messages)
+    }
+
+    /// Starts the process and the match: START, then the limits.
+    fn start(&mut self, budget: &mut dyn Budget) -> Result<(), Forfeit> {
+        let mut process = Process::spawn(&self.command)
+            .map_err(|e| Forfeit::DidNotStart(format!("{}: {e}", self.command.program)))?;
+        process.send(&format!("START {}", self.rules.size()))?;
+        let deadline = Instant::now() + START_TIMEOUT;
+        let reply = read_reply(&mut process, budget, deadline, &mut self.messages).map_err(
+            |e| match e {
+                Forfeit::TooSlow(_) => Forfeit::DidNotStart("no answer to START".into()),
+                other => other,
+            },
+        )?;
+        if !reply.eq_ignore_ascii_case("OK") {
+            return Err(Forfeit::DidNotStart(format!(
+                "it answered '{reply}' to START"
+            )));
+        }
+        for (key, value) in [
+            ("timeout_turn", self.think.as_millis().to_string()),
+            ("timeout_match", "0".into()),
+            ("max_memory", (256u64 << 20).to_string()),
+            ("game_type", "1".into()),
+            ("rule", "0".into()),
+        ] {
+            process.send(&format!("INFO {key} {value}"))?;
+        }
+        self.process = Some(process);
+        Ok(())
+    }
+
+    /// Asks for a move in `pos`: TURN with the opponent's last move when
+    /// the brain knows the rest, else the whole board.
+    fn ask(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, Forfeit> {
+        let me = pos.to_move();
+        if self.side != Some(me) {
+            self.known = [Bits::EMPTY; 2];
+            self.side = Some(me);
+        }
+        if self.process.is_none() {
+            self.start(budget)?;
+        }
+        let size = self.rules.size();
+        let (mine, theirs) = (pos.board(me), pos.board(me.other()));
+        let [known_mine, known_theirs] = self.known;
+        let new_theirs = theirs.and_not(known_theirs);
+        let command = if mine == known_mine
+            && known_theirs.and_not(theirs).is_empty()
+            && new_theirs.count() == 1
+        {
+            let cell = new_theirs
+                .first()
+                .map(Cell::from_index)
+                .unwrap_or(Cell::new(0));
+            vec![format!("TURN {}", xy(cell, size))]
+        } else if mine.is_empty() && theirs.is_empty() {
+            vec!["BEGIN".to_string()]
+        } else {
+            let mut lines = vec!["BOARD".to_string()];
+            for (stones, field) in [(mine, 1), (theirs, 2)] {
+                for c in stones.iter() {
+                    lines.push(format!("{},{field}", xy(Cell::from_index(c), size)));
+                }
+            }
+            lines.push("DONE".into());
+            lines
+        };
+        let Some(process) = self.process.as_mut() else {
+            return Err(Forfeit::Exited);
+        };
+        for line in &command {
+            process.send(line)?;
+        }
+        let asked = Instant::now();
+        let deadline = asked + self.think + TOLERANCE;
+        let reply =
+            read_reply(process, budget, deadline, &mut self.messages).map_err(|e| match e {
+                Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),
+                other => other,
+            })?;
+        let (x, y) = parse_xy(&reply).ok_or_else(|| {
+            let word = reply.split_whitespace().next().unwrap_or("");
+            if ["ERROR", "UNKNOWN"].contains(&word.to_ascii_uppercase().as_str()) {
+                Forfeit::Refused(reply.clone())
+            } else {
+                Forfeit::Garbage(reply.clone())
+            }
+        })?;
+        let cell = cell_at(x, y, size).ok_or_else(|| Forfeit::OffBoard(format!("{x},{y}")))?;
+        if pos.at(cell).is_some() {
+            return Err(Forfeit::Occupied(format!("{x},{y}")));
+        }
+        self.known = [mine.with(cell.index()), theirs];
+        Ok(cell)
+    }
+}
+
+/// The next line that is not MESSAGE or DEBUG (those are kept or dropped),
+/// waiting through the budget until `deadline`.
+fn read_reply(
+    process: &mut Process,
+    budget: &mut dyn Budget,
+    deadline: Instant,
+    messages: &mut Vec<String>,
+) -> Result<String, Forfeit> {
+    loop {
+        while let Some(line) = process.try_line()? {
+            let upper = line.to_ascii_uppercase();
+            if let Some(text) = upper.strip_prefix("MESSAGE").map(|_| line[7..].trim()) {
+                messages.push(text.to_string());
+            } else if !upper.starts_with("DEBUG") {
+                return Ok(line);
+            }
+        }
+        if Instant::now() >= deadline {
+            return Err(Forfeit::TooSlow(Duration::ZERO));
+        }
+        if !budget.wait_readable(process.stdout.as_raw_fd(), deadline) && Instant::now() < deadline
+        {
+            return Err(Forfeit::Abandoned);
+        }
+    }
+}
+
+impl Engine for OutsideBrain {
+    fn label(&self) -> &'static str {
+        label_for(self.command.name())
+    }
+
+    /// Callers that can forfeit a game use [`Engine::try_choose`]; here a
+    /// failed brain plays the first empty cell.
+    fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
+        self.try_choose(pos, budget)
+            .unwrap_or_else(|_| pos.legal_moves().next().unwrap_or(Cell::new(0)))
+    }
+
+    fn try_choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, String> {
+        if let Some(f) = &self.forfeit {
+            return Err(f.to_string());
+        }
+        self.ask(pos, budget).map_err(|f| {
+            // A brain that failed is done: kill it now.
+            self.process = None;
+            let text = f.to_string();
+            self.forfeit = Some(f);
+            text
+        })
+    }
+
+    fn messages(&mut self) -> Vec<String> {
+        self.take_messages()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brain_commands_parse_with_quoted_arguments() {
+        let c = BrainCommand::parse("brain:/usr/bin/pbrain --engine 'm c'").unwrap();
+        assert_eq!(c.program, "/usr/bin/pbrain");
+        assert_eq!(c.args, ["--engine", "m c"]);
+        assert_eq!(c.name(), "pbrain");
+        assert!(BrainCommand::parse("brain:").is_err());
+        assert!(BrainCommand::parse("brain:'unclosed").is_err());
+        assert!(BrainCommand::parse("mcts").is_err());
+    }
+}

@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io;
+use std::os::fd::RawFd;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,15 +30,85 @@ const MAX_BLOCK: Duration = Duration::from_millis(250);
 
 /// Where terminal events come from: the real terminal, or a script in tests
 /// and benchmarks.
+/// What woke the main loop: a terminal event, descriptors that became
+/// readable (outside brains' pipes), or neither (the timeout).
+#[derive(Debug, Default)]
+pub struct Wake {
+    pub event: Option<TermEvent>,
+    pub readable: Vec<RawFd>,
+}
+
 pub trait InputSource {
     /// Waits up to `timeout` for one event.
     fn next_event(&mut self, timeout: Duration) -> io::Result<Option<TermEvent>>;
+    /// Waits up to `timeout` for one event or for any of `fds` to become
+    /// readable. Sources with a real terminal poll it and the descriptors
+    /// together; this default, for sources without one, checks the
+    /// descriptors and then waits for an event a few milliseconds at most.
+    fn wait(&mut self, timeout: Duration, fds: &[RawFd]) -> io::Result<Wake> {
+        if fds.is_empty() {
+            return Ok(Wake {
+                event: self.next_event(timeout)?,
+                readable: Vec::new(),
+            });
+        }
+        let readable = poll_readable(None, fds, Duration::ZERO)?.1;
+        if !readable.is_empty() {
+            return Ok(Wake {
+                event: None,
+                readable,
+            });
+        }
+        Ok(Wake {
+            event: self.next_event(timeout.min(Duration::from_millis(5)))?,
+            readable: Vec::new(),
+        })
+    }
     /// Gives the terminal back to the shell and stops the process until it
     /// is continued, then takes the terminal again (Ctrl-Z). Sources
     /// without a real terminal do nothing.
     fn suspend(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// `poll(2)` on `own` (the terminal, if given) and `fds` for reading, up to
+/// `timeout`: whether `own` is ready, and which of `fds` are (a hung-up or
+/// closed descriptor counts as ready: its reader finds out).
+pub fn poll_readable(
+    own: Option<RawFd>,
+    fds: &[RawFd],
+    timeout: Duration,
+) -> io::Result<(bool, Vec<RawFd>)> {
+    let mut all: Vec<libc::pollfd> = own
+        .iter()
+        .chain(fds)
+        .map(|&fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+    // SAFETY: `all` is a valid array of pollfd for the duration of the call.
+    let n = unsafe { libc::poll(all.as_mut_ptr(), all.len() as libc::nfds_t, ms) };
+    if n < 0 {
+        let e = io::Error::last_os_error();
+        return if e.kind() == io::ErrorKind::Interrupted {
+            Ok((false, Vec::new()))
+        } else {
+            Err(e)
+        };
+    }
+    let ready = |p: &libc::pollfd| p.revents != 0;
+    let own_ready = own.is_some() && all.first().is_some_and(ready);
+    let skip = usize::from(own.is_some());
+    let readable = all[skip..]
+        .iter()
+        .filter(|p| ready(p))
+        .map(|p| p.fd)
+        .collect();
+    Ok((own_ready, readable))
 }
 
 /// How the run ended.
@@ -349,16 +420,22 @@ pub fn run<B: Backend + 'static>(
         // Read input: without blocking while tasks are ready, otherwise
         // blocking until the next wake-up (no busy loop).
         let mut timeout = live.idle_timeout();
+        let fds = live.sched.watched_fds();
         loop {
-            let event = match input.next_event(timeout) {
-                Ok(Some(event)) => event,
-                Ok(None) => break,
+            let wake = match input.wait(timeout, &fds) {
+                Ok(wake) => wake,
                 // The terminal is gone: nobody is left to watch, so stop.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
                     live.app.borrow_mut().quit = true;
                     break;
                 }
                 Err(e) => return Err(e.into()),
+            };
+            for fd in wake.readable {
+                live.sched.deliver(Event::Readable(fd));
+            }
+            let Some(event) = wake.event else {
+                break;
             };
             timeout = Duration::ZERO;
             live.push_input(event);

@@ -15,7 +15,7 @@ pub struct LoadTracker {
     last_cpu: Vec<Duration>,
     last_switches: u64,
     last_process: Option<Duration>,
-    last_work: [EngineWork; 4],
+    last_work: [EngineWork; crate::ai::EngineKind::COUNT],
     pub snapshot: LoadSnapshot,
 }
 
@@ -37,7 +37,7 @@ impl LoadTracker {
             last_cpu: Vec::new(),
             last_switches: 0,
             last_process: process_cpu(),
-            last_work: [EngineWork::default(); 4],
+            last_work: [EngineWork::default(); crate::ai::EngineKind::COUNT],
             snapshot: LoadSnapshot::default(),
         }
     }
@@ -52,7 +52,7 @@ impl LoadTracker {
         &mut self,
         now: Instant,
         sched: &Scheduler,
-        work: &[EngineWork; 4],
+        work: &[EngineWork; crate::ai::EngineKind::COUNT],
     ) -> bool {
         if now < self.next {
             return false;
@@ -62,7 +62,12 @@ impl LoadTracker {
     }
 
     /// Takes a sample now. `work` is each engine kind's totals so far.
-    pub fn sample(&mut self, now: Instant, sched: &Scheduler, work: &[EngineWork; 4]) {
+    pub fn sample(
+        &mut self,
+        now: Instant,
+        sched: &Scheduler,
+        work: &[EngineWork; crate::ai::EngineKind::COUNT],
+    ) {
         let period = now
             .saturating_duration_since(self.last)
             .max(Duration::from_millis(1));

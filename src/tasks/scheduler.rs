@@ -42,6 +42,8 @@ pub enum Event {
     Turn(usize),
     /// Human mode asked for a hint.
     Hint,
+    /// This descriptor (an outside brain's pipe) has something to read.
+    Readable(std::os::fd::RawFd),
 }
 
 /// Why a task gave control back.
@@ -268,6 +270,18 @@ impl Scheduler {
                 self.wake(index);
             }
         }
+    }
+
+    /// The descriptors tasks wait to read (outside brains' pipes), for the
+    /// main loop to poll together with the terminal.
+    pub fn watched_fds(&self) -> Vec<std::os::fd::RawFd> {
+        self.waiters
+            .keys()
+            .filter_map(|e| match e {
+                Event::Readable(fd) => Some(*fd),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Wakes every task waiting for `event`.

@@ -11,9 +11,12 @@ use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
 use crate::ai::{Budget, Engine, EngineKind, SearchInfo, make_engine_with};
 use crate::app::{App, GameStatus, Thinking};
 use crate::game::{Cell, Player, Position};
+use crate::protocol::outside::OutsideBrain;
 
 /// How long a seat thinks before it gives the others a turn.
 pub const TIME_SLICE: Duration = Duration::from_millis(1);
+/// An outside brain's time per move when the run sets no clock.
+pub const BRAIN_THINK: Duration = Duration::from_secs(1);
 
 /// Who is thinking, for reports.
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +131,23 @@ impl Budget for SeatBudget<'_> {
 
     fn elapsed(&self) -> Duration {
         self.thought + self.slice_start.elapsed()
+    }
+
+    /// An outside brain thinks in its own process: the seat sleeps until
+    /// the scheduler's poll finds its pipe readable (or the deadline), and
+    /// every other task runs meanwhile.
+    fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
+        self.end_slice();
+        self.publish(false);
+        self.ctx
+            .suspend(Suspend::Wait(Event::Readable(fd), Some(deadline)));
+        self.slice_start = Instant::now();
+        let app = self.app.borrow();
+        !app.quit
+            && app
+                .games
+                .get(self.seat.game)
+                .is_some_and(|g| g.generation == self.seat.generation)
     }
 
     fn report(&mut self, info: &SearchInfo) {
@@ -277,7 +297,14 @@ pub fn run_seat(
                         let seed = a.engine_seed(game, me.index(), generation);
                         (a.config.rules, a.config.limit, seed, a.config.rl.clone())
                     };
-                    let made = make_engine_with(kind, rules, limit, seed, table.as_ref());
+                    let brain = app.borrow().config.brains[me.index()].clone();
+                    let made: Box<dyn Engine> = match brain {
+                        Some(command) if kind == EngineKind::Brain => {
+                            let think = app.borrow().config.clock().unwrap_or(BRAIN_THINK);
+                            Box::new(OutsideBrain::new(command, rules, think))
+                        }
+                        _ => make_engine_with(kind, rules, limit, seed, table.as_ref()),
+                    };
                     engine = Some((generation, kind, made));
                 }
                 let Some((_, _, e)) = engine.as_mut() else {
@@ -291,8 +318,23 @@ pub fn run_seat(
                 };
                 let think_clock = app.borrow().config.clock();
                 let mut budget = SeatBudget::new(ctx, &app, seat, think_clock);
-                let cell = e.choose(&pos, &mut budget);
+                let choice = e.try_choose(&pos, &mut budget);
                 budget.finish();
+                let said = e.messages();
+                if !said.is_empty() {
+                    app.borrow_mut().brain_said(game, me, said);
+                }
+                let cell = match choice {
+                    Ok(cell) => cell,
+                    Err(reason) => {
+                        let effects =
+                            app.borrow_mut()
+                                .forfeit(game, generation, me, &reason, clock.now());
+                        post_all(&signals, effects);
+                        engine = None;
+                        continue;
+                    }
+                };
                 // Space the moves out so people can follow them.
                 let delay = app.borrow().config.delay;
                 sleep_until(ctx, clock.now(), start + delay);

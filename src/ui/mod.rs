@@ -298,6 +298,15 @@ fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
                 }
                 GameStatus::Playing => {}
             }
+            if let Some((loser, why)) = &g.forfeit {
+                spans.push(Span::styled(
+                    format!("  ({loser} forfeits: {why})"),
+                    c.error(),
+                ));
+            }
+            if let Some((side, said)) = &g.brain_says {
+                spans.push(Span::styled(format!("  {side} says: {said}"), c.dim()));
+            }
             if let Some((engines, outcome)) = g.previous {
                 spans.push(Span::styled(
                     format!(

@@ -1,0 +1,42 @@
+#!/bin/sh
+# A brain that plays legal moves slowly: the first empty cell, after
+# SLOW_BRAIN_MS milliseconds (default 1500). It remembers the stones it
+# was told of and plays left to right, top to bottom.
+delay=$(awk "BEGIN { print ${SLOW_BRAIN_MS:-1500} / 1000 }")
+size=15
+taken=" "
+play() {
+    y=0
+    while [ $y -lt $size ]; do
+        x=0
+        while [ $x -lt $size ]; do
+            case "$taken" in *" $x,$y "*) ;; *)
+                taken="$taken$x,$y "
+                sleep "$delay"
+                echo "MESSAGE slow brain plays $x,$y"
+                echo "$x,$y"
+                return ;;
+            esac
+            x=$((x + 1))
+        done
+        y=$((y + 1))
+    done
+}
+while IFS= read -r line; do
+    line=$(printf '%s' "$line" | tr -d '\r')
+    case "$line" in
+        START*) size=${line#START }; taken=" "; echo OK ;;
+        RESTART) taken=" "; echo OK ;;
+        BEGIN) play ;;
+        TURN*) taken="$taken${line#TURN } "; play ;;
+        BOARD) while IFS= read -r l; do
+                   l=$(printf '%s' "$l" | tr -d '\r')
+                   [ "$l" = DONE ] && break
+                   taken="$taken${l%,*} "
+               done; play ;;
+        INFO*) ;;
+        END) exit 0 ;;
+        ABOUT) echo 'name="slow", version="1", author="tests", country="-"' ;;
+        *) echo "UNKNOWN $line" ;;
+    esac
+done

@@ -1,0 +1,311 @@
+//! Outside brains as seats: kxo-tui's own brain through the protocol, the
+//! faults a brain can have (the scripts in `tests/brains/`), and the live
+//! screen with a brain that takes its time.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{CTRL_Q, Session};
+
+const T: Duration = Duration::from_secs(10);
+
+fn kxo(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let data = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .args(args)
+        .env("XDG_DATA_HOME", data.path())
+        .envs(env.iter().copied())
+        .output()
+        .expect("run kxo-tui");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn script(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/brains")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// `brain:` for kxo-tui's own brain with these flags.
+fn own_brain(flags: &str) -> String {
+    format!("brain:{} brain {flags}", env!("CARGO_BIN_EXE_kxo-tui"))
+}
+
+/// Whether any process still runs in the group `pid` led (a brain and
+/// whatever it started). Zombies do not count.
+fn group_alive(pid: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            return false;
+        };
+        // pid (comm) state ppid pgrp ...: fields after the last ')'.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            return false;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        fields.first().is_some_and(|s| *s != "Z")
+            && fields.get(2) == Some(&pid.to_string().as_str())
+    })
+}
+
+#[test]
+fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
+    let cases = [
+        ("exit", "the brain exited"),
+        ("garbage", "sent 'hello', not a move"),
+        ("occupied", "a taken cell"),
+        ("offboard", "99,99, off the board"),
+        ("refuse", "answered 'ERROR"),
+        ("slow", "gave no move in"),
+        ("silent", "gave no move in"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, reason) in cases {
+        let pidfile = dir.path().join(mode);
+        let brain = format!("brain:{} {mode}", script("faulty.sh"));
+        let pidfile_text = pidfile.display().to_string();
+        let (code, out, err) = kxo(
+            &[
+                "arena",
+                "--size",
+                "15",
+                "--goal",
+                "5",
+                "--o",
+                "random",
+                "--x",
+                &brain,
+                "--games",
+                "1",
+                "--think-ms",
+                "200",
+                "--json",
+            ],
+            &[("FAULT_PIDFILE", &pidfile_text)],
+        );
+        assert_eq!(code, 0, "{mode}: {err}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["o_wins"], 1, "{mode}: {out}");
+        let forfeit = report["forfeits"][0].as_str().unwrap_or_default();
+        assert!(
+            forfeit.contains("X forfeits") && forfeit.contains(reason),
+            "{mode}: {forfeit}"
+        );
+        let pid: u32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            !group_alive(pid),
+            "{mode}: brain {pid} or its children still run"
+        );
+    }
+}
+
+#[test]
+fn a_brain_that_cannot_start_forfeits() {
+    let (code, out, _) = kxo(
+        &[
+            "arena",
+            "--x",
+            "brain:/nonexistent/pbrain",
+            "--games",
+            "2",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["o_wins"], 2, "{out}");
+    assert!(
+        report["forfeits"][0]
+            .as_str()
+            .is_some_and(|f| f.contains("did not start") && f.contains("/nonexistent/pbrain")),
+        "{out}"
+    );
+    // And flags that name no program are refused up front.
+    let (code, _, err) = kxo(&["arena", "--x", "brain:"], &[]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = kxo(&["arena", "--x", "brain"], &[]);
+    assert!(code == 2 && err.contains("brain:PATH"), "{err}");
+}
+
+#[test]
+fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
+    // 4x4 with four in a row is a draw: the perfect player, through the
+    // protocol, never loses it (on either side).
+    let perfect = own_brain("--engine negamax --goal 4 --think-ms 200");
+    for (o, x, loser) in [
+        (perfect.as_str(), "mcts", "o_wins"),
+        ("mcts", perfect.as_str(), "x_wins"),
+    ] {
+        let (code, out, err) = kxo(
+            &[
+                "arena",
+                "--size",
+                "4",
+                "--goal",
+                "4",
+                "--o",
+                o,
+                "--x",
+                x,
+                "--games",
+                "6",
+                "--mcts-iterations",
+                "3000",
+                "--seed",
+                "2",
+                "--json",
+            ],
+            &[],
+        );
+        assert_eq!(code, 0, "{err}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let lost = if loser == "o_wins" {
+            "x_wins"
+        } else {
+            "o_wins"
+        };
+        assert_eq!(report[lost], 0, "the perfect brain lost: {out}");
+        assert!(report.get("forfeits").is_none(), "{out}");
+    }
+    // In process, the same engines give the same: no game lost.
+    let (_, out, _) = kxo(
+        &[
+            "arena",
+            "--size",
+            "4",
+            "--goal",
+            "4",
+            "--o",
+            "negamax",
+            "--x",
+            "mcts",
+            "--games",
+            "6",
+            "--mcts-iterations",
+            "3000",
+            "--seed",
+            "2",
+            "--json",
+        ],
+        &[],
+    );
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["x_wins"], 0, "{out}");
+    // Gomoku: whole games through the protocol, no forfeit.
+    let mcts = own_brain("--engine mcts --think-ms 50");
+    let (code, out, err) = kxo(
+        &[
+            "arena",
+            "--size",
+            "15",
+            "--goal",
+            "5",
+            "--o",
+            &mcts,
+            "--x",
+            "negamax",
+            "--games",
+            "2",
+            "--think-ms",
+            "100",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(report.get("forfeits").is_none(), "{out}");
+    assert_eq!(report["games"], 2);
+}
+
+#[test]
+fn the_live_screen_stays_responsive_while_a_brain_thinks() {
+    let brain = format!("brain:{}", script("slow.sh"));
+    let mut s = Session::start(
+        &[
+            "--games",
+            "1",
+            "--size",
+            "15",
+            "--goal",
+            "5",
+            "--o",
+            &brain,
+            "--x",
+            "random",
+            "--think-ms",
+            "5000",
+            "--delay",
+            "0",
+        ],
+        120,
+        40,
+        &[("SLOW_BRAIN_MS", "2500")],
+    );
+    s.wait_for("Game-1", T);
+    // The brain takes 2.5 s a move. Meanwhile the help opens and closes at
+    // once, each time.
+    let mut latencies = Vec::new();
+    for _ in 0..4 {
+        let start = Instant::now();
+        s.send(b"?");
+        s.wait_for(" Keys ", T);
+        latencies.push(start.elapsed());
+        let start = Instant::now();
+        s.send(b"?");
+        s.wait_until("the help to close", T, |sc| !sc.contains(" Keys "));
+        latencies.push(start.elapsed());
+    }
+    latencies.sort();
+    let median = latencies[latencies.len() / 2];
+    assert!(median < Duration::from_millis(100), "{latencies:?}");
+    // Its first move lands, and its MESSAGE shows in the Records tab.
+    s.wait_for("slow brain plays 0,0", T);
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!s.alternate_screen());
+}
+
+#[test]
+fn a_failing_brain_forfeits_on_the_live_screen_and_is_gone_after_quit() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid").display().to_string();
+    let brain = format!("brain:{} garbage", script("faulty.sh"));
+    let mut s = Session::start(
+        &[
+            "--games", "1", "--size", "15", "--goal", "5", "--o", "random", "--x", &brain,
+            "--hold", "60000",
+        ],
+        120,
+        40,
+        &[("FAULT_PIDFILE", &pidfile)],
+    );
+    let screen = s.wait_for("X forfeits", T);
+    assert!(screen.contains("not a move"), "{screen}");
+    assert!(screen.contains("O wins"), "{screen}");
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    let pid: u32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!group_alive(pid));
+}
