@@ -309,3 +309,43 @@ fn a_failing_brain_forfeits_on_the_live_screen_and_is_gone_after_quit() {
         .unwrap();
     assert!(!group_alive(pid));
 }
+
+#[test]
+fn the_example_brain_in_the_readme_plays_whole_games() {
+    // The README's Python brain, run as written (where Python is there).
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 is not installed: the README's example brain is not run");
+        return;
+    }
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme.find("```python\n").expect("the example brain") + "```python\n".len();
+    let code = &readme[start..][..readme[start..].find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("brain.py");
+    std::fs::write(&path, code).unwrap();
+    let brain = format!("brain:python3 {}", path.display());
+    let (status, out, err) = kxo(
+        &[
+            "arena",
+            "--size",
+            "15",
+            "--goal",
+            "5",
+            "--o",
+            &brain,
+            "--x",
+            "random",
+            "--games",
+            "3",
+            "--think-ms",
+            "500",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(status, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(report.get("forfeits").is_none(), "{out}");
+    assert_eq!(report["games"], 3);
+}
