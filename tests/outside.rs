@@ -184,6 +184,20 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
         assert_eq!(report[lost], 0, "the perfect brain lost: {out}");
         assert!(report.get("forfeits").is_none(), "{out}");
     }
+    // MCTS through the protocol against the perfect player: the perfect
+    // side never loses, as in process.
+    let mcts4 = own_brain("--engine mcts --goal 4 --think-ms 100");
+    let (code, out, err) = kxo(
+        &[
+            "arena", "--size", "4", "--goal", "4", "--o", &mcts4, "--x", "negamax", "--games", "4",
+            "--seed", "2", "--json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["o_wins"], 0, "{out}");
+    assert!(report.get("forfeits").is_none(), "{out}");
     // In process, the same engines give the same: no game lost.
     let (_, out, _) = kxo(
         &[
