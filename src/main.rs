@@ -6,8 +6,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use kxo_tui::ai::rl::{Init, SharedTable, ValueTable};
@@ -21,7 +21,11 @@ use kxo_tui::game::Rules;
 use kxo_tui::headless::{InputError, arena, solve};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let command = Cli::command().after_help(keys_help());
+    let cli = match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             let _ = e.print();
@@ -66,6 +70,27 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The end of `--help`: the live screen's keys, from the key map.
+fn keys_help() -> String {
+    use kxo_tui::app::keymap::{KEYMAP, Scope};
+    let mut out =
+        String::from("Keys on the live screen (human mode adds its own; ? shows them all):\n");
+    for b in KEYMAP
+        .iter()
+        .filter(|b| b.scope != Scope::Human && b.scope != Scope::HumanNotTyping)
+    {
+        out.push_str(&format!("  {:<16} {}\n", b.label, b.help));
+    }
+    out.push_str("In human mode (--human):\n");
+    for b in KEYMAP
+        .iter()
+        .filter(|b| matches!(b.scope, Scope::Human | Scope::HumanNotTyping))
+    {
+        out.push_str(&format!("  {:<16} {}\n", b.label, b.help));
+    }
+    out
 }
 
 /// Exit status of a solve that stopped before it settled the position.
@@ -209,6 +234,21 @@ impl Model {
 /// an input error, and is left as it is. Says on stderr when another
 /// process holds the model.
 fn open_model(rules: Rules, path: Option<PathBuf>, init: Init) -> anyhow::Result<Model> {
+    // A folder the user names must exist (a typo should not grow a tree of
+    // folders); the default one is made on first use.
+    if let Some(dir) = path
+        .as_ref()
+        .and_then(|p| p.parent())
+        .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+    {
+        return Err(InputError(format!(
+            "--model {}: the folder {} does not exist",
+            path.as_ref()
+                .map_or(String::new(), |p| p.display().to_string()),
+            dir.display()
+        ))
+        .into());
+    }
     let path = match path {
         Some(p) => p,
         None => kxo_tui::model::default_path(rules).map_err(|e| InputError(e.to_string()))?,
@@ -339,7 +379,7 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
     let bar = if !args.json && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(config.games as u64);
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
+            ProgressStyle::with_template("{pos}/{len} games  {msg}  eta {eta} {wide_bar}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
@@ -352,8 +392,9 @@ fn run_arena(args: ArenaArgs) -> anyhow::Result<()> {
             kxo_tui::game::Outcome::Win(p) => tally[p.index()] += 1,
             _ => tally[2] += 1,
         }
-        bar.set_message(format!("O {} X {} draw {}", tally[0], tally[1], tally[2]));
+        // The count first, so the bar never shows more results than games.
         bar.inc(1);
+        bar.set_message(format!("O {} X {} draw {}", tally[0], tally[1], tally[2]));
     });
     bar.finish_and_clear();
     {
@@ -404,11 +445,19 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     );
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(episodes);
+        // Short enough for 80 columns: the bar takes what is left.
         bar.set_style(
-            ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} episodes  {per_sec}  {msg}  [{elapsed} < {eta}]",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template("{pos}/{len} {rate}  {msg}  eta {eta} {wide_bar}")
+                .map(|style| {
+                    style.with_key(
+                        "rate",
+                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let rate = kxo_tui::headless::thousands(state.per_sec() as u64);
+                            let _ = write!(w, "{rate}/s");
+                        },
+                    )
+                })
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
     } else {
@@ -418,7 +467,7 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         bar.set_position(done);
         if let Some(p) = point {
             bar.set_message(format!(
-                "accuracy: as O {:.1}%, as X {:.1}%, sample {:.1}%",
+                "accuracy O {:.1}% X {:.1}% sample {:.1}%",
                 100.0 * p.skill.vs_random_o.share(),
                 100.0 * p.skill.vs_random_x.share(),
                 100.0 * p.skill.sample.share(),
@@ -432,7 +481,7 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     }
     let t = table.borrow();
     println!(
-        "{} {} episodes in {:.1} s ({:.0} episodes/s){}",
+        "{} {} episodes in {:.1} s ({} episodes/s){}",
         if report.stopped_early {
             "stopped after"
         } else {
@@ -440,7 +489,7 @@ fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         },
         report.episodes,
         report.elapsed.as_secs_f64(),
-        report.episodes_per_second(),
+        kxo_tui::headless::thousands(report.episodes_per_second() as u64),
         if report.stopped_early {
             ", stopped by a signal"
         } else {

@@ -158,7 +158,7 @@ fn arena_text_reports_every_figure() {
         "draws:",
         "time per move",
         "Elo difference",
-        "(95%)",
+        "95% interval",
     ] {
         assert!(out.contains(needle), "missing {needle:?} in {out}");
     }
@@ -425,4 +425,129 @@ fn a_gomoku_game_of_mcts_against_negamax_plays_to_the_end() {
     );
     assert_eq!(o + x + d, 2, "{out}");
     assert_eq!(report["games"], 2, "{out}");
+}
+
+#[test]
+fn headless_slips_stay_fixed() {
+    // solve --json: milliseconds to the microsecond, no float noise.
+    let (_, out, _) = kxo(&["solve", "--size", "3", "--json"]);
+    let ms_line = out.lines().find(|l| l.contains("\"ms\"")).unwrap();
+    let digits = ms_line
+        .trim()
+        .trim_end_matches(',')
+        .rsplit('.')
+        .next()
+        .unwrap();
+    assert!(digits.len() <= 3, "{ms_line}");
+
+    // arena: the Elo interval as its two bounds; an all-draw run is 0, not -0.
+    let (_, out, _) = kxo(&[
+        "arena", "--size", "3", "--o", "negamax", "--x", "negamax", "--games", "4", "--json",
+    ]);
+    let report = json(&out);
+    assert_eq!(report["draws"], 4);
+    for key in ["elo_diff", "elo_lo", "elo_hi", "elo_ci95"] {
+        assert_eq!(report[key].as_f64(), Some(0.0), "{key}: {out}");
+    }
+    assert!(!out.contains("-0.0"), "{out}");
+    let (_, text, _) = kxo(&[
+        "arena", "--size", "3", "--o", "negamax", "--x", "negamax", "--games", "4",
+    ]);
+    assert!(!text.contains("-0"), "{text}");
+    let (_, out, _) = kxo(&[
+        "arena",
+        "--o",
+        "mcts",
+        "--x",
+        "random",
+        "--games",
+        "40",
+        "--mcts-iterations",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let r = json(&out);
+    if let (Some(d), Some(lo), Some(hi)) = (
+        r["elo_diff"].as_f64(),
+        r["elo_lo"].as_f64(),
+        r["elo_hi"].as_f64(),
+    ) {
+        assert!(lo < d && d < hi, "{out}");
+        let half = r["elo_ci95"].as_f64().unwrap();
+        assert!((half - (hi - lo) / 2.0).abs() < 1e-6, "{out}");
+    }
+
+    // train: a whole number of episodes a second, with separators.
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("t.model");
+    let model_arg = model.display().to_string();
+    let (code, out, err) = kxo(&[
+        "train",
+        "--size",
+        "3",
+        "--episodes",
+        "2000",
+        "--model",
+        &model_arg,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rate = out
+        .split('(')
+        .nth(1)
+        .and_then(|s| s.split(" episodes/s").next())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        !rate.is_empty() && rate.chars().all(|c| c.is_ascii_digit() || c == ','),
+        "{rate}"
+    );
+
+    // --model in a folder that does not exist: a clear error, no folder made.
+    let missing = dir.path().join("no/such/dir/m.model");
+    let missing_arg = missing.display().to_string();
+    for args in [
+        vec![
+            "train",
+            "--size",
+            "3",
+            "--episodes",
+            "10",
+            "--model",
+            &missing_arg,
+        ],
+        vec![
+            "arena",
+            "--o",
+            "rl",
+            "--games",
+            "1",
+            "--model",
+            &missing_arg,
+        ],
+    ] {
+        let (code, _, err) = kxo(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("does not exist"), "{err}");
+        assert!(!dir.path().join("no").exists());
+    }
+}
+
+#[test]
+fn help_ends_with_the_keys() {
+    let (code, out, _) = kxo(&["--help"]);
+    assert_eq!(code, 0);
+    let keys_at = out.find("Keys on the live screen").expect("the keys");
+    for binding in kxo_tui::app::keymap::KEYMAP {
+        assert!(out[keys_at..].contains(binding.label), "{}", binding.label);
+        assert!(out[keys_at..].contains(binding.help), "{}", binding.help);
+    }
+    // Nothing but keys after them: no option lines.
+    assert!(
+        !out[keys_at..]
+            .lines()
+            .any(|l| l.trim_start().starts_with('-')),
+        "{}",
+        &out[keys_at..]
+    );
 }

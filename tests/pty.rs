@@ -356,3 +356,79 @@ fn ctrl_z_in_a_shell_suspends_with_a_sane_terminal_and_fg_redraws() {
     s.send(b"exit\r");
     assert_eq!(s.wait_exit(T), 0);
 }
+
+#[test]
+fn headless_progress_lines_fit_80_columns_and_count_right() {
+    // arena: the games counted never fall behind the results shown.
+    let mut s = Session::start(
+        &[
+            "arena",
+            "--o",
+            "mcts",
+            "--x",
+            "random",
+            "--mcts-iterations",
+            "100",
+            "--games",
+            "100000",
+            "--jobs",
+            "1",
+        ],
+        80,
+        24,
+        &[],
+    );
+    s.wait_for(" games  O ", T);
+    // Many draws of the line, as the games go by.
+    for _ in 0..30 {
+        let screen = s.screen();
+        let line = screen
+            .lines()
+            .find(|l| l.contains(" games  O "))
+            .unwrap()
+            .to_string();
+        let nums = numbers(&line);
+        // "pos/len games  O a X b draw c  eta …"
+        let (pos, a, b, c) = (nums[0], nums[2], nums[3], nums[4]);
+        assert!(a + b + c <= pos, "{line}");
+        // The whole line fits: its end (eta, the bar) is on the same row.
+        assert!(line.contains("eta"), "{line}");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    s.send(common::CTRL_C);
+    s.wait_exit(T);
+
+    // train: the rate is a whole number, and the line fits 80 columns.
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("t.model").display().to_string();
+    let mut s = Session::start(
+        &[
+            "train",
+            "--size",
+            "4",
+            "--goal",
+            "4",
+            "--episodes",
+            "5000000",
+            "--model",
+            &model,
+        ],
+        80,
+        24,
+        &[],
+    );
+    let screen = s.wait_for("/s ", T);
+    let line = screen
+        .lines()
+        .find(|l| l.contains("/s "))
+        .unwrap()
+        .to_string();
+    assert!(line.contains("eta"), "the line wrapped: {screen}");
+    let rate = line.split("/s").next().unwrap().rsplit(' ').next().unwrap();
+    assert!(
+        rate.chars().all(|c| c.is_ascii_digit() || c == ','),
+        "{line}"
+    );
+    s.send(common::CTRL_C);
+    s.wait_exit(Duration::from_secs(60));
+}

@@ -37,8 +37,12 @@ pub struct ArenaReport {
     pub draws: u32,
     /// O's rating minus X's; `null` when one side won every point.
     pub elo_diff: Option<f64>,
-    /// Half-width of the 95% interval of `elo_diff`.
+    /// Half the width of the 95% interval of `elo_diff` (kept for
+    /// compatibility: the interval is not symmetric, see the bounds).
     pub elo_ci95: Option<f64>,
+    /// The bounds of the 95% interval of `elo_diff`.
+    pub elo_lo: Option<f64>,
+    pub elo_hi: Option<f64>,
     pub o_ms_per_move: f64,
     pub x_ms_per_move: f64,
     pub seed: u64,
@@ -227,7 +231,11 @@ pub fn run(config: &ArenaConfig, mut on_game: impl FnMut(&GameRecord)) -> ArenaR
     };
     report.o_ms_per_move = ms(think[0], moves[0]);
     report.x_ms_per_move = ms(think[1], moves[1]);
-    (report.elo_diff, report.elo_ci95) = elo_estimate(&scores);
+    let estimate = elo_estimate(&scores);
+    report.elo_diff = estimate.map(|e| e.diff);
+    report.elo_lo = estimate.map(|e| e.lo);
+    report.elo_hi = estimate.map(|e| e.hi);
+    report.elo_ci95 = estimate.map(|e| (e.hi - e.lo) / 2.0);
     report
 }
 
@@ -254,31 +262,48 @@ fn elo(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
-/// Elo difference from per-game scores (1, ½, 0) and the half-width of its
-/// 95% interval (normal approximation of the mean score). `None` when the
-/// mean score is 0 or 1: the difference is then unbounded.
-pub fn elo_estimate(scores: &[f64]) -> (Option<f64>, Option<f64>) {
+/// An Elo difference and the bounds of its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    pub diff: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// Elo difference from per-game scores (1, ½, 0) with its 95% interval
+/// (normal approximation of the mean score, mapped through the Elo curve,
+/// so the interval is not symmetric). `None` when the mean score is 0 or
+/// 1: the difference is then unbounded.
+pub fn elo_estimate(scores: &[f64]) -> Option<EloEstimate> {
     let n = scores.len() as f64;
     if scores.is_empty() {
-        return (None, None);
+        return None;
     }
     let mean = scores.iter().sum::<f64>() / n;
     if mean <= 0.0 || mean >= 1.0 {
-        return (None, None);
+        return None;
     }
     let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
     let se = (var / n).sqrt();
     let clamp = |p: f64| p.clamp(1e-6, 1.0 - 1e-6);
-    let lo = elo(clamp(mean - 1.96 * se));
-    let hi = elo(clamp(mean + 1.96 * se));
-    (Some(elo(mean)), Some((hi - lo) / 2.0))
+    // `+ 0.0` turns the -0 of an even score into 0.
+    Some(EloEstimate {
+        diff: elo(mean) + 0.0,
+        lo: elo(clamp(mean - 1.96 * se)) + 0.0,
+        hi: elo(clamp(mean + 1.96 * se)) + 0.0,
+    })
 }
 
 impl ArenaReport {
     pub fn to_text(&self) -> String {
         let pct = |n: u32| 100.0 * n as f64 / self.games.max(1) as f64;
-        let elo = match (self.elo_diff, self.elo_ci95) {
-            (Some(d), Some(ci)) => format!("{d:+.0} ± {ci:.0} (95%), O minus X"),
+        let elo = match (self.elo_diff, self.elo_lo, self.elo_hi) {
+            (Some(d), Some(lo), Some(hi)) if lo == hi => {
+                format!("{d:+.0} (no spread: every game scored the same), O minus X")
+            }
+            (Some(d), Some(lo), Some(hi)) => {
+                format!("{d:+.0}, 95% interval {lo:+.0} to {hi:+.0}, O minus X")
+            }
             _ if self.o_wins == self.games => "unbounded: O won every game".into(),
             _ if self.x_wins == self.games => "unbounded: X won every game".into(),
             _ => "n/a".into(),
@@ -316,9 +341,9 @@ mod tests {
 
     #[test]
     fn elo_of_an_even_score_is_zero() {
-        let (d, ci) = elo_estimate(&[1.0, 0.0, 0.5, 0.5]);
-        assert!(d.unwrap().abs() < 1e-9);
-        assert!(ci.unwrap() > 0.0);
+        let e = elo_estimate(&[1.0, 0.0, 0.5, 0.5]).unwrap();
+        assert!(e.diff.abs() < 1e-9);
+        assert!(e.hi > 0.0 && e.lo < 0.0);
     }
 
     #[test]
@@ -326,16 +351,31 @@ mod tests {
         let scores: Vec<f64> = (0..400)
             .map(|i| if i % 4 == 0 { 0.0 } else { 1.0 })
             .collect();
-        let (d, ci) = elo_estimate(&scores);
-        assert!((d.unwrap() - 190.85).abs() < 0.1, "{d:?}");
+        let e = elo_estimate(&scores).unwrap();
+        assert!((e.diff - 190.85).abs() < 0.1, "{e:?}");
         // se = sqrt(0.1875 / 400) ≈ 0.02165; Elo(0.75 ± 1.96 se) spans
-        // 151.9 to 231.1, a half-width of 39.61.
-        assert!((ci.unwrap() - 39.61).abs() < 0.01, "{ci:?}");
+        // 153.5 to 232.7: 37.4 below the estimate, 41.9 above.
+        assert!(
+            (e.lo - 153.49).abs() < 0.01 && (e.hi - 232.72).abs() < 0.01,
+            "{e:?}"
+        );
     }
 
     #[test]
     fn a_clean_sweep_has_no_finite_elo() {
-        assert_eq!(elo_estimate(&[1.0; 10]), (None, None));
+        assert_eq!(elo_estimate(&[1.0; 10]), None);
+    }
+
+    #[test]
+    fn the_interval_is_asymmetric_and_an_even_score_is_zero() {
+        let mut scores = vec![1.0; 9];
+        scores.push(0.0);
+        let e = elo_estimate(&scores).unwrap();
+        assert!(e.lo < e.diff && e.diff < e.hi);
+        assert!(e.hi - e.diff > e.diff - e.lo, "{e:?}");
+        let draws = elo_estimate(&[0.5; 8]).unwrap();
+        assert_eq!(draws.diff.to_bits(), 0.0f64.to_bits(), "not -0");
+        assert_eq!((draws.lo, draws.hi), (0.0, 0.0));
     }
 
     #[test]

@@ -224,3 +224,51 @@ pub fn train(
         curve,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::accuracy::Accuracy;
+
+    #[test]
+    fn the_curve_table_headers_end_where_their_columns_do() {
+        let a = Accuracy { moves: 3, kept: 2 };
+        let report = TrainReport {
+            episodes: 1_500_000,
+            stopped_early: false,
+            elapsed: Duration::from_secs(1),
+            curve: vec![CurvePoint {
+                episodes: 1_500_000,
+                skill: Skill {
+                    vs_random_o: a,
+                    vs_random_x: a,
+                    sample: a,
+                },
+                entries: 123_456,
+            }],
+        };
+        let table = report.curve_table();
+        let mut lines = table.lines();
+        let (head, row) = (lines.next().unwrap(), lines.next().unwrap());
+        assert_eq!(head.len(), row.len(), "{table}");
+        // Each header's last character sits over its column's last one.
+        let ends = |line: &str| -> Vec<usize> {
+            line.char_indices()
+                .filter(|&(i, c)| {
+                    c != ' '
+                        && line[i + c.len_utf8()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|n| n == ' ')
+                })
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let head_ends = ends(head);
+        let row_ends = ends(row);
+        // "as O" and the like are two words: keep the last end per column.
+        for end in &row_ends {
+            assert!(head_ends.contains(end), "{table}");
+        }
+    }
+}
