@@ -648,16 +648,27 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
         Ok(Ok(summary)) => {
             let t = summary.totals;
             let secs = summary.elapsed.as_secs();
-            println!(
-                "kxo-tui: {} games finished in {}m{:02}s (O {}, X {}, draws {}), {} moves",
-                t.finished,
-                secs / 60,
-                secs % 60,
-                t.o_wins,
-                t.x_wins,
-                t.draws,
-                t.moves
-            );
+            match summary.score {
+                Some(s) => println!(
+                    "kxo-tui: {} games in {}m{:02}s: you {}, computer {}, draws {}",
+                    s.person + s.computer + s.draws,
+                    secs / 60,
+                    secs % 60,
+                    s.person,
+                    s.computer,
+                    s.draws
+                ),
+                None => println!(
+                    "kxo-tui: {} games finished in {}m{:02}s (O {}, X {}, draws {}), {} moves",
+                    t.finished,
+                    secs / 60,
+                    secs % 60,
+                    t.o_wins,
+                    t.x_wins,
+                    t.draws,
+                    t.moves
+                ),
+            }
             Ok(
                 match stopped_by.load(std::sync::atomic::Ordering::Relaxed) {
                     0 => ExitCode::SUCCESS,

@@ -243,7 +243,7 @@ fn following_the_hint_beats_the_perfect_level() {
             .and_then(|rest| rest.get(..2))
             .expect("a hinted cell");
         assert!(
-            screen.contains("(win in"),
+            screen.contains("you win in"),
             "O wins with perfect play: {screen}"
         );
         s.send(hint.to_lowercase().as_bytes());
@@ -442,4 +442,98 @@ fn gomoku_on_15x15_by_typed_coordinates() {
 #[test]
 fn gomoku_on_15x15_by_mouse_clicks() {
     play_gomoku(Input::Mouse);
+}
+
+#[test]
+fn undo_after_a_loss_resign_twice_and_the_enter_guard() {
+    let rules = Rules::default_rules();
+    // You play X against the perfect O: you lose, quickly.
+    let mut s = Session::start(
+        &["--human", "x", "--level", "perfect", "--delay", "0"],
+        COLS,
+        ROWS,
+        &[],
+    );
+    for _ in 0..8 {
+        let screen = s.wait_until("my move or the end", T, |sc| {
+            sc.contains("Your move") || sc.contains("The computer wins.")
+        });
+        if screen.contains("The computer wins.") {
+            break;
+        }
+        let (cells, _) = read_board(&screen, 4);
+        let free = (0..16).find(|&i| cells[i].is_none()).unwrap();
+        let before = cells.iter().filter(|c| c.is_some()).count();
+        let name = Cell::new(free as u16).name(4).to_lowercase();
+        s.send(format!("{name}\r").as_bytes());
+        s.wait_until("the answer", T, |sc| {
+            sc.contains("The computer wins.")
+                || read_board(sc, 4).0.iter().filter(|c| c.is_some()).count() >= before + 2
+        });
+    }
+    let lost = s.wait_for("The computer wins.", T);
+    assert!(lost.contains("you 0  computer 1  draws 0"), "{lost}");
+    // u after the loss: the game goes on from before your last move, and
+    // the loss is off the score.
+    s.send(b"u");
+    let back = s.wait_for("Your move", T);
+    assert!(back.contains("you 0  computer 0  draws 0"), "{back}");
+    assert!(back.contains("took back"), "{back}");
+
+    // N once asks; N again resigns: a loss, and a new game with sides swapped.
+    s.send(b"n");
+    s.wait_for("press N again", T);
+    s.send(b"n");
+    let fresh = s.wait_for("you 0  computer 1  draws 0", T);
+    assert!(fresh.contains("You play O"), "{fresh}");
+    assert!(
+        read_board(&fresh, 4).0.iter().all(|c| c.is_none()),
+        "{fresh}"
+    );
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+
+    // The Enter guard: the winning move's Enter pressed twice keeps the
+    // result on screen; a later Enter starts the next game.
+    let mut s = Session::start(
+        &["--human", "--level", "easy", "--delay", "0"],
+        COLS,
+        ROWS,
+        &[],
+    );
+    let mut solver = Negamax::new(rules);
+    for _ in 0..10 {
+        let screen = s.wait_until("my move", T, |sc| {
+            sc.contains("Your move") && !sc.contains("thinking")
+        });
+        let (cells, _) = read_board(&screen, 4);
+        let pos = position(&cells, rules);
+        let best = solver.solve(&pos).best;
+        let mut after = pos;
+        after.play(best).unwrap();
+        let name = best.name(4).to_lowercase();
+        if after.outcome().is_over() {
+            s.send(format!("{name}\r\r").as_bytes());
+            let over = s.wait_for("You win!", T);
+            std::thread::sleep(Duration::from_millis(150));
+            let still = s.screen();
+            assert!(
+                still.contains("You win!"),
+                "the double Enter wiped the result:\n{still}"
+            );
+            assert!(over.contains("you 1  computer 0"), "{over}");
+            std::thread::sleep(Duration::from_millis(300));
+            s.send(b"\r");
+            s.wait_for("new game: you play X", T);
+            s.send(CTRL_Q);
+            assert_eq!(s.wait_exit(T), 0);
+            return;
+        }
+        let before = cells.iter().filter(|c| c.is_some()).count();
+        s.send(format!("{name}\r").as_bytes());
+        s.wait_until("the answer", T, |sc| {
+            read_board(sc, 4).0.iter().filter(|c| c.is_some()).count() >= before + 2
+        });
+    }
+    panic!("no win against the easy level:\n{}", s.screen());
 }

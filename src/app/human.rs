@@ -54,7 +54,15 @@ pub struct HumanState {
     /// a command (h, j, k, l, n, q, t, w on big boards): a digit typed next
     /// makes it a coordinate, so `h8` means H8 on 15x15.
     pub column_key: Option<char>,
+    /// When the last game ended: an Enter within [`ENTER_GUARD`] of it is
+    /// the same press that made the last move, not a request for a new game.
+    pub ended_at: Option<Instant>,
+    /// N was pressed mid-game: a second N resigns (a loss) and starts anew.
+    pub confirm_resign: bool,
 }
+
+/// How long after a game ends Enter is ignored.
+pub const ENTER_GUARD: std::time::Duration = std::time::Duration::from_millis(300);
 
 impl HumanState {
     pub fn new(side: Player, size: u8) -> HumanState {
@@ -71,8 +79,18 @@ impl HumanState {
             history: Vec::new(),
             spinner: 0,
             column_key: None,
+            ended_at: None,
+            confirm_resign: false,
         }
     }
+}
+
+/// "3 of your moves (5 plies)": a win `plies` plies away, counted in the
+/// person's moves as people count, and in plies as `solve` does.
+fn your_moves(plies: u32) -> String {
+    let moves = plies.div_ceil(2);
+    let unit = if moves == 1 { "move" } else { "moves" };
+    format!("{moves} of your {unit} ({plies} plies)")
 }
 
 /// How a hint is worded: "win in 3", from the person's side. On boards
@@ -80,10 +98,10 @@ impl HumanState {
 /// it found, not a proof.
 pub fn describe(value: Value, solved: bool) -> String {
     match (value, solved) {
-        (Value::Win { plies }, true) => format!("win in {}", plies.div_ceil(2)),
-        (Value::Win { plies }, false) => format!("a win in {} found", plies.div_ceil(2)),
+        (Value::Win { plies }, true) => format!("you win in {}", your_moves(plies)),
+        (Value::Win { plies }, false) => format!("a win in {} found", your_moves(plies)),
         (Value::Loss { plies }, _) => {
-            format!("the computer can win in {}", plies.div_ceil(2))
+            format!("the computer can win in {} of its moves", plies / 2)
         }
         (Value::Draw, _) => "a draw with best play".into(),
         (Value::Unknown(_), true) => "not solved in time".into(),
@@ -129,6 +147,11 @@ impl App {
         let human = self.human.as_mut()?;
         let n = self.config.rules.size();
         let over = matches!(self.games[0].status, GameStatus::Over { .. });
+        // Only a second N, right after the first, resigns.
+        let resigning = std::mem::take(&mut human.confirm_resign);
+        let too_soon = human
+            .ended_at
+            .is_some_and(|t| now.saturating_duration_since(t) < ENTER_GUARD);
         let effects = match action {
             Action::Cursor(direction) => {
                 let (row, col) = (human.cursor.row(n), human.cursor.col(n));
@@ -142,9 +165,16 @@ impl App {
                 human.message = None;
                 vec![Effect::Redraw]
             }
+            // The Enter that made the winning move may repeat: a new game
+            // needs a fresh press.
+            Action::Confirm if over && too_soon => vec![Effect::Redraw],
             Action::Confirm | Action::NewGame if over => self.new_game(now),
+            Action::NewGame if resigning => self.resign(now),
             Action::NewGame => {
-                self.say("the game is not over yet (u takes a move back)");
+                if let Some(h) = self.human.as_mut() {
+                    h.confirm_resign = true;
+                }
+                self.say("press N again to resign this game (a loss) and start a new one");
                 vec![Effect::Redraw]
             }
             Action::Confirm => {
@@ -245,16 +275,23 @@ impl App {
         let side = human.side;
         let game = &self.games[0];
         let refusal = match game.status {
-            GameStatus::Over { .. } => Some("the game is over: press N or Enter for a new one"),
             GameStatus::Failed(_) => Some("this game failed"),
             GameStatus::Playing if game.pos.to_move() != side => {
                 Some("wait for the computer's move, then undo")
             }
-            GameStatus::Playing => None,
+            GameStatus::Over { .. } | GameStatus::Playing => None,
         };
         if let Some(text) = refusal {
             self.say(text);
             return vec![Effect::Redraw];
+        }
+        if matches!(game.status, GameStatus::Over { .. }) && game.record.moves.is_empty() {
+            self.say("nothing to undo");
+            return vec![Effect::Redraw];
+        }
+        if matches!(game.status, GameStatus::Over { .. }) {
+            // Back into a finished game: its result is taken off the score.
+            self.uncount_last_game();
         }
         // Moves alternate from O: move i was played by O when i is even.
         let mover = |i: usize| {
@@ -264,7 +301,7 @@ impl App {
                 Player::X
             }
         };
-        let mut moves = game.record.moves.clone();
+        let mut moves = self.games[0].record.moves.clone();
         let Some(last_own) = (0..moves.len()).rev().find(|&i| mover(i) == side) else {
             self.say("nothing to undo");
             return vec![Effect::Redraw];
@@ -332,7 +369,7 @@ impl App {
         h.hint_request = None;
         let solved = self.config.rules.is_small();
         h.hint = Some(format!(
-            "hint: {} ({})",
+            "hint: {}: {}",
             best.name(n),
             describe(value, solved)
         ));
@@ -356,9 +393,46 @@ impl App {
     }
 
     /// Score and history when a human-mode game ends.
-    pub(super) fn human_game_over(&mut self, outcome: Outcome, _now: Instant) {
+    /// Takes the last finished game off the score, the totals and the
+    /// Records tab, and lets it go on (undo after the end).
+    fn uncount_last_game(&mut self) {
+        let outcome = self.games[0].outcome();
+        if let Some(h) = self.human.as_mut() {
+            match outcome {
+                Outcome::Win(p) if p == h.side => h.score.person -= 1,
+                Outcome::Win(_) => h.score.computer -= 1,
+                _ => h.score.draws -= 1,
+            }
+            h.history.pop();
+            h.ended_at = None;
+        }
+        let t = &mut self.totals;
+        t.finished -= 1;
+        match outcome {
+            Outcome::Win(Player::O) => t.o_wins -= 1,
+            Outcome::Win(Player::X) => t.x_wins -= 1,
+            _ => t.draws -= 1,
+        }
+        let game = &mut self.games[0];
+        game.status = GameStatus::Playing;
+        game.forfeit = None;
+    }
+
+    /// N twice mid-game: the person resigns, the computer is given the
+    /// win, and a new game starts.
+    fn resign(&mut self, now: Instant) -> Vec<Effect> {
+        let Some(side) = self.human.as_ref().map(|h| h.side) else {
+            return Vec::new();
+        };
+        let generation = self.games[0].generation;
+        self.forfeit(0, generation, side, "you resigned", now);
+        self.new_game(now)
+    }
+
+    pub(super) fn human_game_over(&mut self, outcome: Outcome, now: Instant) {
         let record = self.games[0].record.clone();
         if let Some(h) = self.human.as_mut() {
+            h.ended_at = Some(now);
             match outcome {
                 Outcome::Win(p) if p == h.side => h.score.person += 1,
                 Outcome::Win(_) => h.score.computer += 1,
@@ -415,7 +489,7 @@ mod tests {
         a.hint_found(id, Cell::new(5), Value::Win { plies: 5 });
         assert_eq!(
             a.human.as_ref().unwrap().hint.as_deref(),
-            Some("hint: B2 (win in 3)")
+            Some("hint: B2: you win in 3 of your moves (5 plies)")
         );
     }
 
@@ -433,5 +507,78 @@ mod tests {
         );
         a.update(Action::Type('9'), now);
         assert!(a.human.as_ref().unwrap().message.is_some());
+    }
+
+    /// Plays O's `moves` and X's `replies` through the app, as the seats
+    /// would (the person is O).
+    fn play(a: &mut App, moves: &[&str], now: Instant) {
+        for m in moves {
+            let cell = Cell::parse(m, 4).unwrap();
+            let generation = a.games[0].generation;
+            a.apply_move(0, generation, cell, now);
+        }
+    }
+
+    #[test]
+    fn n_mid_game_resigns_only_when_pressed_twice() {
+        let mut a = human_app();
+        let now = Instant::now();
+        play(&mut a, &["A1", "D4"], now);
+        a.update(Action::NewGame, now);
+        assert_eq!(a.games[0].record.moves.len(), 2, "one N changes nothing");
+        assert!(
+            a.human
+                .as_ref()
+                .unwrap()
+                .message
+                .as_deref()
+                .unwrap()
+                .contains("again")
+        );
+        // Another key in between cancels the question.
+        a.update(Action::Cursor(Direction::Left), now);
+        a.update(Action::NewGame, now);
+        assert_eq!(a.games[0].record.moves.len(), 2);
+        a.update(Action::NewGame, now);
+        let h = a.human.as_ref().unwrap();
+        assert_eq!((h.score.person, h.score.computer), (0, 1), "a loss");
+        assert_eq!(h.history.len(), 1);
+        assert_eq!(h.side, Player::X, "sides swap");
+        assert!(a.games[0].record.moves.is_empty(), "a new game");
+    }
+
+    #[test]
+    fn undo_after_a_lost_game_takes_the_result_back() {
+        let mut a = human_app();
+        let now = Instant::now();
+        // X (the computer) completes B1 C1 D1 on 4x4, three in a row.
+        play(&mut a, &["A2", "B1", "A4", "C1", "C3", "D1"], now);
+        assert!(matches!(a.games[0].status, GameStatus::Over { .. }));
+        assert_eq!(a.human.as_ref().unwrap().score.computer, 1);
+        assert_eq!(a.totals.x_wins, 1);
+        a.update(Action::Undo, now);
+        let h = a.human.as_ref().unwrap();
+        assert_eq!(h.score, Score::default());
+        assert!(h.history.is_empty());
+        assert_eq!(a.totals.finished, 0);
+        assert_eq!(a.games[0].status, GameStatus::Playing);
+        // Back before the person's last move (C3) and the winning reply.
+        assert_eq!(a.games[0].record.moves.len(), 4);
+        assert_eq!(a.games[0].pos.to_move(), Player::O);
+    }
+
+    #[test]
+    fn enter_right_after_the_end_does_not_start_a_new_game() {
+        let mut a = human_app();
+        let now = Instant::now();
+        play(&mut a, &["A1", "D4", "B1", "D3", "C1"], now);
+        assert!(matches!(a.games[0].status, GameStatus::Over { .. }));
+        a.update(Action::Confirm, now + ENTER_GUARD / 2);
+        assert!(
+            matches!(a.games[0].status, GameStatus::Over { .. }),
+            "ignored"
+        );
+        a.update(Action::Confirm, now + ENTER_GUARD);
+        assert_eq!(a.games[0].status, GameStatus::Playing, "a fresh press");
     }
 }

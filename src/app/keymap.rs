@@ -163,7 +163,7 @@ pub const KEYMAP: &[Binding] = &[
     },
     Binding {
         label: "u",
-        help: "take back your move and the computer's answer",
+        help: "take back your move and the answer (after a game too)",
         bar: Some("undo"),
         scope: Scope::HumanNotTyping,
         keys: &[(K::Char('u'), A::Undo), (K::Char('U'), A::Undo)],
@@ -177,7 +177,7 @@ pub const KEYMAP: &[Binding] = &[
     },
     Binding {
         label: "n",
-        help: "after a game: a new one, sides swapped",
+        help: "new game, sides swapped; mid-game press twice to resign",
         bar: Some("new game"),
         scope: Scope::HumanNotTyping,
         keys: &[(K::Char('n'), A::NewGame), (K::Char('N'), A::NewGame)],

@@ -117,6 +117,8 @@ pub struct Summary {
     pub totals: crate::app::Totals,
     pub frames: u64,
     pub elapsed: Duration,
+    /// Human mode: the person's score.
+    pub score: Option<crate::app::human::Score>,
 }
 
 /// Hooks for tests and benchmarks: called after every frame is drawn.
@@ -258,6 +260,7 @@ impl Live {
             totals: a.totals,
             frames: a.frames,
             elapsed: self.clock.now().saturating_duration_since(a.started),
+            score: a.human.as_ref().map(|h| h.score),
         }
     }
 }

@@ -167,12 +167,17 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         )),
         GameStatus::Playing => Line::from(Span::styled("Your move", bold)),
         GameStatus::Over { .. } => {
-            let text = match game.pos.outcome() {
+            let text = match game.outcome() {
                 Outcome::Win(p) if p == human.side => "You win!",
                 Outcome::Win(_) => "The computer wins.",
                 _ => "Draw.",
             };
-            Line::from(Span::styled(text, c.warn()))
+            let why = match &game.forfeit {
+                Some((loser, reason)) if *loser == human.side => format!(" ({reason})"),
+                Some((_, reason)) => format!(" (the computer forfeits: {reason})"),
+                None => String::new(),
+            };
+            Line::from(Span::styled(format!("{text}{why}"), c.warn()))
         }
         GameStatus::Failed(msg) => Line::from(Span::styled(format!("FAILED: {msg}"), c.error())),
     };

@@ -102,12 +102,21 @@ fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
             c.warn(),
         ));
     }
-    for item in [
-        format!("  games {}", t.finished),
-        format!("  O {}", t.o_wins),
-        format!("  X {}", t.x_wins),
-        format!("  draws {}", t.draws),
-    ] {
+    let counts = match &app.human {
+        // Human mode counts for the person, whichever side they played.
+        Some(h) => vec![
+            format!("  you {}", h.score.person),
+            format!("  computer {}", h.score.computer),
+            format!("  draws {}", h.score.draws),
+        ],
+        None => vec![
+            format!("  games {}", t.finished),
+            format!("  O {}", t.o_wins),
+            format!("  X {}", t.x_wins),
+            format!("  draws {}", t.draws),
+        ],
+    };
+    for item in counts {
         items.push(Span::raw(item));
     }
     if app.human.is_none() {
