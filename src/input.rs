@@ -51,6 +51,7 @@ fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
         KeyCode::Char(c) => (Key::Char(c), Some(c)),
         KeyCode::Esc => (Key::Esc, None),
         KeyCode::Enter => (Key::Enter, None),
+        KeyCode::Tab => (Key::Tab, None),
         KeyCode::Backspace => (Key::Backspace, None),
         KeyCode::Left => (Key::Left, None),
         KeyCode::Right => (Key::Right, None),

@@ -13,6 +13,7 @@
 pub mod ai;
 pub mod app;
 pub mod cli;
+pub mod elo;
 pub mod game;
 pub mod headless;
 pub mod input;

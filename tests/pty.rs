@@ -432,3 +432,59 @@ fn headless_progress_lines_fit_80_columns_and_count_right() {
     s.send(common::CTRL_C);
     s.wait_exit(Duration::from_secs(60));
 }
+
+#[test]
+fn the_leaderboard_counts_the_games_played() {
+    let mut s = Session::start(
+        &[
+            "--games",
+            "4",
+            "--o",
+            "mcts",
+            "--x",
+            "random",
+            "--mcts-iterations",
+            "200",
+            "--delay",
+            "0",
+            "--hold",
+            "50",
+        ],
+        140,
+        45,
+        &[],
+    );
+    s.wait_for("Game-4", T);
+    s.send(b"e");
+    // Several finished games, then one frame read whole: the header and
+    // the table come from the same state.
+    let screen = s.wait_until("some games and the table", T, |sc| {
+        sc.contains("RAND   as X")
+            && sc
+                .lines()
+                .find(|l| l.contains("running"))
+                .is_some_and(|l| numbers(l.split("games").nth(1).unwrap_or(""))[0] >= 5.0)
+    });
+    let status = screen.lines().find(|l| l.contains("running")).unwrap();
+    let after_games = status.split("games").nth(1).unwrap();
+    let n = numbers(after_games);
+    let (games, o_wins, x_wins, draws) = (n[0], n[1], n[2], n[3]);
+    let row = |label: &str| -> Vec<f64> {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no {label} row:\n{screen}"));
+        numbers(line.split(label).nth(1).unwrap())
+    };
+    let mcts = row("MCTS   as O");
+    assert_eq!(&mcts[..4], &[games, o_wins, draws, x_wins], "{screen}");
+    let random = row("RAND   as X");
+    assert_eq!(&random[..4], &[games, x_wins, draws, o_wins], "{screen}");
+    // Tab moves on to the Records tab.
+    s.send(b"\t");
+    s.wait_until("the Records tab", T, |sc| {
+        !sc.contains("RAND   as X") && sc.contains(" → ")
+    });
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+}

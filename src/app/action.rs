@@ -21,6 +21,8 @@ pub enum Action {
     Suspend,
     TogglePause,
     ShowTab(Tab),
+    /// The tab after the one shown.
+    NextTab,
     ToggleHelp,
     /// Esc: close the help, or drop a coordinate being typed.
     Escape,

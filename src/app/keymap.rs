@@ -14,6 +14,7 @@ pub enum Key {
     Ctrl(char),
     Esc,
     Enter,
+    Tab,
     Backspace,
     Left,
     Right,
@@ -110,6 +111,23 @@ pub const KEYMAP: &[Binding] = &[
             (K::Char('w'), A::ShowTab(Tab::Load)),
             (K::Char('W'), A::ShowTab(Tab::Load)),
         ],
+    },
+    Binding {
+        label: "E",
+        help: "Leaderboard tab: wins, draws, losses and Elo per engine",
+        bar: Some("leaderboard"),
+        scope: Scope::Always,
+        keys: &[
+            (K::Char('e'), A::ShowTab(Tab::Leaderboard)),
+            (K::Char('E'), A::ShowTab(Tab::Leaderboard)),
+        ],
+    },
+    Binding {
+        label: "Tab",
+        help: "the next tab",
+        bar: None,
+        scope: Scope::Always,
+        keys: &[(K::Tab, A::NextTab)],
     },
     Binding {
         label: "j k, arrows",

@@ -9,6 +9,7 @@
 pub mod action;
 pub mod human;
 pub mod keymap;
+pub mod leaderboard;
 pub mod load;
 pub mod rate;
 
@@ -116,6 +117,16 @@ impl LiveConfig {
 pub enum Tab {
     Records,
     Load,
+    Leaderboard,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 3] = [Tab::Records, Tab::Load, Tab::Leaderboard];
+    /// The tab after this one (Tab cycles through them).
+    pub fn next(self) -> Tab {
+        let i = Tab::ALL.iter().position(|&t| t == self).unwrap_or(0);
+        Tab::ALL[(i + 1) % Tab::ALL.len()]
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -211,6 +222,8 @@ pub struct App {
     /// The wall clock at the last update or frame (for rates).
     pub now: Instant,
     pub totals: Totals,
+    /// Every finished game of the live screen, per engine and side.
+    pub leaderboard: leaderboard::Leaderboard,
     pub rate: MoveRate,
     pub load: LoadSnapshot,
     /// The learning player's accuracy on the fixed sample, measured now
@@ -251,6 +264,7 @@ impl App {
             started: now,
             now,
             totals: Totals::default(),
+            leaderboard: leaderboard::Leaderboard::default(),
             rate: MoveRate::new(now),
             load: LoadSnapshot::default(),
             learner_accuracy: None,
@@ -339,6 +353,7 @@ impl App {
             Tab::Records => games,
             // Summary and engines, then a line per seat when narrow.
             Tab::Load => 12 + 2 * games,
+            Tab::Leaderboard => 4 + EngineKind::COUNT as u16,
         }
     }
 
@@ -418,6 +433,9 @@ impl App {
             return;
         };
         game.record.outcome = outcome;
+        if outcome.is_over() && !human_mode {
+            self.leaderboard.record(game.engines, outcome);
+        }
         if outcome.is_over() {
             game.status = GameStatus::Over {
                 restart_at: (!human_mode).then_some(now + hold),
@@ -520,6 +538,10 @@ impl App {
                     self.tab_scroll = 0;
                 }
                 self.tab = tab;
+            }
+            Action::NextTab => {
+                self.tab = self.tab.next();
+                self.tab_scroll = 0;
             }
             Action::Scroll(by) => {
                 self.tab_scroll = self

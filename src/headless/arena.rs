@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::ai::rl::SharedTable;
 use crate::ai::{Engine, EngineKind, ThinkLimit, Unlimited, make_engine_with};
+pub use crate::elo::{EloEstimate, elo_estimate};
 use crate::game::{GameRecord, Outcome, Player, Position, Rules};
 use crate::protocol::outside::{BrainCommand, OutsideBrain};
 use crate::tasks::seat::BRAIN_THINK;
@@ -256,42 +257,6 @@ fn seed_for(seed: u64, game: u32, side: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
-}
-
-fn elo(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
-}
-
-/// An Elo difference and the bounds of its 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EloEstimate {
-    pub diff: f64,
-    pub lo: f64,
-    pub hi: f64,
-}
-
-/// Elo difference from per-game scores (1, ½, 0) with its 95% interval
-/// (normal approximation of the mean score, mapped through the Elo curve,
-/// so the interval is not symmetric). `None` when the mean score is 0 or
-/// 1: the difference is then unbounded.
-pub fn elo_estimate(scores: &[f64]) -> Option<EloEstimate> {
-    let n = scores.len() as f64;
-    if scores.is_empty() {
-        return None;
-    }
-    let mean = scores.iter().sum::<f64>() / n;
-    if mean <= 0.0 || mean >= 1.0 {
-        return None;
-    }
-    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
-    let se = (var / n).sqrt();
-    let clamp = |p: f64| p.clamp(1e-6, 1.0 - 1e-6);
-    // `+ 0.0` turns the -0 of an even score into 0.
-    Some(EloEstimate {
-        diff: elo(mean) + 0.0,
-        lo: elo(clamp(mean - 1.96 * se)) + 0.0,
-        hi: elo(clamp(mean + 1.96 * se)) + 0.0,
-    })
 }
 
 impl ArenaReport {

@@ -4,6 +4,7 @@ pub mod board;
 pub mod game_box;
 pub mod human;
 pub mod layout;
+pub mod leaderboard;
 pub mod load;
 pub mod logo;
 pub mod palette;
@@ -241,6 +242,7 @@ pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     let selected = match app.tab {
         Tab::Records => 0,
         Tab::Load => 1,
+        Tab::Leaderboard => 2,
     };
     // A short panel drops its border, so it still shows some content.
     let inner = if area.height >= 5 {
@@ -255,7 +257,17 @@ pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let [bar, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
-    let tabs = Tabs::new(vec!["Records [Q]", "Load avg [W]"])
+    // The longest titles that fit: never a title cut mid-word.
+    let titles = [
+        ["Records [Q]", "Load avg [W]", "Leaderboard [E]"],
+        ["Records Q", "Load W", "Leaders E"],
+        ["Rec Q", "Load W", "Top E"],
+        ["Q", "W", "E"],
+    ]
+    .into_iter()
+    .find(|t| t.iter().map(|s| s.chars().count() + 3).sum::<usize>() <= bar.width as usize + 1)
+    .unwrap_or(["Q", "W", "E"]);
+    let tabs = Tabs::new(titles.to_vec())
         .select(selected)
         .style(c.dim())
         .highlight_style(Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED));
@@ -263,6 +275,7 @@ pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     match app.tab {
         Tab::Records => draw_records(frame, app, body),
         Tab::Load => load::draw(frame, app, body),
+        Tab::Leaderboard => leaderboard::draw(frame, app, body),
     }
 }
 

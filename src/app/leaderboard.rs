@@ -1,0 +1,156 @@
+//! The Leaderboard tab's numbers: every finished game of the live screen,
+//! per engine and side.
+
+use crate::ai::EngineKind;
+use crate::elo::{EloEstimate, elo_estimate};
+use crate::game::{Outcome, Player};
+
+/// Results of one engine on one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Record {
+    fn add(&mut self, score: f64) {
+        self.games += 1;
+        match score {
+            s if s > 0.75 => self.wins += 1,
+            s if s < 0.25 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+
+    /// Points per game: a win 1, a draw ½.
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games.max(1) as f64
+    }
+}
+
+/// One engine's line: by side, in all, and its Elo against the engines it
+/// met (its performance rating: the difference that makes its mean score
+/// the expected one), with the 95% interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub engine: EngineKind,
+    pub as_o: Record,
+    pub as_x: Record,
+    pub total: Record,
+    pub elo: Option<EloEstimate>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Leaderboard {
+    /// Per engine (in `EngineKind::ALL` order) and side.
+    records: [[Record; 2]; EngineKind::COUNT],
+    /// Per engine, the score of each of its games, for the Elo interval.
+    scores: [Vec<f64>; EngineKind::COUNT],
+}
+
+impl Leaderboard {
+    /// Counts a finished game between `engines` (O's, X's).
+    pub fn record(&mut self, engines: [EngineKind; 2], outcome: Outcome) {
+        for side in [Player::O, Player::X] {
+            let score = match outcome {
+                Outcome::Win(p) if p == side => 1.0,
+                Outcome::Win(_) => 0.0,
+                _ => 0.5,
+            };
+            let Some(i) = EngineKind::ALL
+                .iter()
+                .position(|&k| k == engines[side.index()])
+            else {
+                continue;
+            };
+            self.records[i][side.index()].add(score);
+            self.scores[i].push(score);
+        }
+    }
+
+    /// Games counted (each once).
+    pub fn games(&self) -> u32 {
+        self.records.iter().map(|r| r[0].games).sum()
+    }
+
+    /// The engines that played, best score first.
+    pub fn standings(&self) -> Vec<Standing> {
+        let mut rows: Vec<Standing> = EngineKind::ALL
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.scores[*i].is_empty())
+            .map(|(i, &engine)| {
+                let [as_o, as_x] = self.records[i];
+                let total = Record {
+                    games: as_o.games + as_x.games,
+                    wins: as_o.wins + as_x.wins,
+                    draws: as_o.draws + as_x.draws,
+                    losses: as_o.losses + as_x.losses,
+                };
+                Standing {
+                    engine,
+                    as_o,
+                    as_x,
+                    total,
+                    elo: elo_estimate(&self.scores[i]),
+                }
+            })
+            .collect();
+        rows.sort_by(|a, b| b.total.score().total_cmp(&a.total.score()));
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_count_for_both_seats_by_side() {
+        let mut b = Leaderboard::default();
+        let (m, r) = (EngineKind::Mcts, EngineKind::Random);
+        b.record([m, r], Outcome::Win(Player::O));
+        b.record([r, m], Outcome::Win(Player::X));
+        b.record([m, r], Outcome::Draw);
+        b.record([m, m], Outcome::Win(Player::X));
+        assert_eq!(b.games(), 4);
+        let rows = b.standings();
+        let mcts = rows.iter().find(|s| s.engine == m).unwrap();
+        assert_eq!(
+            mcts.as_o,
+            Record {
+                games: 3,
+                wins: 1,
+                draws: 1,
+                losses: 1
+            }
+        );
+        assert_eq!(
+            mcts.as_x,
+            Record {
+                games: 2,
+                wins: 2,
+                draws: 0,
+                losses: 0
+            }
+        );
+        assert_eq!(mcts.total.games, 5);
+        let random = rows.iter().find(|s| s.engine == r).unwrap();
+        assert_eq!(
+            random.total,
+            Record {
+                games: 3,
+                wins: 0,
+                draws: 1,
+                losses: 2
+            }
+        );
+        assert_eq!(rows[0].engine, m, "best score first");
+        assert!(
+            mcts.elo
+                .is_some_and(|e| e.lo < e.diff && e.diff < e.hi && e.diff > 0.0)
+        );
+    }
+}
