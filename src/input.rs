@@ -8,20 +8,94 @@ use crossterm::event::{
 use ratatui::layout::Rect;
 
 use crate::app::keymap::{Key, lookup};
-use crate::app::{Action, App};
+use crate::app::{Action, App, Direction};
 
 /// The action a terminal event asks for, if any.
 pub fn action_for(app: &App, event: &Event) -> Option<Action> {
+    let (w, h) = app.screen;
+    let screen = Rect::new(0, 0, w, h);
     match event {
-        Event::Key(key) if key.kind != KeyEventKind::Release => key_action(app, key),
-        Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
-            app.human.as_ref()?;
-            let (w, h) = app.screen;
-            crate::ui::human::cell_at(app, Rect::new(0, 0, w, h), mouse.column, mouse.row)
-                .map(Action::Place)
+        Event::Key(key) if key.kind != KeyEventKind::Release => {
+            key_action(app, key).and_then(|a| resolve(app, screen, a))
+        }
+        Event::Mouse(mouse) => {
+            let (x, y) = (mouse.column, mouse.row);
+            match mouse.kind {
+                MouseEventKind::Down(MouseButton::Left) if app.human.is_some() => {
+                    crate::ui::human::cell_at(app, screen, x, y).map(Action::Place)
+                }
+                MouseEventKind::Down(MouseButton::Left) => live_click(app, screen, x, y),
+                MouseEventKind::ScrollDown => Some(Action::Scroll(3)),
+                MouseEventKind::ScrollUp => Some(Action::Scroll(-3)),
+                _ => None,
+            }
         }
         Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
         _ => None,
+    }
+}
+
+/// A click on the live screen: a tab's title shows that tab; a game's box
+/// selects it, and a click on the selected (or zoomed) game zooms in or out.
+fn live_click(app: &App, screen: Rect, x: u16, y: u16) -> Option<Action> {
+    if let Some(tab) = crate::ui::tab_at(app, screen, x, y) {
+        return Some(Action::ShowTab(tab));
+    }
+    let view = crate::ui::grid_view(app, screen)?;
+    if app.zoomed {
+        return view
+            .grid
+            .contains((x, y).into())
+            .then_some(Action::ToggleZoom);
+    }
+    let (i, _) = view
+        .boxes
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.contains((x, y).into()))?;
+    let game = view.first + i;
+    Some(if game == app.selected {
+        Action::ToggleZoom
+    } else {
+        Action::Select {
+            game,
+            page: app.page,
+        }
+    })
+}
+
+/// Turns the steps the key map names (next game, next page) into the game
+/// they reach on the current layout.
+fn resolve(app: &App, screen: Rect, action: Action) -> Option<Action> {
+    let games = app.games.len();
+    let select = |game: usize, per_page: usize| Action::Select {
+        game,
+        page: game / per_page.max(1),
+    };
+    match action {
+        Action::SelectStep(direction) => {
+            let view = crate::ui::grid_view(app, screen)?;
+            let (per_page, columns) = (view.per_page, view.columns.max(1));
+            let s = app.selected;
+            let game = match direction {
+                Direction::Left => s.saturating_sub(1),
+                Direction::Right => (s + 1).min(games - 1),
+                Direction::Up => s.saturating_sub(columns),
+                Direction::Down if s + columns < games => s + columns,
+                Direction::Down => s,
+            };
+            Some(select(game, per_page))
+        }
+        Action::PageStep(step) => {
+            let view = crate::ui::grid_view(app, screen)?;
+            let pages = games.div_ceil(view.per_page.max(1));
+            let page = (app.page as i64 + step as i64).clamp(0, pages as i64 - 1) as usize;
+            Some(Action::Select {
+                game: page * view.per_page,
+                page,
+            })
+        }
+        other => Some(other),
     }
 }
 
@@ -52,6 +126,8 @@ fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
         KeyCode::Esc => (Key::Esc, None),
         KeyCode::Enter => (Key::Enter, None),
         KeyCode::Tab => (Key::Tab, None),
+        KeyCode::PageUp => (Key::PageUp, None),
+        KeyCode::PageDown => (Key::PageDown, None),
         KeyCode::Backspace => (Key::Backspace, None),
         KeyCode::Left => (Key::Left, None),
         KeyCode::Right => (Key::Right, None),
@@ -90,5 +166,44 @@ mod tests {
         );
         assert_eq!(act(key(KeyCode::Char('z'), KeyModifiers::NONE)), None);
         assert_eq!(act(Event::Resize(90, 30)), Some(Action::Resize(90, 30)));
+    }
+}
+
+#[cfg(test)]
+mod click_tests {
+    use super::*;
+    use crate::app::LiveConfig;
+    use crossterm::event::{MouseEvent, MouseEventKind};
+    use std::time::Instant;
+
+    fn click(x: u16, y: u16) -> Event {
+        Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        })
+    }
+
+    #[test]
+    fn a_click_selects_a_box_and_a_second_zooms_it() {
+        let config = LiveConfig {
+            games: 4,
+            ..LiveConfig::default()
+        };
+        let now = Instant::now();
+        let mut app = App::new(config, now);
+        app.screen = (120, 40);
+        let view = crate::ui::grid_view(&app, Rect::new(0, 0, 120, 40)).unwrap();
+        let b = view.boxes[3];
+        let (x, y) = (b.x + 3, b.y + 3);
+        let a = action_for(&app, &click(x, y)).unwrap();
+        assert_eq!(a, Action::Select { game: 3, page: 0 });
+        app.update(a, now);
+        assert_eq!(action_for(&app, &click(x, y)), Some(Action::ToggleZoom));
+        app.update(Action::ToggleZoom, now);
+        assert!(app.zoomed);
+        // In the zoom, a click goes back.
+        assert_eq!(action_for(&app, &click(x, y)), Some(Action::ToggleZoom));
     }
 }

@@ -623,8 +623,8 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
         })?;
     }
     kxo_tui::tasks::panics::set_quiet(true);
-    let human = config.human.is_some();
-    let guard = kxo_tui::terminal::TerminalGuard::enter(human)?;
+    // The mouse everywhere: clicks select games, cells and tabs; the wheel scrolls.
+    let guard = kxo_tui::terminal::TerminalGuard::enter(true)?;
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let backend = ratatui::backend::CrosstermBackend::new(kxo_tui::terminal::FrameWriter::new(
             std::io::stdout(),
@@ -633,7 +633,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
         kxo_tui::tasks::live::run(
             config,
             terminal,
-            &mut kxo_tui::terminal::CrosstermInput { mouse: human },
+            &mut kxo_tui::terminal::CrosstermInput { mouse: true },
             stop,
             None,
         )

@@ -488,3 +488,108 @@ fn the_leaderboard_counts_the_games_played() {
     s.send(CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
 }
+
+#[test]
+fn select_zoom_and_page_by_keys_and_mouse() {
+    // 36 games at 60x20: a page at a time.
+    let mut s = Session::start(&["--games", "36", "--delay", "200"], 60, 20, &[]);
+    let first = s.wait_for("page 1/", T);
+    let pages = numbers(first.split("page 1/").nth(1).unwrap())[0] as usize;
+    assert!(pages >= 4, "{first}");
+    let mut seen = std::collections::BTreeSet::new();
+    for page in 1..=pages {
+        let screen = s.wait_for(&format!("page {page}/{pages}"), T);
+        // Box titles only ("┌Game-7", "┏Game-7" when selected), not the
+        // Records tab's lines.
+        for line in screen.lines() {
+            let boxes = line.split("┌Game-").skip(1);
+            for part in boxes.chain(line.split("┏Game-").skip(1)) {
+                if let Some(n) = numbers(part).first() {
+                    seen.insert(*n as usize);
+                }
+            }
+        }
+        s.send(b"\x1b[6~"); // PgDn
+    }
+    assert!(
+        (1..=36).all(|g| seen.contains(&g)),
+        "games never shown: {seen:?}"
+    );
+    s.send(b"\x1b[5~"); // PgUp
+    s.wait_for(&format!("page {}/{pages}", pages - 1), T);
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+
+    // Keys: arrows select, Enter zooms, Esc goes back.
+    let mut s = Session::start(&["--games", "4", "--delay", "200"], 120, 40, &[]);
+    s.wait_for("Game-4", T);
+    s.send(b"\x1b[C"); // Right: Game-2
+    s.send(b"\r");
+    let zoomed = s.wait_for("Game-2 zoomed", T);
+    assert!(zoomed.contains("Record ("), "{zoomed}");
+    assert!(
+        !zoomed.contains("┌Game-3"),
+        "one game fills the grid:\n{zoomed}"
+    );
+    s.send(b"\x1b");
+    s.wait_until("all games again", T, |sc| {
+        sc.contains("┌Game-3") && !sc.contains("zoomed")
+    });
+
+    // The mouse: a click on Game-4's box selects it, a second click zooms.
+    let screen = s.screen();
+    let (row, col) = screen
+        .lines()
+        .enumerate()
+        .find_map(|(r, l)| l.find("┌Game-4").map(|c| (r, l[..c].chars().count())))
+        .unwrap();
+    // Inside the box, a few rows under its title (SGR mouse, 1-based).
+    let (x, y) = (col + 3, row + 4);
+    let click = format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m");
+    s.send(click.as_bytes());
+    s.send(click.as_bytes());
+    s.wait_for("Game-4 zoomed", T);
+    s.send(click.as_bytes());
+    s.wait_until("back from the zoom", T, |sc| !sc.contains("zoomed"));
+    // A click on a tab's title shows it; the wheel scrolls the tab.
+    let screen = s.screen();
+    let (row, col) = screen
+        .lines()
+        .enumerate()
+        .find_map(|(r, l)| l.find("Leaderboard").map(|c| (r, l[..c].chars().count())))
+        .unwrap();
+    s.send(format!("\x1b[<0;{};{}M", col + 2, row + 1).as_bytes());
+    s.wait_until("the Leaderboard tab", T, |sc| {
+        sc.contains("no game finished yet") || sc.contains("engine side")
+    });
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+}
+
+#[test]
+fn the_records_tab_scrolls_to_every_game() {
+    let mut s = Session::start(&["--games", "9", "--delay", "300"], 80, 24, &[]);
+    s.wait_for("Game-9", T);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        let screen = s.screen();
+        for line in screen.lines() {
+            // Records lines read "Game-3  MCTS vs NEGA …".
+            for part in line.split("Game-").skip(1) {
+                if part.contains(" vs ")
+                    && let Some(n) = numbers(part).first()
+                {
+                    seen.insert(*n as usize);
+                }
+            }
+        }
+        s.send(b"j");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        (1..=9).all(|g| seen.contains(&g)),
+        "records never shown: {seen:?}"
+    );
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+}

@@ -91,7 +91,7 @@ fn forty_by_twelve_shows_what_fits_and_says_so() {
     let buf = render(&app(ColorMode::None), 40, 12);
     let t = text(&buf);
     assert!(t.contains("Game-1"));
-    assert!(t.contains("of 9 games shown"), "{t}");
+    assert!(t.contains("page 1/3 (games 1-3, PgUp PgDn)"), "{t}");
     insta::assert_snapshot!("screen_40x12", t);
 }
 
@@ -302,7 +302,7 @@ fn a_thinking_seat_shows_its_candidate_clock_and_search() {
     // Compact boards keep the candidate but drop the lines.
     let t = text(&render(&thinking_app(ColorMode::None), 80, 24));
     assert!(!t.contains("41k"), "{t}");
-    assert!(t.contains("│ 3 · o X ·"), "{t}");
+    assert!(t.contains("┃ 3 · o X ·"), "{t}");
 }
 
 /// A Load avg snapshot with known accounting.
@@ -387,6 +387,94 @@ fn the_load_tab_fits_80x24_and_scrolls_to_every_seat() {
         for side in ["O MCTS 11.0  5.5  2.7", "X NEGA  0.0  0.0  0.0"] {
             let want = format!("G{g:<2} {side}");
             assert!(seen.contains(&want), "never showed {want:?}");
+        }
+    }
+}
+
+/// Every game's box title on screen ("┌Game-7", "┏Game-7" when selected).
+fn boxes_shown(t: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for line in t.lines() {
+        let titles = line.split("┌Game-").skip(1);
+        for part in titles.chain(line.split("┏Game-").skip(1)) {
+            let digits: String = part.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(n) = digits.parse() {
+                out.push(n);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The header's status and key-bar lines end on a whole item.
+fn header_ends_whole(t: &str) {
+    let items = [
+        "moves/s",
+        "draws 0",
+        "X 0",
+        "O 1",
+        "games 1",
+        "PgDn)",
+        "back",
+        "quit",
+        "pause",
+        "help",
+        "records",
+        "avg",
+        "leaderboard",
+        "zoom",
+        "running",
+    ];
+    for line in t.lines().take(6) {
+        let line = line.trim_end();
+        if line.contains("running") || line.contains("Ctrl-Q quit") {
+            assert!(
+                items.iter().any(|i| line.ends_with(i)),
+                "cut mid-word: {line:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_game_is_reachable_at_every_size() {
+    for (w, h) in [(200, 60), (120, 50), (80, 24), (40, 12)] {
+        let mut a = app(ColorMode::None);
+        let mut seen = Vec::new();
+        for page in 0..9 {
+            a.page = page;
+            let t = text(&render(&a, w, h));
+            header_ends_whole(&t);
+            seen.extend(boxes_shown(&t));
+        }
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen, (1..=9).collect::<Vec<_>>(), "{w}x{h}");
+        if (w, h) == (200, 60) || (w, h) == (120, 50) {
+            a.page = 0;
+            insta::assert_snapshot!(format!("screen_{w}x{h}"), text(&render(&a, w, h)));
+        }
+    }
+}
+
+#[test]
+fn the_zoom_shows_one_game_with_its_record() {
+    for (w, h) in [(120, 50), (80, 24), (40, 12)] {
+        let mut a = app(ColorMode::None);
+        a.selected = 1;
+        a.zoomed = true;
+        let t = text(&render(&a, w, h));
+        header_ends_whole(&t);
+        assert!(t.contains("Game-2 (Esc"), "{w}x{h}\n{t}");
+        assert_eq!(boxes_shown(&t), [2], "only the zoomed game: {w}x{h}\n{t}");
+        if w >= 80 {
+            assert!(t.contains("Record (5 moves)"), "{w}x{h}\n{t}");
+            assert!(t.contains("1. A1 A2   2. B1 B2   3. C1"), "{w}x{h}\n{t}");
+            assert!(t.contains("O wins"), "{t}");
+        }
+        if (w, h) == (80, 24) {
+            insta::assert_snapshot!("zoom_80x24", t);
         }
     }
 }

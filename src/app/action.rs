@@ -23,6 +23,19 @@ pub enum Action {
     ShowTab(Tab),
     /// The tab after the one shown.
     NextTab,
+    /// Live screen: select game `game` (from 0), shown on page `page`.
+    Select {
+        game: usize,
+        page: usize,
+    },
+    /// Live screen: move the selection (the input layer, which knows the
+    /// layout, turns it into `Select`).
+    SelectStep(Direction),
+    /// Live screen: the previous (-1) or next (+1) page of games (turned
+    /// into `Select` by the input layer).
+    PageStep(i8),
+    /// Live screen: zoom the selected game, or back to all of them.
+    ToggleZoom,
     ToggleHelp,
     /// Esc: close the help, or drop a coordinate being typed.
     Escape,

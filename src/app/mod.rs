@@ -224,6 +224,12 @@ pub struct App {
     pub totals: Totals,
     /// Every finished game of the live screen, per engine and side.
     pub leaderboard: leaderboard::Leaderboard,
+    /// The selected game (live screen): highlighted, and the one zoomed.
+    pub selected: usize,
+    /// The page of games shown when they do not all fit (from 0).
+    pub page: usize,
+    /// The selected game fills the grid, with its record and search.
+    pub zoomed: bool,
     pub rate: MoveRate,
     pub load: LoadSnapshot,
     /// The learning player's accuracy on the fixed sample, measured now
@@ -265,6 +271,9 @@ impl App {
             now,
             totals: Totals::default(),
             leaderboard: leaderboard::Leaderboard::default(),
+            selected: 0,
+            page: 0,
+            zoomed: false,
             rate: MoveRate::new(now),
             load: LoadSnapshot::default(),
             learner_accuracy: None,
@@ -543,6 +552,12 @@ impl App {
                 self.tab = self.tab.next();
                 self.tab_scroll = 0;
             }
+            Action::Select { game, page } if game < self.games.len() => {
+                self.selected = game;
+                self.page = page;
+            }
+            Action::ToggleZoom => self.zoomed = !self.zoomed,
+            Action::Escape if self.zoomed => self.zoomed = false,
             Action::Scroll(by) => {
                 self.tab_scroll = self
                     .tab_scroll

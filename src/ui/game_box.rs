@@ -94,7 +94,15 @@ fn side_style(c: ColorMode, side: Player) -> Style {
     }
 }
 
-pub fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, style: BoardStyle) {
+/// Draws `game` in `rect`; the selected game's box stands out.
+pub fn draw_game(
+    frame: &mut Frame,
+    app: &App,
+    game: &GameView,
+    rect: Rect,
+    style: BoardStyle,
+    selected: bool,
+) {
     let c = app.config.color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let compact = style == BoardStyle::Compact;
@@ -142,13 +150,22 @@ pub fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, styl
             label(Player::X, x),
         ])
     };
+    let border = if selected {
+        // Thick borders: the selection shows without colour too.
+        c.accent().add_modifier(Modifier::BOLD)
+    } else if matches!(game.status, GameStatus::Over { .. }) {
+        c.warn()
+    } else {
+        c.dim()
+    };
     let block = Block::default()
         .borders(Borders::ALL)
-        .border_style(if matches!(game.status, GameStatus::Over { .. }) {
-            c.warn()
+        .border_type(if selected {
+            ratatui::widgets::BorderType::Thick
         } else {
-            c.dim()
+            ratatui::widgets::BorderType::Plain
         })
+        .border_style(border)
         .title(Line::from(Span::styled(
             format!("Game-{}", game.index + 1),
             bold,

@@ -99,7 +99,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let c = app.config.color;
-    super::draw_header(frame, app, plan.header, plan.logo, 0);
+    super::draw_header(frame, app, plan.header, plan.logo, None);
     let game = &app.games[0];
     let computer = game.engines[human.side.other().index()].label();
     let (o, x) = if human.side == crate::game::Player::O {

@@ -8,6 +8,7 @@ pub mod leaderboard;
 pub mod load;
 pub mod logo;
 pub mod palette;
+pub mod zoom;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -27,20 +28,108 @@ pub fn draw(frame: &mut Frame, app: &App) {
         human::draw(frame, app, area);
         return;
     }
-    let n = app.config.rules.size() as u16;
-    let Some(plan) = layout::plan(area, app.games.len(), n) else {
+    let Some(view) = grid_view(app, area) else {
         draw_too_small(frame, area);
         return;
     };
-    let hidden = app.games.len().saturating_sub(plan.boxes.len());
-    draw_header(frame, app, plan.header, plan.logo, hidden);
-    draw_grid(frame, app, &plan);
+    let plan = &view.plan;
+    draw_header(frame, app, plan.header, plan.logo, Some(&view));
+    if app.zoomed {
+        zoom::draw(frame, app, &app.games[view.selected], view.grid);
+    } else {
+        draw_grid(frame, app, &view);
+    }
     if plan.tabs.height >= 2 {
         draw_tabs(frame, app, plan.tabs);
     }
     if app.help {
         draw_help(frame, app, area);
     }
+}
+
+/// Which games the grid shows on this screen: a page of them when they do
+/// not all fit.
+#[derive(Clone, Debug)]
+pub struct GridView {
+    pub plan: Plan,
+    pub grid: Rect,
+    /// The boxes of the games shown, from game `first` on.
+    pub boxes: Vec<Rect>,
+    pub first: usize,
+    pub per_page: usize,
+    pub columns: usize,
+    pub page: usize,
+    pub pages: usize,
+    /// The selected game (clamped to the games there are).
+    pub selected: usize,
+}
+
+/// The grid's view of `app` on a screen of `area` (live screen); `None`
+/// when the screen is too small.
+pub fn grid_view(app: &App, area: Rect) -> Option<GridView> {
+    let n = app.config.rules.size() as u16;
+    let games = app.games.len();
+    let plan = layout::plan(area, games, n)?;
+    let per_page = plan.boxes.len().max(1);
+    let pages = games.div_ceil(per_page).max(1);
+    let page = app.page.min(pages - 1);
+    let first = page * per_page;
+    let boxes = plan
+        .boxes
+        .iter()
+        .copied()
+        .take(games.saturating_sub(first))
+        .collect();
+    Some(GridView {
+        grid: plan.grid,
+        boxes,
+        first,
+        per_page,
+        columns: plan.columns as usize,
+        page,
+        pages,
+        selected: app.selected.min(games.saturating_sub(1)),
+        plan,
+    })
+}
+
+/// The tab whose title is at (`x`, `y`) on the live screen, if any.
+pub fn tab_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Tab> {
+    let view = grid_view(app, area)?;
+    let tabs = view.plan.tabs;
+    if tabs.height < 2 {
+        return None;
+    }
+    let bar = if tabs.height >= 5 {
+        Rect::new(tabs.x + 1, tabs.y + 1, tabs.width.saturating_sub(2), 1)
+    } else {
+        Rect::new(tabs.x, tabs.y, tabs.width, 1)
+    };
+    if y != bar.y || x < bar.x {
+        return None;
+    }
+    // As ratatui's Tabs draws them: " title " and a divider after each.
+    let mut left = bar.x;
+    for (tab, title) in Tab::ALL.iter().zip(tab_titles(bar.width)) {
+        let right = left + title.chars().count() as u16 + 2;
+        if x < right {
+            return Some(*tab);
+        }
+        left = right + 1;
+    }
+    None
+}
+
+/// The longest tab titles that fit `width`: never one cut mid-word.
+fn tab_titles(width: u16) -> [&'static str; 3] {
+    [
+        ["Records [Q]", "Load avg [W]", "Leaderboard [E]"],
+        ["Records Q", "Load W", "Leaders E"],
+        ["Rec Q", "Load W", "Top E"],
+    ]
+    .into_iter()
+    .find(|t| t.iter().map(|s| s.chars().count() + 3).sum::<usize>() <= width as usize + 1)
+    .unwrap_or(["Q", "W", "E"])
 }
 
 pub(crate) fn draw_too_small(frame: &mut Frame, area: Rect) {
@@ -81,7 +170,7 @@ fn fit(items: Vec<Span<'static>>, width: u16) -> Line<'static> {
     Line::from(kept)
 }
 
-fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
+fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
     let c = app.config.color;
     let t = &app.totals;
     let state = if app.paused {
@@ -93,12 +182,19 @@ fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
     if app.config.warning.is_some() {
         items.push(Span::styled("  warning: see Records", c.warn()));
     }
-    if hidden > 0 {
+    if let Some(view) = view.filter(|_| app.zoomed) {
+        items.push(Span::styled(
+            format!("  Game-{} zoomed, Esc back", view.selected + 1),
+            c.warn(),
+        ));
+    } else if let Some(view) = view.filter(|v| v.pages > 1) {
         items.push(Span::styled(
             format!(
-                "  {} of {} games shown",
-                app.games.len() - hidden,
-                app.games.len()
+                "  page {}/{} (games {}-{}, PgUp PgDn)",
+                view.page + 1,
+                view.pages,
+                view.first + 1,
+                view.first + view.boxes.len()
             ),
             c.warn(),
         ));
@@ -131,7 +227,13 @@ fn status_spans(app: &App, hidden: usize) -> Vec<Span<'static>> {
     items
 }
 
-pub(crate) fn draw_header(frame: &mut Frame, app: &App, area: Rect, logo: bool, hidden: usize) {
+pub(crate) fn draw_header(
+    frame: &mut Frame,
+    app: &App,
+    area: Rect,
+    logo: bool,
+    view: Option<&GridView>,
+) {
     let c = app.config.color;
     let rules = app.config.rules;
     let title = format!(
@@ -152,7 +254,7 @@ pub(crate) fn draw_header(frame: &mut Frame, app: &App, area: Rect, logo: bool, 
             )),
             Line::from(Span::styled(app.clock.clone(), c.accent())),
             Line::from(""),
-            fit(status_spans(app, hidden), right.width),
+            fit(status_spans(app, view), right.width),
             Line::from(""),
             fit(
                 key_bar(app.human.is_some())
@@ -180,15 +282,24 @@ pub(crate) fn draw_header(frame: &mut Frame, app: &App, area: Rect, logo: bool, 
         first.push(Span::styled("   ? help  Ctrl-Q quit", c.dim()));
         let text = vec![
             fit(first, area.width),
-            fit(status_spans(app, hidden), area.width),
+            fit(status_spans(app, view), area.width),
         ];
         frame.render_widget(Paragraph::new(text), area);
     }
 }
 
-fn draw_grid(frame: &mut Frame, app: &App, plan: &Plan) {
-    for (game, rect) in app.games.iter().zip(&plan.boxes) {
-        game_box::draw_game(frame, app, game, *rect, plan.style);
+fn draw_grid(frame: &mut Frame, app: &App, view: &GridView) {
+    for (i, rect) in view.boxes.iter().enumerate() {
+        let index = view.first + i;
+        let selected = index == view.selected;
+        game_box::draw_game(
+            frame,
+            app,
+            &app.games[index],
+            *rect,
+            view.plan.style,
+            selected,
+        );
     }
 }
 
@@ -257,17 +368,7 @@ pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let [bar, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
-    // The longest titles that fit: never a title cut mid-word.
-    let titles = [
-        ["Records [Q]", "Load avg [W]", "Leaderboard [E]"],
-        ["Records Q", "Load W", "Leaders E"],
-        ["Rec Q", "Load W", "Top E"],
-        ["Q", "W", "E"],
-    ]
-    .into_iter()
-    .find(|t| t.iter().map(|s| s.chars().count() + 3).sum::<usize>() <= bar.width as usize + 1)
-    .unwrap_or(["Q", "W", "E"]);
-    let tabs = Tabs::new(titles.to_vec())
+    let tabs = Tabs::new(tab_titles(bar.width).to_vec())
         .select(selected)
         .style(c.dim())
         .highlight_style(Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED));

@@ -1,0 +1,158 @@
+//! One game zoomed: the board as large as the grid allows, and beside it
+//! (or below) the engines, whose move it is or the result, the search in
+//! progress and the whole record.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+
+use super::board::{self, Marks};
+use super::game_box::{clock_bar, info_line};
+use super::layout::{BoardStyle, board_size};
+use super::result_text;
+use crate::app::{App, GameStatus, GameView};
+
+/// Columns the side panel wants beside the board.
+const INFO_WIDTH: u16 = 30;
+
+pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
+    let c = app.config.color;
+    let n = app.config.rules.size();
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Thick)
+        .border_style(c.accent())
+        .title(Line::from(Span::styled(
+            format!("Game-{} (Esc or a click: all games)", game.index + 1),
+            Style::default().add_modifier(Modifier::BOLD),
+        )));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    // The largest board that leaves room for the panel, beside or below.
+    let fits = |style: BoardStyle| {
+        let (w, h) = board_size(style, n as u16);
+        (w + INFO_WIDTH <= inner.width && h <= inner.height)
+            || (w <= inner.width && h + 6 <= inner.height)
+    };
+    let style = [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact]
+        .into_iter()
+        .find(|&s| fits(s))
+        .unwrap_or(BoardStyle::Compact);
+    let (bw, bh) = board_size(style, n as u16);
+    let marks = Marks {
+        last_move: game.last_move,
+        candidate: game
+            .thinking
+            .as_ref()
+            .filter(|_| game.status == GameStatus::Playing)
+            .and_then(|t| t.info.best.map(|cell| (cell, t.side))),
+        winning_line: game.pos.winning_line().unwrap_or_default(),
+        ..Marks::default()
+    };
+    let board_area = Rect::new(inner.x, inner.y, bw.min(inner.width), bh.min(inner.height));
+    frame.render_widget(
+        Paragraph::new(board::lines(&game.pos, style, c, marks)),
+        board_area,
+    );
+    let info = if bw + INFO_WIDTH <= inner.width {
+        Rect::new(
+            inner.x + bw + 2,
+            inner.y,
+            inner.width - bw - 2,
+            inner.height,
+        )
+    } else {
+        let top = inner.y + bh.min(inner.height);
+        Rect::new(inner.x, top, inner.width, inner.bottom() - top)
+    };
+    frame.render_widget(
+        Paragraph::new(info_lines(app, game)).wrap(Wrap { trim: false }),
+        info,
+    );
+}
+
+/// The panel: engines, state, search, messages, record.
+pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
+    let c = app.config.color;
+    let n = app.config.rules.size();
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("O ", c.o_style()),
+            Span::styled(game.engines[0].label(), bold),
+            Span::raw("  vs  "),
+            Span::styled("X ", c.x_style()),
+            Span::styled(game.engines[1].label(), bold),
+        ]),
+        Line::from(""),
+    ];
+    let state = match &game.status {
+        GameStatus::Playing => format!("{} to move", game.pos.to_move()),
+        GameStatus::Over { .. } => result_text(game.outcome()).to_string(),
+        GameStatus::Failed(why) => format!("failed: {why}"),
+    };
+    lines.push(Line::from(Span::styled(state, c.warn())));
+    if let Some((loser, why)) = &game.forfeit {
+        lines.push(Line::from(Span::styled(
+            format!("{loser} forfeits: {why}"),
+            c.error(),
+        )));
+    }
+    if let Some(t) = game
+        .thinking
+        .as_ref()
+        .filter(|_| game.status == GameStatus::Playing)
+    {
+        let (bar, figures) = clock_bar(t, 16);
+        lines.push(Line::from(vec![
+            Span::raw(bar),
+            Span::styled(figures, c.dim()),
+        ]));
+        lines.push(Line::from(Span::styled(info_line(t, n), c.accent())));
+        lines.push(Line::from(Span::styled(
+            format!(
+                "{} searched so far",
+                super::game_box::si(t.info.work as f64)
+            ),
+            c.dim(),
+        )));
+    }
+    if let Some((side, said)) = &game.brain_says {
+        lines.push(Line::from(Span::styled(
+            format!("{side} says: {said}"),
+            c.dim(),
+        )));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled(
+        format!("Record ({} moves)", game.record.moves.len()),
+        bold,
+    )));
+    // "1. B2 C3" per move pair, as many as fit on a line each.
+    let pairs: Vec<String> = game
+        .record
+        .moves
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| {
+            let names: Vec<String> = pair.iter().map(|m| m.name(n)).collect();
+            format!("{}. {}", i + 1, names.join(" "))
+        })
+        .collect();
+    lines.push(Line::from(pairs.join("   ")));
+    if let Some((engines, outcome)) = game.previous {
+        lines.push(Line::from(""));
+        lines.push(Line::from(Span::styled(
+            format!(
+                "previous game: {} vs {}, {}",
+                engines[0].label(),
+                engines[1].label(),
+                result_text(outcome)
+            ),
+            c.dim(),
+        )));
+    }
+    lines
+}
