@@ -56,6 +56,10 @@ pub struct LiveArgs {
     /// Most frames drawn per second.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
     pub fps: u32,
+    /// Keep the logo's rainbow still (it drifts slowly otherwise;
+    /// NO_COLOR draws no colour at all).
+    #[arg(long)]
+    pub no_anim: bool,
     /// Play against the computer, as o (the default; O moves first) or x.
     /// One large board; sides swap every game.
     #[arg(long, value_name = "SIDE", num_args = 0..=1, default_missing_value = "o", value_parser = parse_side)]

@@ -574,6 +574,7 @@ fn run_live(args: LiveArgs) -> anyhow::Result<ExitCode> {
         rules,
         rl,
         brains,
+        animate: !args.no_anim,
         warning: warning.clone(),
         games: if args.human.is_some() { 1 } else { games },
         o,

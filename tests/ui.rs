@@ -478,3 +478,23 @@ fn the_zoom_shows_one_game_with_its_record() {
         }
     }
 }
+
+#[test]
+fn the_logo_drifts_slowly_unless_still() {
+    let first_colours = |a: &App| {
+        let buf = render(a, 120, 50);
+        (0..kxo_tui::ui::logo::width())
+            .map(|x| buf[(x, 0)].fg)
+            .collect::<Vec<_>>()
+    };
+    let mut a = app(ColorMode::TrueColor);
+    let start = first_colours(&a);
+    a.now = a.started + std::time::Duration::from_secs(3);
+    let later = first_colours(&a);
+    assert_ne!(start, later, "the rainbow moves");
+    // The top-left cell's colour is now that of a cell 1.5 steps along.
+    let (r, g, b) = rainbow(rainbow_index(0, 0) + 1.5);
+    assert_eq!(later[0], Color::Rgb(r, g, b));
+    a.config.animate = false;
+    assert_eq!(first_colours(&a), start, "--no-anim keeps it still");
+}

@@ -76,6 +76,8 @@ pub struct LiveConfig {
     /// The outside brain of O's and X's seats, when they are
     /// [`EngineKind::Brain`].
     pub brains: [Option<crate::protocol::outside::BrainCommand>; 2],
+    /// The logo's colours drift slowly (off with `--no-anim`).
+    pub animate: bool,
 }
 
 impl Default for LiveConfig {
@@ -99,6 +101,7 @@ impl Default for LiveConfig {
             human: None,
             rl: None,
             brains: [None, None],
+            animate: true,
         }
     }
 }

@@ -246,7 +246,14 @@ pub(crate) fn draw_header(
         let logo_w = logo::width() + 2;
         let [left, right] =
             Layout::horizontal([Constraint::Length(logo_w), Constraint::Min(0)]).areas(area);
-        frame.render_widget(Paragraph::new(logo::lines(c)), left);
+        // The rainbow drifts a step every two seconds, unless told not to.
+        let drift = if app.config.animate {
+            let secs = app.now.saturating_duration_since(app.started).as_secs();
+            secs as f64 * logo::DRIFT_PER_SECOND
+        } else {
+            0.0
+        };
+        frame.render_widget(Paragraph::new(logo::lines(c, drift)), left);
         let text = vec![
             Line::from(Span::styled(
                 title,
