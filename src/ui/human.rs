@@ -52,8 +52,10 @@ pub fn plan(area: Rect, n: u16) -> Option<HumanPlan> {
             tabs: Rect::new(area.x, y + bh, area.width, rest - bh),
         }
     };
-    for header_h in [logo_h, COMPACT_HEADER] {
-        for style in [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact] {
+    // The board's size comes first: the logo gives way before the board
+    // shrinks.
+    for style in [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact] {
+        for header_h in [logo_h, COMPACT_HEADER] {
             let (bw, bh) = box_size(style, n);
             if bw + INFO_MIN_WIDTH <= area.width && header_h + bh + TABS_MIN_HEIGHT <= area.height {
                 return Some(make(header_h, style));

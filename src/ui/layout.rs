@@ -82,8 +82,9 @@ pub fn plan(area: Rect, games: usize, n: u16) -> Option<Plan> {
     }
     let games16 = games.max(1) as u16;
     let logo_h = super::logo::height().max(COMPACT_HEADER);
-    for header_h in [logo_h, COMPACT_HEADER] {
-        for style in [BoardStyle::Full, BoardStyle::Compact] {
+    // The boards' size comes first: the logo gives way before they shrink.
+    for style in [BoardStyle::Full, BoardStyle::Compact] {
+        for header_h in [logo_h, COMPACT_HEADER] {
             let (bw, bh) = box_size(style, n);
             for columns in [3u16, 2, 1] {
                 if columns > games16 {
