@@ -165,3 +165,19 @@ fn the_readme_key_table_lists_the_key_map() {
         );
     }
 }
+
+#[test]
+fn the_readme_pictures_are_in_docs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+    let pictures: Vec<&str> = readme
+        .split("](docs/")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .collect();
+    assert!(pictures.len() >= 5, "{pictures:?}");
+    for name in pictures {
+        let bytes = fs::read(root.join("docs").join(name)).expect(name);
+        assert!(bytes.starts_with(b"\x89PNG"), "{name} is not a PNG");
+    }
+}

@@ -90,7 +90,8 @@ impl HumanState {
 fn your_moves(plies: u32) -> String {
     let moves = plies.div_ceil(2);
     let unit = if moves == 1 { "move" } else { "moves" };
-    format!("{moves} of your {unit} ({plies} plies)")
+    let ply_unit = if plies == 1 { "ply" } else { "plies" };
+    format!("{moves} of your {unit} ({plies} {ply_unit})")
 }
 
 /// How a hint is worded: "win in 3", from the person's side. On boards

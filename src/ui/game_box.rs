@@ -108,22 +108,27 @@ pub fn draw_game(
     let compact = style == BoardStyle::Compact;
     let (o, x) = (game.engines[0].label(), game.engines[1].label());
     let thinking = game.thinking.as_ref().filter(|_| !compact);
-    // Top right: whose move, the result, or the failure.
+    // Top right: whose move, the result, or the failure, in words when the
+    // title has room ("Game-12" and "X to move" or "O wins").
+    let title_room = rect.width.saturating_sub(2) as usize;
+    let words_fit =
+        |text: &str| format!("Game-{}", game.index + 1).len() + text.len() + 1 <= title_room;
+    let terse = compact && !words_fit("X to move");
     let (right, right_style) = match &game.status {
         GameStatus::Playing => {
             let side = game.pos.to_move();
-            let text = if compact {
+            let text = if terse {
                 format!("{side}")
             } else {
                 format!("{side} to move")
             };
             (text, side_style(c, side))
         }
-        // Compact titles have no room for both: the result goes below.
-        GameStatus::Over { .. } if compact => (String::new(), c.warn()),
+        // Narrow compact titles have no room for both: the result goes below.
+        GameStatus::Over { .. } if terse => (String::new(), c.warn()),
         GameStatus::Over { .. } => (result_text(game.outcome()).to_string(), c.warn()),
         GameStatus::Failed(_) => (
-            if compact { "FAIL" } else { "FAILED" }.to_string(),
+            if terse { "FAIL" } else { "FAILED" }.to_string(),
             c.error().add_modifier(Modifier::REVERSED),
         ),
     };
@@ -141,7 +146,7 @@ pub fn draw_game(
             Span::raw(name)
         }
     };
-    let bottom = if compact && matches!(game.status, GameStatus::Over { .. }) {
+    let bottom = if terse && matches!(game.status, GameStatus::Over { .. }) {
         Line::from(Span::styled(result_text(game.outcome()), c.warn()))
     } else {
         Line::from(vec![
