@@ -111,8 +111,7 @@ pub fn draw_game(
     // Top right: whose move, the result, or the failure, in words when the
     // title has room ("Game-12" and "X to move" or "O wins").
     let title_room = rect.width.saturating_sub(2) as usize;
-    let words_fit =
-        |text: &str| format!("Game-{}", game.index + 1).len() + text.len() + 1 <= title_room;
+    let words_fit = |text: &str| format!("Game-{}", game.index + 1).len() + text.len() < title_room;
     let terse = compact && !words_fit("X to move");
     let (right, right_style) = match &game.status {
         GameStatus::Playing => {
