@@ -60,6 +60,16 @@ pub fn box_size(style: BoardStyle, n: u16) -> (u16, u16) {
     }
 }
 
+/// A game's box on the live screen: large boards also get the thinking
+/// seat's lines.
+pub fn live_box_size(style: BoardStyle, n: u16) -> (u16, u16) {
+    let (w, h) = box_size(style, n);
+    match style {
+        BoardStyle::Large => (w.max(20 + 2), h + super::game_box::THINKING_LINES),
+        _ => (w, h),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub header: Rect,
@@ -83,10 +93,17 @@ pub fn plan(area: Rect, games: usize, n: u16) -> Option<Plan> {
     let games16 = games.max(1) as u16;
     let logo_h = super::logo::height().max(COMPACT_HEADER);
     // The boards' size comes first: the logo gives way before they shrink.
-    for style in [BoardStyle::Full, BoardStyle::Compact] {
+    // Large boards only where a wide screen holds them all, in up to five
+    // columns: a 200x60 terminal shows nine 4x4 games that way.
+    for style in [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact] {
+        let most_columns: &[u16] = if style == BoardStyle::Large {
+            &[5, 4, 3, 2, 1]
+        } else {
+            &[3, 2, 1]
+        };
         for header_h in [logo_h, COMPACT_HEADER] {
-            let (bw, bh) = box_size(style, n);
-            for columns in [3u16, 2, 1] {
+            let (bw, bh) = live_box_size(style, n);
+            for &columns in most_columns {
                 if columns > games16 {
                     continue;
                 }
