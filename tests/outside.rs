@@ -291,7 +291,7 @@ fn the_live_screen_stays_responsive_while_a_brain_thinks() {
     let median = latencies[latencies.len() / 2];
     assert!(median < Duration::from_millis(100), "{latencies:?}");
     // Its first move lands, and its MESSAGE shows in the Records tab.
-    s.wait_for("slow brain plays 0,0", T);
+    s.wait_for("O says: slow brain plays ", T);
     s.send(CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
     assert!(!s.alternate_screen());
