@@ -499,11 +499,13 @@ fn select_zoom_and_page_by_keys_and_mouse() {
     let mut seen = std::collections::BTreeSet::new();
     for page in 1..=pages {
         let screen = s.wait_for(&format!("page {page}/{pages}"), T);
-        // Box titles only ("┌Game-7", "┏Game-7" when selected), not the
-        // Records tab's lines.
+        // Box titles only ("┌Game-7", "┏Game-7" when selected, "┌#7" in a
+        // narrow box), not the Records tab's lines.
         for line in screen.lines() {
-            let boxes = line.split("┌Game-").skip(1);
-            for part in boxes.chain(line.split("┏Game-").skip(1)) {
+            let parts = ["┌Game-", "┏Game-", "┌#", "┏#"]
+                .into_iter()
+                .flat_map(|title| line.split(title).skip(1));
+            for part in parts {
                 if let Some(n) = numbers(part).first() {
                     seen.insert(*n as usize);
                 }

@@ -391,12 +391,15 @@ fn the_load_tab_fits_80x24_and_scrolls_to_every_seat() {
     }
 }
 
-/// Every game's box title on screen ("┌Game-7", "┏Game-7" when selected).
+/// Every game's box title on screen ("┌Game-7", "┏Game-7" when selected,
+/// "┌#7" in a narrow box).
 fn boxes_shown(t: &str) -> Vec<usize> {
     let mut out = Vec::new();
     for line in t.lines() {
-        let titles = line.split("┌Game-").skip(1);
-        for part in titles.chain(line.split("┏Game-").skip(1)) {
+        let parts = ["┌Game-", "┏Game-", "┌#", "┏#"]
+            .into_iter()
+            .flat_map(|title| line.split(title).skip(1));
+        for part in parts {
             let digits: String = part.chars().take_while(char::is_ascii_digit).collect();
             if let Ok(n) = digits.parse() {
                 out.push(n);

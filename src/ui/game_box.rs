@@ -108,22 +108,30 @@ pub fn draw_game(
     let compact = style == BoardStyle::Compact;
     let (o, x) = (game.engines[0].label(), game.engines[1].label());
     let thinking = game.thinking.as_ref().filter(|_| !compact);
-    // Top right: whose move, the result, or the failure, in words when the
-    // title has room ("Game-12" and "X to move" or "O wins").
+    // Top right: whose move, the result, or the failure, in words; a
+    // narrow box shortens its name to "#12" and says "X's turn".
     let title_room = rect.width.saturating_sub(2) as usize;
-    let words_fit = |text: &str| format!("Game-{}", game.index + 1).len() + text.len() < title_room;
-    let terse = compact && !words_fit("X to move");
+    let long_name = format!("Game-{}", game.index + 1);
+    let wide = long_name.len() + "X to move".len() < title_room;
+    let name = if wide {
+        long_name
+    } else {
+        format!("#{}", game.index + 1)
+    };
+    let terse = compact && name.len() + "X's turn".len() >= title_room;
     let (right, right_style) = match &game.status {
         GameStatus::Playing => {
             let side = game.pos.to_move();
             let text = if terse {
                 format!("{side}")
-            } else {
+            } else if wide {
                 format!("{side} to move")
+            } else {
+                format!("{side}'s turn")
             };
             (text, side_style(c, side))
         }
-        // Narrow compact titles have no room for both: the result goes below.
+        // The narrowest titles have no room for both: the result goes below.
         GameStatus::Over { .. } if terse => (String::new(), c.warn()),
         GameStatus::Over { .. } => (result_text(game.outcome()).to_string(), c.warn()),
         GameStatus::Failed(_) => (
@@ -170,10 +178,7 @@ pub fn draw_game(
             ratatui::widgets::BorderType::Plain
         })
         .border_style(border)
-        .title(Line::from(Span::styled(
-            format!("Game-{}", game.index + 1),
-            bold,
-        )))
+        .title(Line::from(Span::styled(name, bold)))
         .title(Line::from(Span::styled(right, right_style)).right_aligned())
         .title_bottom(bottom.centered());
     let inner = block.inner(rect);

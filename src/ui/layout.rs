@@ -55,7 +55,7 @@ pub fn box_size(style: BoardStyle, n: u16) -> (u16, u16) {
         // ("MCTS 41k it · B2 62%").
         BoardStyle::Full => (w.max(20) + 2, h + 2 + super::game_box::THINKING_LINES),
         BoardStyle::Large => (w.max(16) + 2, h + 2),
-        // Shorter titles: "Game-12 O", "MCTS/NEGA", "O wins".
+        // Room for "#12 X's turn" and "MCTS/NEGA": words, not a lone letter.
         BoardStyle::Compact => (w.max(11) + 2, h + 2),
     }
 }
