@@ -56,10 +56,16 @@ fn cell_spans(
         Style::default()
     };
     if width == 1 {
+        // One character a cell: the cursor is reverse video, the last move
+        // bold and underlined, so they never look alike.
         let s = if marks.cursor == Some(cell) {
-            mark_style.add_modifier(Modifier::UNDERLINED | Modifier::REVERSED)
+            style.add_modifier(Modifier::REVERSED)
+        } else if on_line {
+            style.add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        } else if marks.last_move == Some(cell) {
+            style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
         } else {
-            mark_style
+            style
         };
         return vec![Span::styled(text, s)];
     }
