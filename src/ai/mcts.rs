@@ -37,30 +37,35 @@ const BATCH: u64 = 256;
 /// Visit counts below this use the lookup tables.
 const TABLE_SIZE: usize = 8192;
 
-const ONGOING: u8 = 0;
-const WON: u8 = 1; // the player who moved into the node has won
-const DRAWN: u8 = 2;
+/// A node's state: the game goes on, the player who moved into it has
+/// won, or the board is full.
+pub(crate) const ONGOING: u8 = 0;
+pub(crate) const WON: u8 = 1;
+pub(crate) const DRAWN: u8 = 2;
 
+/// A tree node, with its cell (and child count) in `C`: `u8` for the
+/// boards up to 8x8, `u16` for the big boards (`ai::big`), which share
+/// this node, its selection and its backup.
 #[derive(Clone, Copy)]
-struct Node {
+pub(crate) struct Node<C> {
     /// Mean reward for the player who moved into this node.
-    mean: f32,
+    pub mean: f32,
     /// `1/sqrt(visits)`, very large while unvisited so those go first.
-    inv_sqrt: f32,
+    pub inv_sqrt: f32,
     /// `EXPLORATION * sqrt(ln(visits + 1))`: what this node's children are
     /// explored with, kept up to date by the backup so that choosing a
     /// child is one multiply-add per child and no logarithm.
-    explore: f32,
-    visits: u32,
+    pub explore: f32,
+    pub visits: u32,
     /// Index of the first child; 0 while not expanded (the root is never a child).
-    first_child: u32,
-    cell: u8,
-    children: u8,
-    state: u8,
+    pub first_child: u32,
+    pub cell: C,
+    pub children: C,
+    pub state: u8,
 }
 
-impl Node {
-    fn leaf(cell: u8, state: u8) -> Node {
+impl<C: Copy + Default> Node<C> {
+    pub fn leaf(cell: C, state: u8) -> Node<C> {
         Node {
             mean: 0.0,
             inv_sqrt: 1e9,
@@ -68,10 +73,37 @@ impl Node {
             visits: 0,
             first_child: 0,
             cell,
-            children: 0,
+            children: C::default(),
             state,
         }
     }
+}
+
+/// The child of `node` (expanded) with the best UCT score.
+#[inline(always)]
+pub(crate) fn select_child<C: Copy + Into<usize>>(nodes: &[Node<C>], node: usize) -> usize {
+    let n = nodes[node];
+    let explore = n.explore;
+    let first = n.first_child as usize;
+    let mut best = first;
+    let mut best_score = f32::NEG_INFINITY;
+    for (i, child) in nodes[first..first + n.children.into()].iter().enumerate() {
+        let score = child.mean + explore * child.inv_sqrt;
+        if score > best_score {
+            best_score = score;
+            best = first + i;
+        }
+    }
+    best
+}
+
+/// Adds one visit with `reward` (for the player who moved into it) to a
+/// node: its mean, and the terms its selection reads.
+#[inline(always)]
+pub(crate) fn visit<C>(node: &mut Node<C>, reward: f32, t: &Tables) {
+    node.visits += 1;
+    [node.inv_sqrt, node.explore] = visit_terms(t, node.visits);
+    node.mean += (reward - node.mean) * node.inv_sqrt * node.inv_sqrt;
 }
 
 pub(crate) struct Tables {
@@ -136,7 +168,7 @@ pub struct Mcts {
     rules: Rules,
     limit: Limit,
     rng: Xoshiro256PlusPlus,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<u8>>,
     iterations: u64,
     /// The tree stops growing at this many nodes ([`MAX_NODES`] unless a
     /// memory limit says otherwise).
@@ -193,7 +225,7 @@ impl Mcts {
         {
             return false;
         }
-        let child = |nodes: &[Node], parent: usize, cell: u64| {
+        let child = |nodes: &[Node<u8>], parent: usize, cell: u64| {
             let n = nodes[parent];
             let first = n.first_child as usize;
             (first..first + n.children as usize)
@@ -278,7 +310,7 @@ impl Mcts {
     }
 
     /// The root's most visited child so far.
-    fn best_child(&self) -> Option<Node> {
+    fn best_child(&self) -> Option<Node<u8>> {
         let root = self.nodes.first()?;
         let children = &self.nodes[root.first_child as usize..][..root.children as usize];
         children.iter().max_by_key(|n| n.visits).copied()
@@ -318,21 +350,7 @@ impl Mcts {
                 }
                 self.expand(geo, node, boards, side, empty);
             }
-            let n = self.nodes[node];
-            let explore = n.explore;
-            let first = n.first_child as usize;
-            let mut best = first;
-            let mut best_score = f32::NEG_INFINITY;
-            for (i, child) in self.nodes[first..first + n.children as usize]
-                .iter()
-                .enumerate()
-            {
-                let score = child.mean + explore * child.inv_sqrt;
-                if score > best_score {
-                    best_score = score;
-                    best = first + i;
-                }
-            }
+            let best = select_child(&self.nodes, node);
             boards[side] |= 1u64 << self.nodes[best].cell;
             side ^= 1;
             node = best;
@@ -351,10 +369,7 @@ impl Mcts {
             } else {
                 0.0
             };
-            let n = &mut self.nodes[index as usize];
-            n.visits += 1;
-            [n.inv_sqrt, n.explore] = visit_terms(t, n.visits);
-            n.mean += (reward - n.mean) * n.inv_sqrt * n.inv_sqrt;
+            visit(&mut self.nodes[index as usize], reward, t);
         }
     }
 
@@ -386,7 +401,7 @@ impl Engine for Mcts {
     }
 
     fn set_memory_limit(&mut self, bytes: usize) {
-        self.max_nodes = (bytes / std::mem::size_of::<Node>()).max(1024);
+        self.max_nodes = (bytes / std::mem::size_of::<Node<u8>>()).max(1024);
     }
 
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {

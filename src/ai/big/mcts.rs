@@ -16,7 +16,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::board::{BigBoard, Tables};
-use crate::ai::mcts::{EXPLORATION, Limit, sqrt_ln, tables, visit_terms};
+use crate::ai::mcts::{DRAWN, Limit, Node, ONGOING, WON, select_child, tables, visit};
 use crate::ai::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Bits, Cell, Outcome, Player, Position, Rules};
 
@@ -30,46 +30,11 @@ const EVAL_SCALE: f32 = 150.0;
 /// takes some tens of microseconds).
 const BATCH: u64 = 16;
 
-const ONGOING: u8 = 0;
-const WON: u8 = 1; // the player who moved into the node has won
-const DRAWN: u8 = 2;
-
-#[derive(Clone, Copy)]
-struct Node {
-    /// Mean reward for the player who moved into this node.
-    mean: f32,
-    /// `1/sqrt(visits)`, very large while unvisited so those go first.
-    inv_sqrt: f32,
-    /// What this node's children are explored with (see `ai::mcts`).
-    explore: f32,
-    visits: u32,
-    /// Index of the first child; 0 while not expanded.
-    first_child: u32,
-    cell: u16,
-    children: u16,
-    state: u8,
-}
-
-impl Node {
-    fn leaf(cell: u16, state: u8) -> Node {
-        Node {
-            mean: 0.0,
-            inv_sqrt: 1e9,
-            explore: EXPLORATION * sqrt_ln(1),
-            visits: 0,
-            first_child: 0,
-            cell,
-            children: 0,
-            state,
-        }
-    }
-}
-
 pub struct BigMcts {
     tables: Tables,
     limit: Limit,
     rng: Xoshiro256PlusPlus,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<u16>>,
     /// The nodes of the current iteration's path, root first.
     path: Vec<u32>,
     iterations: u64,
@@ -178,7 +143,7 @@ impl BigMcts {
             .unwrap_or(Cell::new(0))
     }
 
-    fn best_child(&self) -> Option<Node> {
+    fn best_child(&self) -> Option<Node<u16>> {
         let root = self.nodes.first()?;
         let children = &self.nodes[root.first_child as usize..][..root.children as usize];
         children.iter().max_by_key(|n| n.visits).copied()
@@ -214,20 +179,7 @@ impl BigMcts {
                 }
                 self.expand(node, &board);
             }
-            let n = self.nodes[node];
-            let first = n.first_child as usize;
-            let mut best = first;
-            let mut best_score = f32::NEG_INFINITY;
-            for (i, child) in self.nodes[first..first + n.children as usize]
-                .iter()
-                .enumerate()
-            {
-                let score = child.mean + n.explore * child.inv_sqrt;
-                if score > best_score {
-                    best_score = score;
-                    best = first + i;
-                }
-            }
+            let best = select_child(&self.nodes, node);
             board.play(&self.tables, self.nodes[best].cell as usize);
             node = best;
             self.path.push(node as u32);
@@ -245,10 +197,7 @@ impl BigMcts {
                 Player::O => o_reward,
                 Player::X => 1.0 - o_reward,
             };
-            let n = &mut self.nodes[index as usize];
-            n.visits += 1;
-            [n.inv_sqrt, n.explore] = visit_terms(t, n.visits);
-            n.mean += (reward - n.mean) * n.inv_sqrt * n.inv_sqrt;
+            visit(&mut self.nodes[index as usize], reward, t);
         }
     }
 
@@ -320,7 +269,7 @@ impl Engine for BigMcts {
     }
 
     fn set_memory_limit(&mut self, bytes: usize) {
-        self.max_nodes = (bytes / std::mem::size_of::<Node>()).max(1024);
+        self.max_nodes = (bytes / std::mem::size_of::<Node<u16>>()).max(1024);
     }
 
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
