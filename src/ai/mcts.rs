@@ -97,6 +97,34 @@ pub(crate) fn select_child<C: Copy + Into<usize>>(nodes: &[Node<C>], node: usize
     best
 }
 
+/// Runs a search in batches of `batch` iterations (`run(n)` runs `n` and
+/// returns the progress to report) until `limit` or the budget stops it.
+/// Budgets in iterations are exact: the last batch runs only what is left.
+pub(crate) fn run_batches(
+    limit: Limit,
+    batch: u64,
+    budget: &mut dyn Budget,
+    mut run: impl FnMut(u64) -> SearchInfo,
+) {
+    let mut done_so_far = 0u64;
+    loop {
+        let n = match limit {
+            Limit::Iterations(total) => (total as u64).saturating_sub(done_so_far).min(batch),
+            Limit::Time(_) => batch,
+        };
+        let progress = run(n);
+        done_so_far += n;
+        budget.report(&progress);
+        let done = match limit {
+            Limit::Iterations(total) => done_so_far >= total as u64,
+            Limit::Time(t) => budget.elapsed() >= t,
+        };
+        if done || !budget.tick() {
+            return;
+        }
+    }
+}
+
 /// Adds one visit with `reward` (for the player who moved into it) to a
 /// node: its mean, and the terms its selection reads.
 #[inline(always)]
@@ -284,25 +312,13 @@ impl Mcts {
         }
         self.root = Some(boards);
         self.iterations = 0;
-        loop {
-            // Exact budgets: the last batch runs only what is left.
-            let batch = match self.limit {
-                Limit::Iterations(n) => (n as u64).saturating_sub(self.iterations).min(BATCH),
-                Limit::Time(_) => BATCH,
-            };
-            for _ in 0..batch {
+        run_batches(self.limit, BATCH, budget, |n| {
+            for _ in 0..n {
                 self.iterate(geo, boards, side);
             }
-            self.iterations += batch;
-            budget.report(&self.progress());
-            let done = match self.limit {
-                Limit::Iterations(n) => self.iterations >= n as u64,
-                Limit::Time(t) => budget.elapsed() >= t,
-            };
-            if done || !budget.tick() {
-                break;
-            }
-        }
+            self.iterations += n;
+            self.progress()
+        });
         // The root is always expanded by the first iteration.
         self.best_child()
             .map(|n| Cell::new(n.cell.into()))

@@ -87,6 +87,21 @@ pub fn clock_bar(t: &Thinking, width: usize) -> (String, String) {
     }
 }
 
+/// What a live game's board shows besides the marks: the last move, the
+/// thinking seat's candidate, the winning line.
+pub fn marks(game: &GameView) -> board::Marks {
+    board::Marks {
+        last_move: game.last_move,
+        candidate: game
+            .thinking
+            .as_ref()
+            .filter(|_| game.status == GameStatus::Playing)
+            .and_then(|t| t.info.best.map(|cell| (cell, t.side))),
+        winning_line: game.pos.winning_line().unwrap_or_default(),
+        ..board::Marks::default()
+    }
+}
+
 fn side_style(c: ColorMode, side: Player) -> Style {
     match side {
         Player::O => c.o_style(),
@@ -183,16 +198,7 @@ pub fn draw_game(
         .title_bottom(bottom.centered());
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    let marks = board::Marks {
-        last_move: game.last_move,
-        candidate: game
-            .thinking
-            .as_ref()
-            .filter(|_| game.status == GameStatus::Playing)
-            .and_then(|t| t.info.best.map(|cell| (cell, t.side))),
-        winning_line: game.pos.winning_line().unwrap_or_default(),
-        ..board::Marks::default()
-    };
+    let marks = marks(game);
     let n = app.config.rules.size();
     let lines = board::lines(&game.pos, style, c, marks);
     let (bw, bh) = layout::board_size(style, n as u16);

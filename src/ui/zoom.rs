@@ -8,7 +8,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
 
-use super::board::{self, Marks};
+use super::board;
 use super::game_box::{clock_bar, info_line};
 use super::layout::{BoardStyle, board_size};
 use super::result_text;
@@ -41,16 +41,7 @@ pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
         .find(|&s| fits(s))
         .unwrap_or(BoardStyle::Compact);
     let (bw, bh) = board_size(style, n as u16);
-    let marks = Marks {
-        last_move: game.last_move,
-        candidate: game
-            .thinking
-            .as_ref()
-            .filter(|_| game.status == GameStatus::Playing)
-            .and_then(|t| t.info.best.map(|cell| (cell, t.side))),
-        winning_line: game.pos.winning_line().unwrap_or_default(),
-        ..Marks::default()
-    };
+    let marks = super::game_box::marks(game);
     let board_area = Rect::new(inner.x, inner.y, bw.min(inner.width), bh.min(inner.height));
     frame.render_widget(
         Paragraph::new(board::lines(&game.pos, style, c, marks)),

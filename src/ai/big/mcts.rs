@@ -16,7 +16,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::board::{BigBoard, Tables};
-use crate::ai::mcts::{DRAWN, Limit, Node, ONGOING, WON, select_child, tables, visit};
+use crate::ai::mcts::{DRAWN, Limit, Node, ONGOING, WON, run_batches, select_child, tables, visit};
 use crate::ai::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Bits, Cell, Outcome, Player, Position, Rules};
 
@@ -115,24 +115,13 @@ impl BigMcts {
         self.nodes.clear();
         self.nodes.push(Node::leaf(0, ONGOING));
         self.iterations = 0;
-        loop {
-            let batch = match self.limit {
-                Limit::Iterations(n) => (n as u64).saturating_sub(self.iterations).min(BATCH),
-                Limit::Time(_) => BATCH,
-            };
-            for _ in 0..batch {
+        run_batches(self.limit, BATCH, budget, |n| {
+            for _ in 0..n {
                 self.iterate(root);
             }
-            self.iterations += batch;
-            budget.report(&self.progress());
-            let done = match self.limit {
-                Limit::Iterations(n) => self.iterations >= n as u64,
-                Limit::Time(t) => budget.elapsed() >= t,
-            };
-            if done || !budget.tick() {
-                break;
-            }
-        }
+            self.iterations += n;
+            self.progress()
+        });
         self.best_child()
             .map(|n| Cell::new(n.cell))
             .or_else(|| {
