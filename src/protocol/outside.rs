@@ -111,18 +111,30 @@ fn running() -> &'static Mutex<Vec<u32>> {
 pub fn kill_all() {
     let pids = std::mem::take(&mut *running().lock().unwrap_or_else(|e| e.into_inner()));
     for pid in pids {
+        // SAFETY: kill(2) and waitpid(2) on a child we started and have not
+        // reaped, so the pid is still ours.
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
+        }
         kill_group(pid);
-        // SAFETY: waitpid(2) on a child we started and have not reaped, so
-        // the pid is still ours.
-        unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
     }
 }
 
-/// SIGKILL to the brain and every process in its group.
+/// SIGKILL to the brain and every process in its group, until none is
+/// left: a process that was forking when the first signal went out can
+/// leave a child the signal missed, so the group is signalled again until
+/// the kernel says it is empty (or 100 tries, a few milliseconds).
 fn kill_group(pid: u32) {
-    // SAFETY: kill(2) on the process group a child of ours leads (it was
-    // started with its own group, whose id is its pid, and is not reaped).
-    unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+    for _ in 0..100 {
+        // SAFETY: kill(2) on the process group a child of ours leads (it
+        // was started with its own group, whose id is its pid).
+        let sent = unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+        if sent != 0 {
+            return; // ESRCH: nobody left in the group
+        }
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
 }
 
 /// A running brain: its pipes, and what it has sent that is not yet a line.
@@ -206,8 +218,12 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.send("END");
         let pid = self.child.id();
-        kill_group(pid);
+        // Reap the leader first: until then it is a zombie member of the
+        // group and the group never looks empty.
+        // SAFETY: kill(2) on our child, not yet reaped.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
         let _ = self.child.wait();
+        kill_group(pid);
         running()
             .lock()
             .unwrap_or_else(|e| e.into_inner())
