@@ -107,6 +107,15 @@ impl Default for LiveConfig {
 }
 
 impl LiveConfig {
+    /// How a seat's engine is named on screen: its label ("MCTS"), or an
+    /// outside brain's program name ("pbrain-foo").
+    pub fn seat_label(&self, kind: EngineKind, side: Player) -> &str {
+        match &self.brains[side.index()] {
+            Some(brain) if kind == EngineKind::Brain => brain.name(),
+            _ => kind.label(),
+        }
+    }
+
     /// The CPU time each seat may think per move, if the budget is a clock.
     pub fn clock(&self) -> Option<Duration> {
         match self.limit {

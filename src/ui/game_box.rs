@@ -121,7 +121,14 @@ pub fn draw_game(
     let c = app.config.color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let compact = style == BoardStyle::Compact;
-    let (o, x) = (game.engines[0].label(), game.engines[1].label());
+    let (o, x) = (
+        app.config
+            .seat_label(game.engines[0], Player::O)
+            .to_string(),
+        app.config
+            .seat_label(game.engines[1], Player::X)
+            .to_string(),
+    );
     let thinking = game.thinking.as_ref().filter(|_| !compact);
     // Top right: whose move, the result, or the failure, in words; a
     // narrow box shortens its name to "#12" and says "X's turn".
@@ -161,7 +168,7 @@ pub fn draw_game(
         .filter(|t| !t.done)
         .map(|t| t.side)
         .filter(|_| game.status == GameStatus::Playing);
-    let label = |side: Player, name: &'static str| {
+    let label = |side: Player, name: String| {
         if thinker == Some(side) {
             Span::styled(name, Style::default().add_modifier(Modifier::UNDERLINED))
         } else {

@@ -103,7 +103,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let c = app.config.color;
     super::draw_header(frame, app, plan.header, plan.logo, None);
     let game = &app.games[0];
-    let computer = game.engines[human.side.other().index()].label();
+    let computer = app
+        .config
+        .seat_label(game.engines[human.side.other().index()], human.side.other());
     let (o, x) = if human.side == crate::game::Player::O {
         ("YOU", computer)
     } else {
@@ -237,7 +239,9 @@ pub fn record_lines(app: &App) -> Vec<Line<'static>> {
     let c = app.config.color;
     let game = &app.games[0];
     let label = |person: crate::game::Player| {
-        let computer = game.engines[person.other().index()].label();
+        let computer = app
+            .config
+            .seat_label(game.engines[person.other().index()], person.other());
         if person == crate::game::Player::O {
             format!("YOU vs {computer}")
         } else {

@@ -408,8 +408,8 @@ fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
                 ),
                 Span::raw(format!(
                     "{} vs {}  ",
-                    g.engines[0].label(),
-                    g.engines[1].label()
+                    app.config.seat_label(g.engines[0], Player::O),
+                    app.config.seat_label(g.engines[1], Player::X)
                 )),
             ];
             let moves = g.record.notation();
@@ -441,8 +441,8 @@ fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
                 spans.push(Span::styled(
                     format!(
                         "  (previous: {} vs {}, {})",
-                        engines[0].label(),
-                        engines[1].label(),
+                        app.config.seat_label(engines[0], Player::O),
+                        app.config.seat_label(engines[1], Player::X),
                         result_text(outcome)
                     ),
                     c.dim(),

@@ -13,6 +13,7 @@ use super::game_box::{clock_bar, info_line};
 use super::layout::{BoardStyle, board_size};
 use super::result_text;
 use crate::app::{App, GameStatus, GameView};
+use crate::game::Player;
 
 /// Columns the side panel wants beside the board.
 const INFO_WIDTH: u16 = 30;
@@ -72,10 +73,20 @@ pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::from(vec![
             Span::styled("O ", c.o_style()),
-            Span::styled(game.engines[0].label(), bold),
+            Span::styled(
+                app.config
+                    .seat_label(game.engines[0], Player::O)
+                    .to_string(),
+                bold,
+            ),
             Span::raw("  vs  "),
             Span::styled("X ", c.x_style()),
-            Span::styled(game.engines[1].label(), bold),
+            Span::styled(
+                app.config
+                    .seat_label(game.engines[1], Player::X)
+                    .to_string(),
+                bold,
+            ),
         ]),
         Line::from(""),
     ];
@@ -138,8 +149,8 @@ pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         lines.push(Line::from(Span::styled(
             format!(
                 "previous game: {} vs {}, {}",
-                engines[0].label(),
-                engines[1].label(),
+                app.config.seat_label(engines[0], Player::O),
+                app.config.seat_label(engines[1], Player::X),
                 result_text(outcome)
             ),
             c.dim(),
