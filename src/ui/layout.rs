@@ -143,7 +143,9 @@ pub fn plan(area: Rect, games: usize, n: u16) -> Option<Plan> {
     let (bw, bh) = box_size(style, n);
     let header = Rect::new(area.x, area.y, area.width, COMPACT_HEADER);
     let rest = area.height - COMPACT_HEADER;
-    let columns = (area.width / bw).clamp(1, 3);
+    // As many columns as the width holds: a wide screen shows more games
+    // a page (36 at 200x60).
+    let columns = (area.width / bw).clamp(1, games16);
     let rows = (rest.saturating_sub(3) / bh).max(1);
     let gh = (rows * bh).min(rest);
     let grid = Rect::new(area.x, header.bottom(), area.width, gh);

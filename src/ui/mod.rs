@@ -189,13 +189,8 @@ fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
         ));
     } else if let Some(view) = view.filter(|v| v.pages > 1) {
         items.push(Span::styled(
-            format!(
-                "  page {}/{} (games {}-{}, PgUp PgDn)",
-                view.page + 1,
-                view.pages,
-                view.first + 1,
-                view.first + view.boxes.len()
-            ),
+            // Short enough for a 40-column status line.
+            format!("  page {}/{} PgUp/PgDn", view.page + 1, view.pages),
             c.warn(),
         ));
     }

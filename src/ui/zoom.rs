@@ -16,7 +16,7 @@ use crate::app::{App, GameStatus, GameView};
 use crate::game::Player;
 
 /// Columns the side panel wants beside the board.
-const INFO_WIDTH: u16 = 30;
+const INFO_WIDTH: u16 = 26;
 
 pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
     let c = app.config.color;
