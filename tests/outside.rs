@@ -315,3 +315,42 @@ fn the_example_brain_in_the_readme_plays_whole_games() {
     assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 3);
 }
+
+#[test]
+fn after_an_undo_the_brain_gets_the_board_in_a_fresh_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log").display().to_string();
+    let brain = format!("brain:{}", script("slow.sh"));
+    let mut s = Session::start(
+        &["--human", "--ai", &brain, "--delay", "0"],
+        100,
+        40,
+        &[("SLOW_BRAIN_MS", "0"), ("BRAIN_LOG", &log)],
+    );
+    s.wait_for("Your move", T);
+    s.send(b"b2\r");
+    // The brain answers with the first empty cell, A1.
+    s.wait_until("the brain's answer", T, |sc| sc.contains("B2 → A1"));
+    s.send(b"u");
+    s.wait_for("took back", T);
+    s.send(b"c3\r");
+    s.wait_until("the brain's next answer", T, |sc| sc.contains("C3 → A1"));
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    let said = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = said.lines().collect();
+    // The undo starts a new game generation, so the seat starts its brain
+    // afresh: a second START, then the one move of the new position as a
+    // TURN, never a position the brain's open match does not lead to.
+    let turn = lines.iter().position(|l| *l == "TURN 1,1").expect(&said);
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with("START"))
+        .expect(&said);
+    assert!(turn < start, "{said}");
+    let moves: Vec<&&str> = lines[start..]
+        .iter()
+        .filter(|l| !l.starts_with("INFO") && !l.starts_with("START"))
+        .collect();
+    assert_eq!(moves, [&"TURN 2,2"], "{said}");
+}

@@ -125,6 +125,25 @@ pub(crate) fn run_batches(
     }
 }
 
+/// The root's most visited child so far (the root is `nodes[0]`).
+pub(crate) fn most_visited_child<C: Copy + Into<usize>>(nodes: &[Node<C>]) -> Option<Node<C>> {
+    let root = nodes.first()?;
+    let children = &nodes[root.first_child as usize..][..root.children.into()];
+    children.iter().max_by_key(|n| n.visits).copied()
+}
+
+/// The search so far, as the screen shows it: iterations, the move it
+/// would play, its win rate.
+pub(crate) fn progress<C: Copy + Into<usize>>(nodes: &[Node<C>], iterations: u64) -> SearchInfo {
+    let best = most_visited_child(nodes);
+    SearchInfo {
+        work: iterations,
+        best: best.map(|n| Cell::from_index(n.cell.into())),
+        estimate: best.map(|n| Estimate::WinRate(n.mean)),
+        ..SearchInfo::default()
+    }
+}
+
 /// Adds one visit with `reward` (for the player who moved into it) to a
 /// node: its mean, and the terms its selection reads.
 #[inline(always)]
@@ -327,20 +346,11 @@ impl Mcts {
 
     /// The root's most visited child so far.
     fn best_child(&self) -> Option<Node<u8>> {
-        let root = self.nodes.first()?;
-        let children = &self.nodes[root.first_child as usize..][..root.children as usize];
-        children.iter().max_by_key(|n| n.visits).copied()
+        most_visited_child(&self.nodes)
     }
 
-    /// The search so far: iterations, the move it would play, its win rate.
     fn progress(&self) -> SearchInfo {
-        let best = self.best_child();
-        SearchInfo {
-            work: self.iterations,
-            best: best.map(|n| Cell::new(n.cell.into())),
-            estimate: best.map(|n| Estimate::WinRate(n.mean)),
-            ..SearchInfo::default()
-        }
+        progress(&self.nodes, self.iterations)
     }
 
     /// One iteration: select down the tree, expand, play out, back up.

@@ -383,6 +383,14 @@ impl App {
         self.rate.per_second(self.now)
     }
 
+    /// Game `index`, if it is still at `generation` and being played: a
+    /// seat's answer to an older game (restarted, undone) changes nothing.
+    fn game_in_play(&mut self, index: usize, generation: u64) -> Option<&mut GameView> {
+        self.games
+            .get_mut(index)
+            .filter(|g| g.generation == generation && g.status == GameStatus::Playing)
+    }
+
     /// Plays `cell` in game `index` if that game is still at `generation`
     /// and the move is legal.
     pub fn apply_move(
@@ -393,12 +401,9 @@ impl App {
         now: Instant,
     ) -> Vec<Effect> {
         self.now = now;
-        let Some(game) = self.games.get_mut(index) else {
+        let Some(game) = self.game_in_play(index, generation) else {
             return Vec::new();
         };
-        if game.generation != generation || game.status != GameStatus::Playing {
-            return Vec::new();
-        }
         if game.pos.play(cell).is_err() {
             return Vec::new();
         }
@@ -424,12 +429,9 @@ impl App {
         now: Instant,
     ) -> Vec<Effect> {
         self.now = now;
-        let Some(game) = self.games.get_mut(index) else {
+        let Some(game) = self.game_in_play(index, generation) else {
             return Vec::new();
         };
-        if game.generation != generation || game.status != GameStatus::Playing {
-            return Vec::new();
-        }
         game.forfeit = Some((loser, reason.to_string()));
         game.thinking = None;
         self.end_if_over(index, Outcome::Win(loser.other()), now);

@@ -262,6 +262,8 @@ pub struct OutsideBrain {
     known: [Bits; 2],
     /// The side it plays, once known.
     side: Option<Player>,
+    /// The brain has a match open (it has played a move of it).
+    in_game: bool,
     /// MESSAGE lines not yet collected by [`OutsideBrain::take_messages`].
     messages: Vec<String>,
     /// Why it lost, once it has.
@@ -278,6 +280,7 @@ impl OutsideBrain {
             process: None,
             known: [Bits::EMPTY; 2],
             side: None,
+            in_game: false,
             messages: Vec::new(),
             forfeit: None,
         }
@@ -333,10 +336,15 @@ impl OutsideBrain {
         let (mine, theirs) = (pos.board(me), pos.board(me.other()));
         let [known_mine, known_theirs] = self.known;
         let new_theirs = theirs.and_not(known_theirs);
-        let command = if mine == known_mine
+        let follows_on = mine == known_mine
             && known_theirs.and_not(theirs).is_empty()
-            && new_theirs.count() == 1
-        {
+            && new_theirs.count() == 1;
+        if !follows_on && self.in_game {
+            // A position the brain has not followed (an undo, a new game):
+            // the protocol closes the open match with RESTART first.
+            self.restart(budget)?;
+        }
+        let command = if follows_on {
             let cell = new_theirs
                 .first()
                 .map(Cell::from_index)
@@ -380,7 +388,23 @@ impl OutsideBrain {
             return Err(Forfeit::Occupied(format!("{x},{y}")));
         }
         self.known = [mine.with(cell.index()), theirs];
+        self.in_game = true;
         Ok(cell)
+    }
+
+    /// RESTART, answered by OK within the brain's time.
+    fn restart(&mut self, budget: &mut dyn Budget) -> Result<(), Forfeit> {
+        let Some(process) = self.process.as_mut() else {
+            return Err(Forfeit::Exited);
+        };
+        process.send("RESTART")?;
+        let deadline = Instant::now() + self.think + TOLERANCE;
+        let reply = read_reply(process, budget, deadline, &mut self.messages)?;
+        if !reply.eq_ignore_ascii_case("OK") {
+            return Err(Forfeit::Refused(reply));
+        }
+        self.in_game = false;
+        Ok(())
     }
 }
 
@@ -444,6 +468,36 @@ impl Engine for OutsideBrain {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_the_open_match_does_not_lead_to_is_sent_after_restart() {
+        let dir = std::env::temp_dir().join(format!("kxo-brain-log-{}", std::process::id()));
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/slow.sh");
+        let rules = Rules::new(4, 3).unwrap();
+        // Its settings through env(1): the test's own environment stays as it is.
+        let command = BrainCommand::parse(&format!(
+            "brain:env SLOW_BRAIN_MS=0 BRAIN_LOG={} {script}",
+            dir.display()
+        ))
+        .unwrap();
+        let mut brain = OutsideBrain::new(command, rules, Duration::from_secs(2));
+        let mut budget = crate::ai::Unlimited::new();
+        let b2 = Cell::parse("B2", 4).unwrap();
+        let first = Position::from_moves(rules, &[b2]).unwrap();
+        assert_eq!(brain.try_choose(&first, &mut budget), Ok(Cell::new(0)));
+        // Not B2 then A1: another game altogether.
+        let other = Position::from_moves(rules, &[Cell::parse("D4", 4).unwrap()]).unwrap();
+        assert_eq!(brain.try_choose(&other, &mut budget), Ok(Cell::new(0)));
+        drop(brain);
+        let said = std::fs::read_to_string(&dir).unwrap();
+        let _ = std::fs::remove_file(&dir);
+        let lines: Vec<&str> = said.lines().filter(|l| !l.starts_with("INFO")).collect();
+        assert_eq!(
+            lines,
+            ["START 4", "TURN 1,1", "RESTART", "BOARD", "3,3,2", "DONE"],
+            "{said}"
+        );
+    }
 
     #[test]
     fn brain_commands_parse_with_quoted_arguments() {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A brain that plays legal moves slowly: the first empty cell, after
 # SLOW_BRAIN_MS milliseconds (default 1500). It remembers the stones it
-# was told of and plays left to right, top to bottom.
+# was told of and plays left to right, top to bottom. Each command it
+# reads is appended to $BRAIN_LOG when that is set.
 delay=$(awk "BEGIN { print ${SLOW_BRAIN_MS:-1500} / 1000 }")
 size=15
 taken=" "
@@ -24,6 +25,7 @@ play() {
 }
 while IFS= read -r line; do
     line=$(printf '%s' "$line" | tr -d '\r')
+    [ -n "$BRAIN_LOG" ] && echo "$line" >> "$BRAIN_LOG"
     case "$line" in
         START*) size=${line#START }; taken=" "; echo OK ;;
         RESTART) taken=" "; echo OK ;;
@@ -31,6 +33,7 @@ while IFS= read -r line; do
         TURN*) taken="$taken${line#TURN } "; play ;;
         BOARD) while IFS= read -r l; do
                    l=$(printf '%s' "$l" | tr -d '\r')
+                   [ -n "$BRAIN_LOG" ] && echo "$l" >> "$BRAIN_LOG"
                    [ "$l" = DONE ] && break
                    taken="$taken${l%,*} "
                done; play ;;

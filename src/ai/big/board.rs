@@ -181,37 +181,30 @@ impl BigBoard {
     /// candidates and the score from the windows through it.
     fn place(&mut self, t: &Tables, p: Player, cell: usize) {
         let k = t.goal as u32;
-        let window = (1u32 << k) - 1;
-        let (me, opp) = (p.index(), p.other().index());
-        for (dr, dc) in DIRECTIONS {
-            let seg = self.segment(t, cell, dr, dc);
-            for start in 0..k {
-                let w = window << start;
-                if seg.on_board & w != w {
-                    continue;
-                }
-                let mine = (seg.stones[me] & w).count_ones();
-                let theirs = (seg.stones[opp] & w).count_ones();
-                let (before, after) = match p {
-                    Player::O => (
-                        t.window_value(mine, theirs),
-                        t.window_value(mine + 1, theirs),
-                    ),
-                    Player::X => (
-                        t.window_value(theirs, mine),
-                        t.window_value(theirs, mine + 1),
-                    ),
-                };
-                self.score += after - before;
-                if theirs == 0 && mine + 2 == k {
-                    // K - 1 of ours once this stone is down: the one empty
-                    // cell left completes the line.
-                    let gap = w & !seg.stones[me] & !(1 << (k - 1));
-                    let pos = gap.trailing_zeros() as usize;
-                    self.wins[me].insert(seg.cells[pos] as usize);
-                }
+        let me = p.index();
+        let mut score = self.score;
+        let mut wins = self.wins[me];
+        self.for_each_window(t, cell, p, |seg, w, mine, theirs| {
+            let (before, after) = match p {
+                Player::O => (
+                    t.window_value(mine, theirs),
+                    t.window_value(mine + 1, theirs),
+                ),
+                Player::X => (
+                    t.window_value(theirs, mine),
+                    t.window_value(theirs, mine + 1),
+                ),
+            };
+            score += after - before;
+            if theirs == 0 && mine + 2 == k {
+                // K - 1 of ours once this stone is down: the one empty
+                // cell left completes the line.
+                let gap = w & !seg.stones[me] & !(1 << (k - 1));
+                wins.insert(seg.cells[gap.trailing_zeros() as usize] as usize);
             }
-        }
+        });
+        self.score = score;
+        self.wins[me] = wins;
         self.stones[me].insert(cell);
         self.wins[0].remove(cell);
         self.wins[1].remove(cell);
@@ -248,28 +241,45 @@ impl BigBoard {
     /// How much a stone on `cell` would change the score for the side to
     /// move, plus how much it would deny the opponent: an order for moves.
     pub fn move_value(&self, t: &Tables, cell: usize) -> i32 {
+        let mut value = 0;
+        self.for_each_window(t, cell, self.to_move, |_, _, mine, theirs| {
+            let (mine, theirs) = (mine as usize, theirs as usize);
+            if theirs == 0 {
+                value += t.weight[mine + 1] - t.weight[mine];
+            }
+            if mine == 0 {
+                value += t.weight[theirs + 1] - t.weight[theirs];
+            }
+        });
+        value
+    }
+
+    /// Calls `f(segment, window, mine, theirs)` for every window of K cells
+    /// on the board through `cell`, in the 4 directions: the window as a
+    /// mask of its segment, and the stones of `p` and of the other side in
+    /// it (the ones on `cell` itself not counted: it is empty).
+    #[inline]
+    fn for_each_window(
+        &self,
+        t: &Tables,
+        cell: usize,
+        p: Player,
+        mut f: impl FnMut(&Segment, u32, u32, u32),
+    ) {
         let k = t.goal as u32;
         let window = (1u32 << k) - 1;
-        let (me, opp) = (self.to_move.index(), self.to_move.other().index());
-        let mut value = 0;
+        let (me, opp) = (p.index(), p.other().index());
         for (dr, dc) in DIRECTIONS {
             let seg = self.segment(t, cell, dr, dc);
             for start in 0..k {
                 let w = window << start;
-                if seg.on_board & w != w {
-                    continue;
-                }
-                let mine = (seg.stones[me] & w).count_ones() as usize;
-                let theirs = (seg.stones[opp] & w).count_ones() as usize;
-                if theirs == 0 {
-                    value += t.weight[mine + 1] - t.weight[mine];
-                }
-                if mine == 0 {
-                    value += t.weight[theirs + 1] - t.weight[theirs];
+                if seg.on_board & w == w {
+                    let mine = (seg.stones[me] & w).count_ones();
+                    let theirs = (seg.stones[opp] & w).count_ones();
+                    f(&seg, w, mine, theirs);
                 }
             }
         }
-        value
     }
 }
 

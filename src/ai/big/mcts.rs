@@ -16,8 +16,11 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::board::{BigBoard, Tables};
-use crate::ai::mcts::{DRAWN, Limit, Node, ONGOING, WON, run_batches, select_child, tables, visit};
-use crate::ai::{Budget, Engine, Estimate, SearchInfo};
+use crate::ai::mcts::{
+    DRAWN, Limit, Node, ONGOING, WON, most_visited_child, progress, run_batches, select_child,
+    tables, visit,
+};
+use crate::ai::{Budget, Engine, SearchInfo};
 use crate::game::{Bits, Cell, Outcome, Player, Position, Rules};
 
 /// The tree stops growing past this many nodes (24 bytes each, 6 MiB).
@@ -133,19 +136,11 @@ impl BigMcts {
     }
 
     fn best_child(&self) -> Option<Node<u16>> {
-        let root = self.nodes.first()?;
-        let children = &self.nodes[root.first_child as usize..][..root.children as usize];
-        children.iter().max_by_key(|n| n.visits).copied()
+        most_visited_child(&self.nodes)
     }
 
     fn progress(&self) -> SearchInfo {
-        let best = self.best_child();
-        SearchInfo {
-            work: self.iterations,
-            best: best.map(|n| Cell::new(n.cell)),
-            estimate: best.map(|n| Estimate::WinRate(n.mean)),
-            ..SearchInfo::default()
-        }
+        progress(&self.nodes, self.iterations)
     }
 
     /// One iteration: select down the tree, expand, play out, back up.
