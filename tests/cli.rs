@@ -1,20 +1,11 @@
 //! The binary's headless commands, run as a user would.
 
+mod common;
+
 use std::process::Command;
 
 fn kxo(args: &[&str]) -> (i32, String, String) {
-    // Models go to a scratch folder, never the user's.
-    let data = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
-        .args(args)
-        .env("XDG_DATA_HOME", data.path())
-        .output()
-        .expect("run kxo-tui");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::kxo_with(args, &[])
 }
 
 fn json(text: &str) -> serde_json::Value {

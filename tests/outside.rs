@@ -13,26 +13,11 @@ use common::{CTRL_Q, Session};
 const T: Duration = Duration::from_secs(10);
 
 fn kxo(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-    let data = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
-        .args(args)
-        .env("XDG_DATA_HOME", data.path())
-        .envs(env.iter().copied())
-        .output()
-        .expect("run kxo-tui");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::kxo_with(args, env)
 }
 
 fn script(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/brains")
-        .join(name)
-        .display()
-        .to_string()
+    common::brain_script(name)
 }
 
 /// `brain:` for kxo-tui's own brain with these flags.

@@ -4,24 +4,15 @@
 
 mod common;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{CTRL_Q, Session};
 
 const T: Duration = Duration::from_secs(10);
 
-fn script(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/brains")
-        .join(name)
-        .display()
-        .to_string()
-}
-
 #[test]
 fn the_live_screen_stays_responsive_while_a_brain_thinks() {
-    let brain = format!("brain:{}", script("slow.sh"));
+    let brain = format!("brain:{}", common::brain_script("slow.sh"));
     let mut s = Session::start(
         &[
             "--games",

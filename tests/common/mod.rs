@@ -244,3 +244,30 @@ impl Drop for Session {
 pub const CTRL_P: &[u8] = b"\x10";
 pub const CTRL_Q: &[u8] = b"\x11";
 pub const CTRL_C: &[u8] = b"\x03";
+
+/// Runs the binary to its end (a headless command) with `env` added; its
+/// exit status, stdout and stderr. Models go to a scratch folder, never the
+/// user's.
+pub fn kxo_with(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let data = tempfile::tempdir().expect("temp dir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .args(args)
+        .env("XDG_DATA_HOME", data.path())
+        .envs(env.iter().copied())
+        .output()
+        .expect("run kxo-tui");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The path of a test brain in `tests/brains/`.
+pub fn brain_script(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/brains")
+        .join(name)
+        .display()
+        .to_string()
+}
