@@ -274,3 +274,37 @@ fn small_boards_use_the_goal_given() {
         "K=4 does not fit 3x3"
     );
 }
+
+/// The most memory the brain's process has held (VmHWM), in bytes.
+fn peak_memory(b: &Brain) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", b.child.id()))
+        .expect("the brain's /proc status");
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    kb * 1024
+}
+
+#[test]
+fn max_memory_is_kept() {
+    // Three seconds of MCTS on 15x15: without a limit the tree grows to
+    // tens of MB (up to --hash, 64 MB; 48 MB in two seconds here); with
+    // max_memory 20 MB the whole process stays under it (14 MB here).
+    const LIMIT: u64 = 20_000_000;
+    let mut peaks = Vec::new();
+    for limited in [false, true] {
+        let mut b = Brain::start(&["--engine", "mcts", "--think-ms", "3000"]);
+        assert_eq!(b.ask("START 15"), "OK");
+        if limited {
+            b.send(&format!("INFO max_memory {LIMIT}"));
+        }
+        xy(&b.ask("TURN 7,7"));
+        peaks.push(peak_memory(&b));
+        b.send("END");
+        b.exit_within(Duration::from_secs(2));
+    }
+    assert!(peaks[0] > LIMIT, "the test would not tell: {peaks:?}");
+    assert!(peaks[1] < LIMIT, "{peaks:?}");
+}
