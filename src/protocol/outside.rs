@@ -201,7 +201,8 @@ impl Process {
                 Ok(0) => self.closed = true,
                 Ok(n) => {
                     self.pending.extend_from_slice(&chunk[..n]);
-                    if self.pending.len() > MAX_LINE && !self.pending.contains(&b'\n') {
+                    let ended = |b: &u8| *b == b'\n' || *b == b'\r';
+                    if self.pending.len() > MAX_LINE && !self.pending.iter().any(ended) {
                         self.pending.truncate(MAX_LINE);
                         self.pending.push(b'\n');
                     }
