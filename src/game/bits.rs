@@ -112,17 +112,37 @@ impl Bits {
     }
 
     /// The cells in increasing order.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + use<> {
-        let words = self.0;
-        words.into_iter().enumerate().flat_map(|(i, mut w)| {
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let bit = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    i * 64 + bit
-                })
-            })
-        })
+    #[inline]
+    pub fn iter(&self) -> BitsIter {
+        BitsIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+}
+
+/// The cells of a [`Bits`], lowest first: one word at a time, so a board
+/// of one word costs one word's walk and a check of the empty rest.
+pub struct BitsIter {
+    words: [u64; WORDS],
+    word: usize,
+}
+
+impl Iterator for BitsIter {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.word < WORDS {
+            let w = &mut self.words[self.word];
+            if *w != 0 {
+                let bit = w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(self.word * 64 + bit);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 

@@ -164,15 +164,21 @@ impl Position {
         let me = self.to_move;
         let board = &mut self.boards[me.index()];
         board.insert(cell.index());
-        let won = match self.rules.small_geometry() {
-            Some(geo) => geo.has_line_through(board.low_word(), cell.index() as u8),
-            None => {
-                line_through(board, self.rules.size(), self.rules.goal(), cell.index()).is_some()
-            }
+        // Boards up to 8x8 keep their one-word tests: this is the learning
+        // player's inner loop.
+        let (won, full) = match self.rules.small_geometry() {
+            Some(geo) => (
+                geo.has_line_through(board.low_word(), cell.index() as u8),
+                (self.boards[0].low_word() | self.boards[1].low_word()) == geo.full,
+            ),
+            None => (
+                line_through(board, self.rules.size(), self.rules.goal(), cell.index()).is_some(),
+                self.move_count() == self.rules.cells() as u32,
+            ),
         };
         self.outcome = if won {
             Outcome::Win(me)
-        } else if self.move_count() == self.rules.cells() as u32 {
+        } else if full {
             Outcome::Draw
         } else {
             Outcome::Ongoing
@@ -215,8 +221,11 @@ impl Position {
     /// The smallest 2-bit table among the 8 images of this position: equal
     /// for positions that are the same up to symmetry.
     pub fn canonical_table(&self) -> u128 {
+        // On the one-word boards directly: the learning player's inner loop.
+        let geo = self.rules.geometry();
+        let (o, x) = (self.small_board(Player::O), self.small_board(Player::X));
         (0..8)
-            .map(|s| self.transformed(s).table())
+            .map(|s| spread_bits(geo.transform(s, o)) | spread_bits(geo.transform(s, x)) << 1)
             .min()
             .unwrap_or(0)
     }
