@@ -7,18 +7,27 @@
 
 use rand::Rng;
 
-use crate::game::{Geometry, select_bit};
+use crate::game::{Geometry, select_bit, table_has_line};
 
-/// How a playout picks the k-th empty cell.
+/// How a playout picks the k-th empty cell: it returns that cell's bit, so
+/// the next move's empty cells follow in one `xor` (the loop's critical
+/// path is this selection).
 trait Select {
-    fn select(mask: u64, k: u32) -> u8;
+    fn select(mask: u64, k: u32) -> u64;
+    /// Whether `bb` holds a line through the cell of `bit`, on boards too
+    /// big for the line table.
+    fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool;
 }
 
 struct Portable;
 impl Select for Portable {
     #[inline(always)]
-    fn select(mask: u64, k: u32) -> u8 {
-        select_bit(mask, k)
+    fn select(mask: u64, k: u32) -> u64 {
+        1u64 << select_bit(mask, k)
+    }
+    #[inline(always)]
+    fn has_line_through(geo: &Geometry, bb: u64, _bit: u64) -> bool {
+        geo.has_line_shifted(bb)
     }
 }
 
@@ -27,10 +36,15 @@ struct Pdep;
 #[cfg(target_arch = "x86_64")]
 impl Select for Pdep {
     #[inline(always)]
-    fn select(mask: u64, k: u32) -> u8 {
+    fn select(mask: u64, k: u32) -> u64 {
         // SAFETY: only reached from `playout_bmi2`, which runs only after
         // the CPU was seen to support BMI2.
-        unsafe { core::arch::x86_64::_pdep_u64(1u64 << k, mask).trailing_zeros() as u8 }
+        unsafe { core::arch::x86_64::_pdep_u64(1u64 << k, mask) }
+    }
+    #[inline(always)]
+    fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool {
+        // SAFETY: as above, BMI2 is there.
+        unsafe { geo.has_line_through_bmi2(bb, bit.trailing_zeros()) }
     }
 }
 
@@ -42,12 +56,33 @@ const fn bits_for(m: u32) -> u32 {
 /// Bits of a random number that may be consumed before drawing a new one.
 const BIT_BUDGET: u32 = 50;
 
+/// `moves_per_number(budget)[m]`: how many moves in a row, starting with
+/// `m` empty cells, one random number drives before it has consumed more
+/// than `budget` bits (at least one).
+const fn moves_per_number(budget: u32) -> [u32; 65] {
+    let mut table = [0; 65];
+    let mut m = 1;
+    while m <= 64 {
+        let mut moves = 0;
+        let mut used = 0;
+        while moves < m && used + bits_for((m - moves) as u32) <= budget {
+            used += bits_for((m - moves) as u32);
+            moves += 1;
+        }
+        table[m] = if moves == 0 { 1 } else { moves as u32 };
+        m += 1;
+    }
+    table
+}
+
 /// Plays uniformly random moves from the given boards (side `to_move` to
 /// play, the game not over) to the end. Returns the winner's index, or
 /// `None` for a draw.
 ///
 /// On x86-64 CPUs with BMI2 (checked once, then cached by std) the k-th
-/// empty cell is found with one `pdep`; elsewhere with a small table.
+/// empty cell is found with one `pdep`, and on boards above 16 cells the win
+/// test reads the lines through the move with `pext`; elsewhere a small
+/// table and the shift-and test do.
 #[inline]
 pub fn random_playout<R: Rng + ?Sized>(
     geo: &Geometry,
@@ -60,7 +95,7 @@ pub fn random_playout<R: Rng + ?Sized>(
         // SAFETY: the CPU supports BMI2, checked just above.
         return unsafe { playout_bmi2(geo, boards, side, rng) };
     }
-    playout::<Portable, R>(geo, boards, side, rng, BIT_BUDGET)
+    playout::<Portable, R, BIT_BUDGET>(geo, boards, side, rng)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -71,41 +106,61 @@ fn playout_bmi2<R: Rng + ?Sized>(
     side: usize,
     rng: &mut R,
 ) -> Option<usize> {
-    playout::<Pdep, R>(geo, boards, side, rng, BIT_BUDGET)
+    playout::<Pdep, R, BIT_BUDGET>(geo, boards, side, rng)
 }
 
 #[inline(always)]
-fn playout<S: Select, R: Rng + ?Sized>(
+fn playout<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
     geo: &Geometry,
-    mut boards: [u64; 2],
-    mut side: usize,
+    boards: [u64; 2],
+    side: usize,
     rng: &mut R,
-    bit_budget: u32,
 ) -> Option<usize> {
-    let mut empty = geo.full & !(boards[0] | boards[1]);
-    // Counted down rather than recounted: baseline x86-64 has no popcnt.
+    let empty = geo.full & !(boards[0] | boards[1]);
+    // The win test is chosen once, not at each move.
+    match &geo.line_bits {
+        Some(table) => play::<S, R, BUDGET>(empty, boards, side, rng, |bb, _| {
+            table_has_line(table, bb)
+        }),
+        None => play::<S, R, BUDGET>(empty, boards, side, rng, |bb, bit| {
+            S::has_line_through(geo, bb, bit)
+        }),
+    }
+}
+
+#[inline(always)]
+fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
+    mut empty: u64,
+    boards: [u64; 2],
+    side: usize,
+    rng: &mut R,
+    has_line_through: impl Fn(u64, u64) -> bool,
+) -> Option<usize> {
+    let chunks = const { &moves_per_number(BUDGET) };
+    // The mover's and the other side's cells, swapped after each move, so
+    // both stay in registers.
+    let (mut mine, mut theirs) = (boards[side], boards[side ^ 1]);
     let mut m = empty.count_ones();
-    let mut random = rng.next_u64();
-    let mut used = 0;
+    let mut plies = 0;
+    // One random number a chunk of moves; 4x4 from the empty board is one
+    // chunk (49 bits).
     while m != 0 {
-        let cost = bits_for(m);
-        if used + cost > bit_budget {
-            random = rng.next_u64();
-            used = 0;
+        let chunk_end = m - chunks[m as usize];
+        let mut random = rng.next_u64();
+        while m != chunk_end {
+            let wide = random as u128 * m as u128;
+            let k = (wide >> 64) as u32;
+            random = wide as u64;
+            let bit = S::select(empty, k);
+            mine |= bit;
+            empty ^= bit;
+            m -= 1;
+            if has_line_through(mine, bit) {
+                return Some(side ^ (plies & 1));
+            }
+            std::mem::swap(&mut mine, &mut theirs);
+            plies += 1;
         }
-        used += cost;
-        let wide = random as u128 * m as u128;
-        let k = (wide >> 64) as u32;
-        random = wide as u64;
-        let cell = S::select(empty, k);
-        let bit = 1u64 << cell;
-        boards[side] |= bit;
-        empty &= !bit;
-        m -= 1;
-        if geo.has_line_through(boards[side], cell) {
-            return Some(side);
-        }
-        side ^= 1;
     }
     None
 }
@@ -131,6 +186,20 @@ mod tests {
                 assert_eq!(select_bit(mask, k as u32), i);
             }
         }
+    }
+
+    #[test]
+    fn one_number_drives_as_many_moves_as_its_bits_allow() {
+        let chunks = moves_per_number(BIT_BUDGET);
+        assert_eq!(chunks[16], 16, "4x4 from the empty board: 49 bits");
+        assert_eq!(chunks[1], 1);
+        // 25 cells: 5 bits for 25..17 (45), then 4 bits no more.
+        assert_eq!(chunks[25], 10);
+        let small = moves_per_number(8);
+        assert_eq!(small[16], 2);
+        assert_eq!(small[3], 3);
+        // A choice wider than the budget still gets a number of its own.
+        assert_eq!(moves_per_number(3)[64], 1);
     }
 
     #[test]
@@ -183,7 +252,8 @@ mod tests {
             let side = pos.to_move().index();
             let winner = match bit_budget {
                 BIT_BUDGET => random_playout(geo, boards, side, &mut rng),
-                _ => playout::<Portable, _>(geo, boards, side, &mut rng, bit_budget),
+                8 => playout::<Portable, _, 8>(geo, boards, side, &mut rng),
+                _ => panic!("no test path for a budget of {bit_budget}"),
             };
             counts[winner.unwrap_or(2)] += 1;
         }
