@@ -398,15 +398,21 @@ fn from_tt(score: i32, ply: i32) -> i32 {
     }
 }
 
-/// Insertion sort of `moves` by `keys`, largest first (lists are short).
+/// Insertion sort of `moves` by `keys`, largest first, stable (lists are
+/// short). Each entry is held while the smaller ones shift up, rather than
+/// swapped step by step: swapping adjacent bytes in memory stalls on store
+/// forwarding, and it took half the solver's time on 4x4.
 pub(super) fn sort_by_key_desc(moves: &mut [u8], keys: &mut [u32]) {
-    for i in 1..moves.len() {
+    for i in 1..moves.len().min(keys.len()) {
+        let (key, cell) = (keys[i], moves[i]);
         let mut j = i;
-        while j > 0 && keys[j - 1] < keys[j] {
-            keys.swap(j - 1, j);
-            moves.swap(j - 1, j);
+        while j > 0 && keys[j - 1] < key {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
             j -= 1;
         }
+        keys[j] = key;
+        moves[j] = cell;
     }
 }
 
@@ -424,6 +430,15 @@ impl Engine for Negamax {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_sort_by_key_largest_first_and_ties_keep_their_order() {
+        let mut moves = [1u8, 2, 3, 4, 5, 6];
+        let mut keys = [5u32, 9, 5, 0, 9, 7];
+        sort_by_key_desc(&mut moves, &mut keys);
+        assert_eq!(moves, [2, 5, 6, 1, 3, 4]);
+        assert_eq!(keys, [9, 9, 7, 5, 5, 0]);
+    }
 
     fn solve(size: u8, goal: u8, moves: &str) -> Analysis {
         let rules = Rules::new(size, goal).unwrap();

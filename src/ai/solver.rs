@@ -11,7 +11,9 @@
 //!   games, so such cells are never searched; when neither side has an open
 //!   line left the game is a draw however many cells are empty, and a side
 //!   without open lines cannot win;
-//! - the weak game first: a null-window search in which only one side's
+//! - a quick probe of the whole game first, given up after 1,024 nodes:
+//!   short wins need nothing more;
+//! - then the weak game: a null-window search in which only one side's
 //!   lines count (the other side only blocks). If the side to move cannot
 //!   win even so, it cannot win at all; the same for its opponent. Most
 //!   draws are settled by these two small proofs; only a side that wins the
@@ -44,6 +46,8 @@ const POLL_NODES: u64 = 1 << 14;
 pub const DEFAULT_HASH_BYTES: usize = 1 << 20;
 /// Hash keys of the two weak games.
 const WEAK_KEYS: [u64; 2] = [0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f];
+/// Nodes the quick probe of a solve may search before it gives up.
+const PROBE_NODES: u64 = 1 << 10;
 /// Every table starts with 256 buckets (8 KiB).
 const START_BUCKETS: usize = 256;
 
@@ -146,6 +150,10 @@ pub struct Solver {
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
     stopped: Option<Unsettled>,
+    /// The quick probe of a solve stops at this many nodes.
+    node_limit: u64,
+    /// The probe reached `node_limit`.
+    probe_spent: bool,
     progress: Option<(Duration, ProgressReport)>,
     last_progress: Duration,
     phase: &'static str,
@@ -182,6 +190,8 @@ impl Solver {
             deadline: None,
             stop: None,
             stopped: None,
+            node_limit: u64::MAX,
+            probe_spent: false,
             progress: None,
             last_progress: Duration::ZERO,
             phase: "weak game",
@@ -265,31 +275,23 @@ impl Solver {
             }
         }
         let empties = pos.small_empty().count_ones();
-        // First the game-theoretic value, by two null-window proofs: can the
-        // side to move win, and can it hold the draw? Each is tried first in
-        // the "weak" game where only the attacker's lines count, which is
-        // much smaller and settles most draws: if the attacker cannot win
-        // even when the defender only blocks, it cannot win at all.
-        let me = st.side;
-        self.phase = "weak game";
-        let mut score = self.pass(&mut st, Some(me), 0, 1);
-        if score > 0 {
-            // Won in the weak game: the whole game, for the exact distance
-            // of a win (or a score of at most 0 when the defender's own
-            // lines save it).
-            self.phase = "whole game";
-            score = self.pass(&mut st, None, 0, INF);
-        }
-        if score <= 0 {
-            self.phase = "weak game";
-            score = self.pass(&mut st, Some(me ^ 1), -1, 0);
-            if score < 0 {
-                // Lost in the weak game: the whole game, for the exact
-                // distance of a loss (or 0: the draw holds).
-                self.phase = "whole game";
-                score = self.pass(&mut st, None, -INF, 0);
-            }
-        }
+        // A quick probe: the whole game at once, for up to PROBE_NODES
+        // nodes. It settles short wins (4x4 with three in a row, and most
+        // positions late in a game) in fewer nodes than the two proofs
+        // below; anything longer gives up, and what it settled stays in the
+        // table.
+        self.phase = "whole game";
+        self.node_limit = PROBE_NODES;
+        self.next_poll = PROBE_NODES.min(POLL_NODES);
+        let probe = self.pass(&mut st, None, -INF, INF);
+        self.node_limit = u64::MAX;
+        self.next_poll = self.nodes + POLL_NODES;
+        let spent = std::mem::take(&mut self.probe_spent);
+        let score = if spent || self.stopped.is_some() {
+            self.prove(&mut st)
+        } else {
+            probe
+        };
         if let Some(why) = self.stopped {
             return Err(why);
         }
@@ -316,26 +318,67 @@ impl Solver {
         })
     }
 
+    /// The exact score of the root by the weak games first.
+    fn prove(&mut self, st: &mut State) -> i32 {
+        // First the game-theoretic value, by two null-window proofs: can the
+        // side to move win, and can it hold the draw? Each is tried first in
+        // the "weak" game where only the attacker's lines count, which is
+        // much smaller and settles most draws: if the attacker cannot win
+        // even when the defender only blocks, it cannot win at all.
+        let me = st.side;
+        self.phase = "weak game";
+        let mut score = self.pass(st, Some(me), 0, 1);
+        if score > 0 {
+            // Won in the weak game: the whole game, for the exact distance
+            // of a win (or a score of at most 0 when the defender's own
+            // lines save it).
+            self.phase = "whole game";
+            score = self.pass(st, None, 0, INF);
+        }
+        if score <= 0 {
+            self.phase = "weak game";
+            score = self.pass(st, Some(me ^ 1), -1, 0);
+            if score < 0 {
+                // Lost in the weak game: the whole game, for the exact
+                // distance of a loss (or 0: the draw holds).
+                self.phase = "whole game";
+                score = self.pass(st, None, -INF, 0);
+            }
+        }
+        score
+    }
+
     /// Sorts `moves` best first: moves that make or stop a threat, then
     /// open lines through the cell (the fuller the better: for me to build
     /// on, for them to be blocked), then history.
     fn order(&self, moves: &mut [u8], me: usize, lines: &Lines) {
+        // Each open line adds its weight to its empty cells: one walk over
+        // the lines rather than one over the lines through each move.
+        let mut shape = [0u32; 64];
+        let empty = self.geo.full & !(lines.mine | lines.theirs);
+        for &line in &self.geo.lines {
+            let mut weight = 0;
+            if lines.my_lines && line & lines.theirs == 0 {
+                weight += 1 << (2 * (line & lines.mine).count_ones());
+            }
+            if lines.their_lines && line & lines.mine == 0 {
+                weight += 1 << (2 * (line & lines.theirs).count_ones());
+            }
+            if weight != 0 {
+                let mut cells = line & empty;
+                while cells != 0 {
+                    shape[cells.trailing_zeros() as usize] += weight;
+                    cells &= cells - 1;
+                }
+            }
+        }
         let mut keys = [0u32; 64];
         for (key, &cell) in keys.iter_mut().zip(moves.iter()) {
             let bit = 1u64 << cell;
             let tactics = u32::from(lines.my_makers & bit != 0) * (1 << 28)
                 + u32::from(lines.their_makers & bit != 0) * (1 << 27);
-            let mut shape = 0u32;
-            for &line in &self.geo.lines_through[cell as usize] {
-                if lines.my_lines && line & lines.theirs == 0 {
-                    shape += 1 << (2 * (line & lines.mine).count_ones());
-                }
-                if lines.their_lines && line & lines.mine == 0 {
-                    shape += 1 << (2 * (line & lines.theirs).count_ones());
-                }
-            }
             *key = tactics
-                + (shape.min((1 << 12) - 1) << 14)
+                + (shape[cell as usize].min((1 << 12) - 1) << 14)
                 + self.history[me][cell as usize].min((1 << 14) - 1);
         }
         sort_by_key_desc(moves, &mut keys[..moves.len()]);
@@ -347,6 +390,13 @@ impl Solver {
         self.weak = weak;
         self.root_best = None;
         self.search(st, 0, alpha, beta)
+    }
+
+    /// Whether the search must unwind: stopped, or the probe is spent.
+    /// Nothing is stored on the way out.
+    #[inline]
+    fn halted(&self) -> bool {
+        self.stopped.is_some() || self.probe_spent
     }
 
     #[inline]
@@ -362,7 +412,11 @@ impl Solver {
     /// nodes.
     #[cold]
     fn poll(&mut self) {
-        self.next_poll = self.nodes + POLL_NODES;
+        if self.nodes >= self.node_limit {
+            self.probe_spent = true;
+            return;
+        }
+        self.next_poll = (self.nodes + POLL_NODES).min(self.node_limit);
         self.grow();
         if self
             .stop
@@ -393,7 +447,7 @@ impl Solver {
         if self.nodes >= self.next_poll {
             self.poll();
         }
-        if self.stopped.is_some() {
+        if self.halted() {
             return 0;
         }
         let geo = self.geo;
@@ -535,7 +589,7 @@ impl Solver {
             my_makers,
             their_makers,
         };
-        if ordered_from == 0 {
+        if ordered_from == 0 && count > 1 {
             self.order(&mut moves[..count], me, &lines);
         }
         if ply == 0 {
@@ -560,7 +614,7 @@ impl Solver {
                 }
             }
             *st = saved;
-            if self.stopped.is_some() {
+            if self.halted() {
                 return 0;
             }
             if ply == 0 {
@@ -640,5 +694,39 @@ fn from_tt(score: i32, ply: i32) -> i32 {
         score + ply
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solve_empty(size: u8, goal: u8) -> Analysis {
+        let rules = Rules::new(size, goal).unwrap();
+        Solver::new(rules).solve(&Position::new(rules)).unwrap()
+    }
+
+    #[test]
+    fn a_short_win_is_settled_by_the_probe_and_a_draw_by_the_proofs() {
+        let quick = solve_empty(4, 3);
+        assert_eq!(quick.value, Value::Win { plies: 5 });
+        assert!(quick.nodes < PROBE_NODES, "{}", quick.nodes);
+        let draw = solve_empty(4, 4);
+        assert_eq!(draw.value, Value::Draw);
+        assert!(draw.nodes > PROBE_NODES, "{}", draw.nodes);
+    }
+
+    #[test]
+    fn a_solver_answers_the_same_on_reuse() {
+        // The probe's state does not leak from one solve into the next.
+        let rules = Rules::new(4, 4).unwrap();
+        let mut solver = Solver::new(rules);
+        let first = solver.solve(&Position::new(rules)).unwrap();
+        let again = solver.solve(&Position::new(rules)).unwrap();
+        assert_eq!(first.value, again.value);
+        let won = Position::from_moves(rules, &Cell::parse_list("A1,D1,B2,D2,C3", 4).unwrap())
+            .unwrap();
+        let fresh = Solver::new(rules).solve(&won).unwrap();
+        assert_eq!(solver.solve(&won).unwrap().value, fresh.value);
     }
 }
