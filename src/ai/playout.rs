@@ -7,7 +7,7 @@
 
 use rand::Rng;
 
-use crate::game::{Geometry, select_bit, table_has_line};
+use crate::game::{Geometry, LINE_TABLE_WORDS, select_bit, table_has_line};
 
 /// How a playout picks the k-th empty cell: it returns that cell's bit, so
 /// the next move's empty cells follow in one `xor` (the loop's critical
@@ -92,21 +92,46 @@ pub fn random_playout<R: Rng + ?Sized>(
 ) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the CPU supports BMI2, checked just above.
-        return unsafe { playout_bmi2(geo, boards, side, rng) };
+        let empty = geo.full & !(boards[0] | boards[1]);
+        // SAFETY: the CPU supports BMI2, checked just above. The two board
+        // kinds get a function each, so the small one's loop keeps its
+        // few registers.
+        return unsafe {
+            match &geo.line_bits {
+                Some(table) => playout_table_bmi2(table, empty, boards, side, rng),
+                None => playout_lines_bmi2(geo, empty, boards, side, rng),
+            }
+        };
     }
     playout::<Portable, R, BIT_BUDGET>(geo, boards, side, rng)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-fn playout_bmi2<R: Rng + ?Sized>(
-    geo: &Geometry,
+fn playout_table_bmi2<R: Rng + ?Sized>(
+    table: &[u64; LINE_TABLE_WORDS],
+    empty: u64,
     boards: [u64; 2],
     side: usize,
     rng: &mut R,
 ) -> Option<usize> {
-    playout::<Pdep, R, BIT_BUDGET>(geo, boards, side, rng)
+    play::<Pdep, R, BIT_BUDGET>(empty, boards, side, rng, |bb, _| {
+        table_has_line(table, bb)
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn playout_lines_bmi2<R: Rng + ?Sized>(
+    geo: &Geometry,
+    empty: u64,
+    boards: [u64; 2],
+    side: usize,
+    rng: &mut R,
+) -> Option<usize> {
+    play::<Pdep, R, BIT_BUDGET>(empty, boards, side, rng, |bb, bit| {
+        Pdep::has_line_through(geo, bb, bit)
+    })
 }
 
 #[inline(always)]
