@@ -157,7 +157,7 @@ pub(crate) fn visit<C>(node: &mut Node<C>, reward: f32, t: &Tables) {
             // the exploration term, which moves by under 1e-5 a visit
             // here, is brought up to date every 16th visit.
             node.inv_sqrt = inv_sqrt(n as f32);
-            if n % 16 == 0 {
+            if n.is_multiple_of(16) {
                 node.explore = EXPLORATION * sqrt_ln_in(t, n + 1);
             }
         }
@@ -526,11 +526,14 @@ mod tests {
         for i in 0..1_000_000u32 {
             visit(&mut node, (i % 2) as f32, t);
             let n = node.visits as f64;
-            if node.visits % 100_003 == 0 || node.visits == 1_000_000 {
+            if node.visits.is_multiple_of(100_003) || node.visits == 1_000_000 {
                 let exact = 1.0 / n.sqrt();
                 assert!((node.inv_sqrt as f64 - exact).abs() / exact < 1e-6, "{n}");
                 let explore = EXPLORATION as f64 * (n + 1.0).ln().sqrt();
-                assert!((node.explore as f64 - explore).abs() / explore < 2e-3, "{n}");
+                assert!(
+                    (node.explore as f64 - explore).abs() / explore < 2e-3,
+                    "{n}"
+                );
             }
         }
         assert!((node.mean - 0.5).abs() < 1e-3, "{}", node.mean);

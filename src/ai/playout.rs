@@ -115,9 +115,7 @@ fn playout_table_bmi2<R: Rng + ?Sized>(
     side: usize,
     rng: &mut R,
 ) -> Option<usize> {
-    play::<Pdep, R, BIT_BUDGET>(empty, boards, side, rng, |bb, _| {
-        table_has_line(table, bb)
-    })
+    play::<Pdep, R, BIT_BUDGET>(empty, boards, side, rng, |bb, _| table_has_line(table, bb))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -144,9 +142,9 @@ fn playout<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
     let empty = geo.full & !(boards[0] | boards[1]);
     // The win test is chosen once, not at each move.
     match &geo.line_bits {
-        Some(table) => play::<S, R, BUDGET>(empty, boards, side, rng, |bb, _| {
-            table_has_line(table, bb)
-        }),
+        Some(table) => {
+            play::<S, R, BUDGET>(empty, boards, side, rng, |bb, _| table_has_line(table, bb))
+        }
         None => play::<S, R, BUDGET>(empty, boards, side, rng, |bb, bit| {
             S::has_line_through(geo, bb, bit)
         }),

@@ -724,8 +724,8 @@ mod tests {
         let first = solver.solve(&Position::new(rules)).unwrap();
         let again = solver.solve(&Position::new(rules)).unwrap();
         assert_eq!(first.value, again.value);
-        let won = Position::from_moves(rules, &Cell::parse_list("A1,D1,B2,D2,C3", 4).unwrap())
-            .unwrap();
+        let won =
+            Position::from_moves(rules, &Cell::parse_list("A1,D1,B2,D2,C3", 4).unwrap()).unwrap();
         let fresh = Solver::new(rules).solve(&won).unwrap();
         assert_eq!(solver.solve(&won).unwrap().value, fresh.value);
     }

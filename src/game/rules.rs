@@ -346,14 +346,19 @@ impl Geometry {
     /// four 16-bit lanes of one word, and one shift-and finds K in a row.
     /// A segment has at most 2K - 1 = 15 cells, so each lane's top bit is
     /// clear and no run crosses lanes.
+    ///
+    /// # Safety
+    /// The CPU must support BMI2 (`is_x86_feature_detected!("bmi2")`).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
     #[inline]
     pub fn has_line_through_bmi2(&self, bb: u64, cell: u32) -> bool {
         use core::arch::x86_64::_pext_u64;
         let [a, b, c, d] = self.segments[cell as usize & 63];
-        let mut runs =
-            _pext_u64(bb, a) | _pext_u64(bb, b) << 16 | _pext_u64(bb, c) << 32 | _pext_u64(bb, d) << 48;
+        let mut runs = _pext_u64(bb, a)
+            | _pext_u64(bb, b) << 16
+            | _pext_u64(bb, c) << 32
+            | _pext_u64(bb, d) << 48;
         for shift in self.run_shifts {
             runs &= runs >> shift;
         }
@@ -524,7 +529,9 @@ mod tests {
                 for _ in 0..3_000 {
                     let m = (rng.next_u64() | rng.next_u64()) & geo.full;
                     for cell in 0..geo.cells {
-                        let slow = geo.lines_through[cell as usize].iter().any(|&l| l & !m == 0);
+                        let slow = geo.lines_through[cell as usize]
+                            .iter()
+                            .any(|&l| l & !m == 0);
                         // SAFETY: the CPU supports BMI2, checked above.
                         let fast = unsafe { geo.has_line_through_bmi2(m, cell.into()) };
                         assert_eq!(fast, slow, "{size} {goal} {m:#x} cell {cell}");
