@@ -22,7 +22,10 @@
 //!   smallest of the 8 symmetric hashes and kept across searches, with
 //!   two entries per bucket (the larger subtree, and the newest);
 //! - move order: the table's move, moves that make or stop a threat,
-//!   history, then cells on many open lines.
+//!   history, then cells on many open lines;
+//! - on boards of up to 16 cells, a node's wins in one, threats and open
+//!   lines come from two rows of a table per cell set, not from a walk
+//!   over the lines.
 //!
 //! A search can be stopped by a deadline or a flag (Ctrl-C); it then
 //! answers that the position is unsettled, never a guess.
@@ -32,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::negamax::{Analysis, Value, sort_by_key_desc};
-use crate::game::{Cell, Geometry, Player, Position, Rules};
+use crate::game::{Cell, CellTables, Geometry, Player, Position, Rules};
 
 /// Score of a win on the next ply; a win `d` plies from the root scores
 /// `WIN - d`.
@@ -123,9 +126,6 @@ struct Lines {
     /// Whether each side's lines count (both, except in a weak game).
     my_lines: bool,
     their_lines: bool,
-    /// Cells that would make a threat (a line one short of complete).
-    my_makers: u64,
-    their_makers: u64,
 }
 
 /// The search's working copy of a position with its 8 symmetric hashes.
@@ -139,6 +139,8 @@ struct State {
 pub struct Solver {
     rules: Rules,
     geo: &'static Geometry,
+    /// The geometry's win and open-line tables (boards up to 16 cells).
+    cell_tables: Option<&'static CellTables>,
     table: Vec<Bucket>,
     mask: usize,
     /// The table starts small and doubles as the search grows, up to this.
@@ -180,6 +182,7 @@ impl Solver {
         Solver {
             rules,
             geo: rules.geometry(),
+            cell_tables: rules.geometry().cell_tables(),
             table: vec![[[0u64; 2]; 2]; buckets],
             mask: buckets - 1,
             max_buckets,
@@ -354,15 +357,26 @@ impl Solver {
     fn order(&self, moves: &mut [u8], me: usize, lines: &Lines) {
         // Each open line adds its weight to its empty cells: one walk over
         // the lines rather than one over the lines through each move.
+        // It also finds the cells that would make a threat (on an open
+        // line two stones short).
         let mut shape = [0u32; 64];
+        let (mut my_makers, mut their_makers) = (0u64, 0u64);
         let empty = self.geo.full & !(lines.mine | lines.theirs);
         for &line in &self.geo.lines {
             let mut weight = 0;
             if lines.my_lines && line & lines.theirs == 0 {
                 weight += 1 << (2 * (line & lines.mine).count_ones());
+                let rest = line & !lines.mine;
+                if rest.count_ones() == 2 {
+                    my_makers |= rest;
+                }
             }
             if lines.their_lines && line & lines.mine == 0 {
                 weight += 1 << (2 * (line & lines.theirs).count_ones());
+                let rest = line & !lines.theirs;
+                if rest.count_ones() == 2 {
+                    their_makers |= rest;
+                }
             }
             if weight != 0 {
                 let mut cells = line & empty;
@@ -375,8 +389,8 @@ impl Solver {
         let mut keys = [0u32; 64];
         for (key, &cell) in keys.iter_mut().zip(moves.iter()) {
             let bit = 1u64 << cell;
-            let tactics = u32::from(lines.my_makers & bit != 0) * (1 << 28)
-                + u32::from(lines.their_makers & bit != 0) * (1 << 27);
+            let tactics = u32::from(my_makers & bit != 0) * (1 << 28)
+                + u32::from(their_makers & bit != 0) * (1 << 27);
             *key = tactics
                 + (shape[cell as usize].min((1 << 12) - 1) << 14)
                 + self.history[me][cell as usize].min((1 << 14) - 1);
@@ -457,40 +471,49 @@ impl Solver {
         if empty == 0 {
             return 0;
         }
-        // One pass over the lines: wins, threats, open lines, and the cells
-        // that would make a threat.
-        let (mut wins, mut threats) = (0u64, 0u64);
-        let (mut my_open, mut their_open) = (0u64, 0u64);
-        let (mut my_makers, mut their_makers) = (0u64, 0u64);
         let (my_lines, their_lines) = match self.weak {
             None => (true, true),
             Some(attacker) => (attacker == me, attacker == opp),
         };
-        // Bit tricks rather than popcounts: `rest` has one bit when the line
-        // lacks one stone, two when it lacks two.
-        let one_short = |rest: u64| rest & rest.wrapping_sub(1) == 0;
-        for &line in &geo.lines {
-            if my_lines && line & theirs == 0 {
-                my_open |= line;
-                let rest = line & !mine;
-                let fewer = rest & rest.wrapping_sub(1);
-                if fewer == 0 {
-                    wins |= rest;
-                } else if one_short(fewer) {
-                    my_makers |= rest;
-                }
+        // Wins in one, threats and the cells of open lines: from two
+        // table rows on boards of up to 16 cells, else one walk over the
+        // lines.
+        let (wins, threats, my_open, their_open) = match self.cell_tables {
+            Some(table) => {
+                let (my_wins, their_open) = table[mine as usize];
+                let (their_wins, my_open) = table[theirs as usize];
+                let side = |counts: bool, cells: u16| u64::from(cells) * u64::from(counts);
+                (
+                    side(my_lines, my_wins),
+                    side(their_lines, their_wins),
+                    side(my_lines, my_open),
+                    side(their_lines, their_open),
+                )
             }
-            if their_lines && line & mine == 0 {
-                their_open |= line;
-                let rest = line & !theirs;
-                let fewer = rest & rest.wrapping_sub(1);
-                if fewer == 0 {
-                    threats |= rest;
-                } else if one_short(fewer) {
-                    their_makers |= rest;
+            None => {
+                let (mut wins, mut threats) = (0u64, 0u64);
+                let (mut my_open, mut their_open) = (0u64, 0u64);
+                // `rest` has one bit when the line lacks one stone.
+                for &line in &geo.lines {
+                    if my_lines && line & theirs == 0 {
+                        my_open |= line;
+                        let rest = line & !mine;
+                        if rest & rest.wrapping_sub(1) == 0 {
+                            wins |= rest;
+                        }
+                    }
+                    if their_lines && line & mine == 0 {
+                        their_open |= line;
+                        let rest = line & !theirs;
+                        if rest & rest.wrapping_sub(1) == 0 {
+                            threats |= rest;
+                        }
+                    }
                 }
+                (wins, threats, my_open, their_open)
             }
-        }
+        };
+        let (wins, threats) = (wins & empty, threats & empty);
         if wins != 0 {
             if ply == 0 {
                 self.root_best = Some(wins.trailing_zeros() as u8);
@@ -586,8 +609,6 @@ impl Solver {
             theirs,
             my_lines,
             their_lines,
-            my_makers,
-            their_makers,
         };
         if ordered_from == 0 && count > 1 {
             self.order(&mut moves[..count], me, &lines);

@@ -11,8 +11,8 @@ pub use coord::{Cell, CoordError};
 pub use position::{DIRECTIONS, MoveError, Outcome, Player, Position, line_through};
 pub use record::GameRecord;
 pub use rules::{
-    Geometry, LINE_TABLE_WORDS, MAX_GOAL, MAX_SIZE, MIN_SIZE, Rules, RulesError, SMALL_MAX_SIZE,
-    spread_bits, table_has_line,
+    CellTables, Geometry, LINE_TABLE_WORDS, MAX_GOAL, MAX_SIZE, MIN_SIZE, Rules, RulesError,
+    SMALL_MAX_SIZE, spread_bits, table_has_line,
 };
 
 impl std::fmt::Display for MoveError {

@@ -41,6 +41,11 @@ pub struct Rules {
     small: Option<&'static Geometry>,
 }
 
+/// Per cell set of a board of at most 16 cells: the cells that complete a
+/// line for a player holding it, and the cells of the lines it does not
+/// touch ([`Geometry::cell_tables`]).
+pub type CellTables = [(u16, u16)];
+
 /// The one-word tables of a board of at most 64 cells: win masks,
 /// symmetries and Zobrist keys, shared by every position.
 pub struct Geometry {
@@ -60,6 +65,12 @@ pub struct Geometry {
     /// contains a line. 8 KiB, so it stays in L1 during playouts; its fixed
     /// length lets a lookup mask its index instead of checking it.
     pub line_bits: Option<Box<[u64; LINE_TABLE_WORDS]>>,
+    /// For boards of at most 16 cells, per cell set `m`: the cells that
+    /// complete a line for a player holding `m` (`.0`; mask with the empty
+    /// cells), and the cells of the lines `m` does not touch (`.1`: the
+    /// lines still open to the other player). 256 KiB for 4x4, built when
+    /// a solver first asks (see [`Geometry::cell_tables`]).
+    cell_tables: std::sync::OnceLock<Option<Box<CellTables>>>,
     /// The shift-and win test of larger boards: for each direction, its
     /// shift and, for each step `j < K`, the cells whose `j`-th neighbour in
     /// that direction is on the board (so a shift never wraps a row).
@@ -315,6 +326,7 @@ impl Geometry {
             lines_through,
             table_lines,
             line_bits,
+            cell_tables: std::sync::OnceLock::new(),
             shift,
             segments,
             run_shifts,
@@ -324,6 +336,37 @@ impl Geometry {
             zobrist,
             sym_zobrist,
         }
+    }
+
+    /// On boards of at most 16 cells, per cell set `m`: the cells that
+    /// complete a line for a player holding `m` (mask them with the empty
+    /// cells), and the cells of the lines `m` does not touch. Built on the
+    /// first call (a few milliseconds for 4x4).
+    pub fn cell_tables(&self) -> Option<&CellTables> {
+        self.cell_tables
+            .get_or_init(|| {
+                (self.cells <= 16).then(|| {
+                    (0..1u64 << self.cells)
+                        .map(|m| {
+                            self.lines.iter().fold((0u16, 0u16), |(wins, open), &line| {
+                                let rest = line & !m;
+                                let wins = if rest.count_ones() == 1 {
+                                    wins | rest as u16
+                                } else {
+                                    wins
+                                };
+                                let open = if line & m == 0 {
+                                    open | line as u16
+                                } else {
+                                    open
+                                };
+                                (wins, open)
+                            })
+                        })
+                        .collect()
+                })
+            })
+            .as_deref()
     }
 
     /// Whether the cell set `bb` contains a whole line.
@@ -539,6 +582,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_cell_tables_agree_with_the_lines() {
+        for (size, goal) in [(3, 3), (4, 3), (4, 4)] {
+            let geo = Rules::new(size, goal).unwrap().geometry();
+            let tables = geo.cell_tables().expect("boards up to 16 cells have them");
+            assert_eq!(tables.len(), 1 << geo.cells);
+            for (m, &(wins, open)) in tables.iter().enumerate() {
+                let m = m as u64;
+                let slow_wins = geo.lines.iter().filter(|&&l| (l & !m).count_ones() == 1);
+                let slow_open = geo.lines.iter().filter(|&&l| l & m == 0);
+                assert_eq!(u64::from(wins), slow_wins.fold(0, |a, &l| a | (l & !m)));
+                assert_eq!(u64::from(open), slow_open.fold(0, |a, &l| a | l));
+            }
+        }
+        assert!(Rules::new(5, 4).unwrap().geometry().cell_tables().is_none());
     }
 
     #[test]
