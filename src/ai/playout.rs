@@ -83,7 +83,10 @@ const fn moves_per_number(budget: u32) -> [u32; 65] {
 /// empty cell is found with one `pdep`, and on boards above 16 cells the win
 /// test reads the lines through the move with `pext`; elsewhere a small
 /// table and the shift-and test do.
-#[inline]
+// Inlined into the caller, so that on 4x4 the generator is stepped in the
+// caller's loop (and its state can stay in registers there) and only the
+// loop of moves is a call.
+#[inline(always)]
 pub fn random_playout<R: Rng + ?Sized>(
     geo: &Geometry,
     boards: [u64; 2],
@@ -98,24 +101,41 @@ pub fn random_playout<R: Rng + ?Sized>(
         // few registers.
         return unsafe {
             match &geo.line_bits {
-                Some(table) => playout_table_bmi2(table, empty, boards, side, rng),
+                // A board of at most 16 cells takes one random number,
+                // drawn here: the generator's state need not pass through
+                // the call, and a caller's loop can keep it in registers.
+                Some(table) => playout_table_bmi2(table, empty, boards, side, rng.next_u64()),
                 None => playout_lines_bmi2(geo, empty, boards, side, rng),
             }
         };
     }
+    playout_portable(geo, boards, side, rng)
+}
+
+/// The playout of CPUs without BMI2 (and of other architectures).
+#[inline(never)]
+fn playout_portable<R: Rng + ?Sized>(
+    geo: &Geometry,
+    boards: [u64; 2],
+    side: usize,
+    rng: &mut R,
+) -> Option<usize> {
     playout::<Portable, R, BIT_BUDGET>(geo, boards, side, rng)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-fn playout_table_bmi2<R: Rng + ?Sized>(
+fn playout_table_bmi2(
     table: &[u64; LINE_TABLE_WORDS],
     empty: u64,
     boards: [u64; 2],
     side: usize,
-    rng: &mut R,
+    random: u64,
 ) -> Option<usize> {
-    play::<Pdep, R, BIT_BUDGET>(empty, boards, side, rng, |bb, _| table_has_line(table, bb))
+    const { assert!(moves_per_number(BIT_BUDGET)[16] == 16) };
+    let mut game = Game::new(empty, boards, side);
+    game.play::<Pdep>(0, random, &|bb, _| table_has_line(table, bb))
+        .then_some(side ^ (game.plies & 1))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -151,38 +171,73 @@ fn playout<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
     }
 }
 
+/// A playout between two moves: the empty cells (`count` of them), the
+/// cells of the side to move and of the other, and the plies played.
+struct Game {
+    empty: u64,
+    count: u32,
+    mine: u64,
+    theirs: u64,
+    plies: usize,
+}
+
+impl Game {
+    #[inline(always)]
+    fn new(empty: u64, boards: [u64; 2], side: usize) -> Game {
+        Game {
+            empty,
+            count: empty.count_ones(),
+            mine: boards[side],
+            theirs: boards[side ^ 1],
+            plies: 0,
+        }
+    }
+
+    /// Plays uniformly random moves, all drawn from `random`, until `end`
+    /// empty cells are left or a move wins; returns whether one won (the
+    /// winner is then `mine`). The two sides swap after each move, so both
+    /// stay in registers.
+    #[inline(always)]
+    fn play<S: Select>(
+        &mut self,
+        end: u32,
+        mut random: u64,
+        has_line_through: &impl Fn(u64, u64) -> bool,
+    ) -> bool {
+        while self.count != end {
+            let wide = random as u128 * self.count as u128;
+            let k = (wide >> 64) as u32;
+            random = wide as u64;
+            let bit = S::select(self.empty, k);
+            self.mine |= bit;
+            self.empty ^= bit;
+            self.count -= 1;
+            if has_line_through(self.mine, bit) {
+                return true;
+            }
+            std::mem::swap(&mut self.mine, &mut self.theirs);
+            self.plies += 1;
+        }
+        false
+    }
+}
+
+/// A whole playout, one random number a chunk of moves (4x4 from the empty
+/// board is one chunk: 49 bits).
 #[inline(always)]
 fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
-    mut empty: u64,
+    empty: u64,
     boards: [u64; 2],
     side: usize,
     rng: &mut R,
     has_line_through: impl Fn(u64, u64) -> bool,
 ) -> Option<usize> {
     let chunks = const { &moves_per_number(BUDGET) };
-    // The mover's and the other side's cells, swapped after each move, so
-    // both stay in registers.
-    let (mut mine, mut theirs) = (boards[side], boards[side ^ 1]);
-    let mut m = empty.count_ones();
-    let mut plies = 0;
-    // One random number a chunk of moves; 4x4 from the empty board is one
-    // chunk (49 bits).
-    while m != 0 {
-        let chunk_end = m - chunks[m as usize];
-        let mut random = rng.next_u64();
-        while m != chunk_end {
-            let wide = random as u128 * m as u128;
-            let k = (wide >> 64) as u32;
-            random = wide as u64;
-            let bit = S::select(empty, k);
-            mine |= bit;
-            empty ^= bit;
-            m -= 1;
-            if has_line_through(mine, bit) {
-                return Some(side ^ (plies & 1));
-            }
-            std::mem::swap(&mut mine, &mut theirs);
-            plies += 1;
+    let mut game = Game::new(empty, boards, side);
+    while game.count != 0 {
+        let end = game.count - chunks[game.count as usize];
+        if game.play::<S>(end, rng.next_u64(), &has_line_through) {
+            return Some(side ^ (game.plies & 1));
         }
     }
     None
