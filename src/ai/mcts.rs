@@ -405,7 +405,7 @@ impl Mcts {
                 let empty = geo.full & !(boards[0] | boards[1]);
                 let room = self.nodes.len() + empty.count_ones() as usize <= self.max_nodes;
                 if (n.visits == 0 && node != 0) || !room {
-                    break random_playout(geo, boards, side, &mut self.rng).unwrap_or(2);
+                    break rollout(geo, boards, side, &mut self.rng);
                 }
                 self.expand(geo, node, boards, side, empty);
             }
@@ -452,6 +452,14 @@ impl Mcts {
         n.first_child = first as u32;
         n.children = empty.count_ones() as u8;
     }
+}
+
+/// A random playout from a new leaf: the winner's index, 2 for a draw. Out
+/// of line, so that the selection loop stays small (inlined, the playout
+/// slowed the mid-game search, where few iterations reach a new leaf).
+#[inline(never)]
+fn rollout(geo: &Geometry, boards: [u64; 2], side: usize, rng: &mut Xoshiro256PlusPlus) -> usize {
+    random_playout(geo, boards, side, rng).unwrap_or(2)
 }
 
 impl Engine for Mcts {
