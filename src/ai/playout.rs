@@ -37,8 +37,9 @@ struct Pdep;
 impl Select for Pdep {
     #[inline(always)]
     fn select(mask: u64, k: u32) -> u64 {
-        // SAFETY: only reached from `playout_bmi2`, which runs only after
-        // the CPU was seen to support BMI2.
+        // SAFETY: only reached from `playout_table_bmi2` and
+        // `playout_lines_bmi2`, which run only after the CPU was seen to
+        // support BMI2.
         unsafe { core::arch::x86_64::_pdep_u64(1u64 << k, mask) }
     }
     #[inline(always)]
@@ -120,7 +121,7 @@ fn playout_portable<R: Rng + ?Sized>(
     side: usize,
     rng: &mut R,
 ) -> Option<usize> {
-    playout::<Portable, R, BIT_BUDGET>(geo, boards, side, rng)
+    playout::<R, BIT_BUDGET>(geo, boards, side, rng)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -152,8 +153,10 @@ fn playout_lines_bmi2<R: Rng + ?Sized>(
     })
 }
 
+/// The portable playout, with its bit budget as a parameter (the tests
+/// force small budgets to draw many numbers).
 #[inline(always)]
-fn playout<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
+fn playout<R: Rng + ?Sized, const BUDGET: u32>(
     geo: &Geometry,
     boards: [u64; 2],
     side: usize,
@@ -163,10 +166,10 @@ fn playout<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
     // The win test is chosen once, not at each move.
     match &geo.line_bits {
         Some(table) => {
-            play::<S, R, BUDGET>(empty, boards, side, rng, |bb, _| table_has_line(table, bb))
+            play::<Portable, R, BUDGET>(empty, boards, side, rng, |bb, _| table_has_line(table, bb))
         }
-        None => play::<S, R, BUDGET>(empty, boards, side, rng, |bb, bit| {
-            S::has_line_through(geo, bb, bit)
+        None => play::<Portable, R, BUDGET>(empty, boards, side, rng, |bb, bit| {
+            Portable::has_line_through(geo, bb, bit)
         }),
     }
 }
@@ -330,7 +333,7 @@ mod tests {
             let side = pos.to_move().index();
             let winner = match bit_budget {
                 BIT_BUDGET => random_playout(geo, boards, side, &mut rng),
-                8 => playout::<Portable, _, 8>(geo, boards, side, &mut rng),
+                8 => playout::<_, 8>(geo, boards, side, &mut rng),
                 _ => panic!("no test path for a budget of {bit_budget}"),
             };
             counts[winner.unwrap_or(2)] += 1;

@@ -289,8 +289,9 @@ impl Solver {
         let probe = self.pass(&mut st, None, -INF, INF);
         self.node_limit = u64::MAX;
         self.next_poll = self.nodes + POLL_NODES;
-        let spent = std::mem::take(&mut self.probe_spent);
-        let score = if spent || self.stopped.is_some() {
+        // The probe never looks at the clock or the stop flag (it polls
+        // only at its node limit), so it either settled the root or is spent.
+        let score = if std::mem::take(&mut self.probe_spent) {
             self.prove(&mut st)
         } else {
             probe
