@@ -86,7 +86,9 @@ const fn moves_per_number(budget: u32) -> [u32; 65] {
 /// table and the shift-and test do.
 // Inlined into the caller, so that on 4x4 the generator is stepped in the
 // caller's loop (and its state can stay in registers there) and only the
-// loop of moves is a call.
+// loop of moves is a call. The kernels below take the two boards as two
+// words, the mover's first, and say who won counted from the mover (0 for
+// the mover, 1 for the other): an array argument would pass through memory.
 #[inline(always)]
 pub fn random_playout<R: Rng + ?Sized>(
     geo: &Geometry,
@@ -94,34 +96,37 @@ pub fn random_playout<R: Rng + ?Sized>(
     side: usize,
     rng: &mut R,
 ) -> Option<usize> {
+    let (mine, theirs) = (boards[side], boards[side ^ 1]);
+    let empty = geo.full & !(mine | theirs);
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("bmi2") {
-        let empty = geo.full & !(boards[0] | boards[1]);
         // SAFETY: the CPU supports BMI2, checked just above. The two board
         // kinds get a function each, so the small one's loop keeps its
         // few registers.
-        return unsafe {
+        let parity = unsafe {
             match &geo.line_bits {
                 // A board of at most 16 cells takes one random number,
                 // drawn here: the generator's state need not pass through
                 // the call, and a caller's loop can keep it in registers.
-                Some(table) => playout_table_bmi2(table, empty, boards, side, rng.next_u64()),
-                None => playout_lines_bmi2(geo, empty, boards, side, rng),
+                Some(table) => playout_table_bmi2(table, empty, mine, theirs, rng.next_u64()),
+                None => playout_lines_bmi2(geo, empty, mine, theirs, rng),
             }
         };
+        return parity.map(|parity| side ^ parity);
     }
-    playout_portable(geo, boards, side, rng)
+    playout_portable(geo, empty, mine, theirs, rng).map(|parity| side ^ parity)
 }
 
 /// The playout of CPUs without BMI2 (and of other architectures).
 #[inline(never)]
 fn playout_portable<R: Rng + ?Sized>(
     geo: &Geometry,
-    boards: [u64; 2],
-    side: usize,
+    empty: u64,
+    mine: u64,
+    theirs: u64,
     rng: &mut R,
 ) -> Option<usize> {
-    playout::<R, BIT_BUDGET>(geo, boards, side, rng)
+    playout::<R, BIT_BUDGET>(geo, empty, mine, theirs, rng)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -129,14 +134,14 @@ fn playout_portable<R: Rng + ?Sized>(
 fn playout_table_bmi2(
     table: &[u64; LINE_TABLE_WORDS],
     empty: u64,
-    boards: [u64; 2],
-    side: usize,
+    mine: u64,
+    theirs: u64,
     random: u64,
 ) -> Option<usize> {
     const { assert!(moves_per_number(BIT_BUDGET)[16] == 16) };
-    let mut game = Game::new(empty, boards, side);
+    let mut game = Game::new(empty, mine, theirs);
     game.play::<Pdep>(0, random, &|bb, _| table_has_line(table, bb))
-        .then_some(side ^ (game.plies & 1))
+        .then_some(game.plies & 1)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -144,11 +149,11 @@ fn playout_table_bmi2(
 fn playout_lines_bmi2<R: Rng + ?Sized>(
     geo: &Geometry,
     empty: u64,
-    boards: [u64; 2],
-    side: usize,
+    mine: u64,
+    theirs: u64,
     rng: &mut R,
 ) -> Option<usize> {
-    play::<Pdep, R, BIT_BUDGET>(empty, boards, side, rng, |bb, bit| {
+    play::<Pdep, R, BIT_BUDGET>(Game::new(empty, mine, theirs), rng, |bb, bit| {
         Pdep::has_line_through(geo, bb, bit)
     })
 }
@@ -158,17 +163,16 @@ fn playout_lines_bmi2<R: Rng + ?Sized>(
 #[inline(always)]
 fn playout<R: Rng + ?Sized, const BUDGET: u32>(
     geo: &Geometry,
-    boards: [u64; 2],
-    side: usize,
+    empty: u64,
+    mine: u64,
+    theirs: u64,
     rng: &mut R,
 ) -> Option<usize> {
-    let empty = geo.full & !(boards[0] | boards[1]);
+    let game = Game::new(empty, mine, theirs);
     // The win test is chosen once, not at each move.
     match &geo.line_bits {
-        Some(table) => {
-            play::<Portable, R, BUDGET>(empty, boards, side, rng, |bb, _| table_has_line(table, bb))
-        }
-        None => play::<Portable, R, BUDGET>(empty, boards, side, rng, |bb, bit| {
+        Some(table) => play::<Portable, R, BUDGET>(game, rng, |bb, _| table_has_line(table, bb)),
+        None => play::<Portable, R, BUDGET>(game, rng, |bb, bit| {
             Portable::has_line_through(geo, bb, bit)
         }),
     }
@@ -186,12 +190,12 @@ struct Game {
 
 impl Game {
     #[inline(always)]
-    fn new(empty: u64, boards: [u64; 2], side: usize) -> Game {
+    fn new(empty: u64, mine: u64, theirs: u64) -> Game {
         Game {
             empty,
             count: empty.count_ones(),
-            mine: boards[side],
-            theirs: boards[side ^ 1],
+            mine,
+            theirs,
             plies: 0,
         }
     }
@@ -226,21 +230,18 @@ impl Game {
 }
 
 /// A whole playout, one random number a chunk of moves (4x4 from the empty
-/// board is one chunk: 49 bits).
+/// board is one chunk: 49 bits). Returns who won counted from the mover.
 #[inline(always)]
 fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
-    empty: u64,
-    boards: [u64; 2],
-    side: usize,
+    mut game: Game,
     rng: &mut R,
     has_line_through: impl Fn(u64, u64) -> bool,
 ) -> Option<usize> {
     let chunks = const { &moves_per_number(BUDGET) };
-    let mut game = Game::new(empty, boards, side);
     while game.count != 0 {
         let end = game.count - chunks[game.count as usize];
         if game.play::<S>(end, rng.next_u64(), &has_line_through) {
-            return Some(side ^ (game.plies & 1));
+            return Some(game.plies & 1);
         }
     }
     None
@@ -333,7 +334,11 @@ mod tests {
             let side = pos.to_move().index();
             let winner = match bit_budget {
                 BIT_BUDGET => random_playout(geo, boards, side, &mut rng),
-                8 => playout::<_, 8>(geo, boards, side, &mut rng),
+                8 => {
+                    let (mine, theirs) = (boards[side], boards[side ^ 1]);
+                    let empty = geo.full & !(mine | theirs);
+                    playout::<_, 8>(geo, empty, mine, theirs, &mut rng).map(|p| side ^ p)
+                }
                 _ => panic!("no test path for a budget of {bit_budget}"),
             };
             counts[winner.unwrap_or(2)] += 1;
