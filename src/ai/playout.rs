@@ -141,7 +141,7 @@ fn playout_table_bmi2(
     const { assert!(moves_per_number(BIT_BUDGET)[16] == 16) };
     let mut game = Game::new(empty, mine, theirs);
     game.play::<Pdep>(0, random, &|bb, _| table_has_line(table, bb))
-        .then_some(game.plies & 1)
+        .then(|| game.winner_parity())
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -178,14 +178,14 @@ fn playout<R: Rng + ?Sized, const BUDGET: u32>(
     }
 }
 
-/// A playout between two moves: the empty cells (`count` of them), the
-/// cells of the side to move and of the other, and the plies played.
+/// A playout between two moves: the empty cells (`count` of them, `start`
+/// at the start), and the cells of the side to move and of the other.
 struct Game {
     empty: u64,
-    count: u32,
+    count: u64,
+    start: u64,
     mine: u64,
     theirs: u64,
-    plies: usize,
 }
 
 impl Game {
@@ -193,10 +193,10 @@ impl Game {
     fn new(empty: u64, mine: u64, theirs: u64) -> Game {
         Game {
             empty,
-            count: empty.count_ones(),
+            count: empty.count_ones() as u64,
+            start: empty.count_ones() as u64,
             mine,
             theirs,
-            plies: 0,
         }
     }
 
@@ -207,7 +207,7 @@ impl Game {
     #[inline(always)]
     fn play<S: Select>(
         &mut self,
-        end: u32,
+        end: u64,
         mut random: u64,
         has_line_through: &impl Fn(u64, u64) -> bool,
     ) -> bool {
@@ -223,9 +223,15 @@ impl Game {
                 return true;
             }
             std::mem::swap(&mut self.mine, &mut self.theirs);
-            self.plies += 1;
         }
         false
+    }
+
+    /// After a winning move: 0 if the side that moved first won, else 1
+    /// (the moves before the winning one alternate from that side).
+    #[inline(always)]
+    fn winner_parity(&self) -> usize {
+        ((self.start ^ self.count ^ 1) & 1) as usize
     }
 }
 
@@ -239,9 +245,9 @@ fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
 ) -> Option<usize> {
     let chunks = const { &moves_per_number(BUDGET) };
     while game.count != 0 {
-        let end = game.count - chunks[game.count as usize];
+        let end = game.count - chunks[game.count as usize] as u64;
         if game.play::<S>(end, rng.next_u64(), &has_line_through) {
-            return Some(game.plies & 1);
+            return Some(game.winner_parity());
         }
     }
     None
