@@ -123,6 +123,9 @@ type Bucket = [[u64; 2]; 2];
 struct Lines {
     mine: u64,
     theirs: u64,
+    /// Each side's stones counted on every line (see [`State::counts`]).
+    my_counts: LineCounts,
+    their_counts: LineCounts,
     /// Whether each side's lines count (both, except in a weak game).
     my_lines: bool,
     their_lines: bool,
@@ -134,6 +137,36 @@ struct State {
     boards: [u64; 2],
     side: usize,
     hashes: [u64; 8],
+    /// On boards of at most 64 lines, each player's stones counted on
+    /// every line, kept up by each move.
+    counts: [LineCounts; 2],
+}
+
+/// Stones counted on every line at once, in bit planes over the line
+/// indices: bit `i` of plane `b` is bit `b` of line `i`'s count (counts
+/// below 8; a line holds at most 8 cells).
+type LineCounts = [u64; 3];
+
+/// The lines whose count is `n` (below 8).
+#[inline(always)]
+fn lines_holding(counts: LineCounts, n: usize) -> u64 {
+    let plane = |b: usize| {
+        if n >> b & 1 != 0 {
+            counts[b]
+        } else {
+            !counts[b]
+        }
+    };
+    plane(0) & plane(1) & plane(2)
+}
+
+/// Adds one stone, on the lines `through` (a cell's line-index mask).
+#[inline(always)]
+fn count_stone(counts: &mut LineCounts, through: u64) {
+    let carry = counts[0] & through;
+    counts[0] ^= through;
+    counts[2] |= counts[1] & carry;
+    counts[1] ^= carry;
 }
 
 pub struct Solver {
@@ -267,7 +300,17 @@ impl Solver {
             boards: [pos.small_board(Player::O), pos.small_board(Player::X)],
             side: pos.to_move().index(),
             hashes: [0; 8],
+            counts: [[0; 3]; 2],
         };
+        if let Some(masks) = &self.geo.line_index_masks {
+            for p in 0..2 {
+                let mut rest = st.boards[p];
+                while rest != 0 {
+                    count_stone(&mut st.counts[p], masks[rest.trailing_zeros() as usize]);
+                    rest &= rest - 1;
+                }
+            }
+        }
         for s in 0..8 {
             for p in 0..2 {
                 let mut rest = st.boards[p];
@@ -355,9 +398,157 @@ impl Solver {
     /// Sorts `moves` best first: moves that make or stop a threat, then
     /// open lines through the cell (the fuller the better: for me to build
     /// on, for them to be blocked), then history.
-    fn order(&self, moves: &mut [u8], me: usize, lines: &Lines) {
-        // Each open line adds its weight to its empty cells: one walk over
-        // the lines rather than one over the lines through each move.
+    ///
+    /// This computes the keys; the search sorts by them lazily, as most
+    /// nodes cut on their first move.
+    fn order(&self, moves: &[u8], me: usize, lines: &Lines, keys: &mut [u32]) {
+        match &self.geo.line_index_masks {
+            Some(masks) => self.line_planes_keys(masks, moves, me, lines, keys),
+            None => self.line_walk_keys(moves, me, lines, keys),
+        }
+    }
+
+    /// A move's sort key from what `order` found.
+    #[inline(always)]
+    fn key(&self, me: usize, cell: u8, makes_mine: bool, makes_theirs: bool, shape: u32) -> u32 {
+        (u32::from(makes_mine) << 28)
+            + (u32::from(makes_theirs) << 27)
+            + (shape.min((1 << 12) - 1) << 14)
+            + self.history[me][cell as usize].min((1 << 14) - 1)
+    }
+
+    /// What `search` needs of the lines, by one walk over them: my wins in
+    /// one, their threats, and the cells of the lines still open to me and
+    /// to them (not yet masked with the empty cells).
+    fn line_facts_by_walk(
+        &self,
+        mine: u64,
+        theirs: u64,
+        my_lines: bool,
+        their_lines: bool,
+    ) -> (u64, u64, u64, u64) {
+        let (mut wins, mut threats) = (0u64, 0u64);
+        let (mut my_open, mut their_open) = (0u64, 0u64);
+        // `rest` has one bit when the line lacks one stone.
+        for &line in &self.geo.lines {
+            if my_lines && line & theirs == 0 {
+                my_open |= line;
+                let rest = line & !mine;
+                if rest & rest.wrapping_sub(1) == 0 {
+                    wins |= rest;
+                }
+            }
+            if their_lines && line & mine == 0 {
+                their_open |= line;
+                let rest = line & !theirs;
+                if rest & rest.wrapping_sub(1) == 0 {
+                    threats |= rest;
+                }
+            }
+        }
+        (wins, threats, my_open, their_open)
+    }
+
+    /// What `search` needs of the lines, from the line counts (boards of
+    /// at most 64 lines): my wins in one, their threats, and the cells of
+    /// the lines still open to me and to them.
+    fn line_facts_from_counts(
+        &self,
+        st: &State,
+        my_lines: bool,
+        their_lines: bool,
+        empty: u64,
+    ) -> (u64, u64, u64, u64) {
+        let Some(masks) = &self.geo.line_index_masks else {
+            return (0, 0, 0, 0);
+        };
+        let (me, opp) = (st.side, st.side ^ 1);
+        let (my_open_lines, their_open_lines) = (
+            self.open_lines(my_lines, st.counts[opp]),
+            self.open_lines(their_lines, st.counts[me]),
+        );
+        let goal = self.geo.goal as usize;
+        let cells_of = |mut lines: u64| {
+            let mut cells = 0;
+            while lines != 0 {
+                cells |= self.geo.lines[lines.trailing_zeros() as usize];
+                lines &= lines - 1;
+            }
+            cells
+        };
+        let wins = cells_of(my_open_lines & lines_holding(st.counts[me], goal - 1));
+        let threats = cells_of(their_open_lines & lines_holding(st.counts[opp], goal - 1));
+        let (mut my_open, mut their_open) = (0u64, 0u64);
+        let mut rest = empty;
+        while rest != 0 {
+            let cell = rest.trailing_zeros();
+            rest &= rest - 1;
+            let through = masks[cell as usize];
+            my_open |= u64::from(through & my_open_lines != 0) << cell;
+            their_open |= u64::from(through & their_open_lines != 0) << cell;
+        }
+        (wins, threats, my_open, their_open)
+    }
+
+    /// The lines open to a side (when its lines count): those the other
+    /// side, counted in `other`, has no stone on.
+    #[inline]
+    fn open_lines(&self, counts: bool, other: LineCounts) -> u64 {
+        let all = u64::MAX >> (64 - self.geo.lines.len());
+        if counts {
+            all & !(other[0] | other[1] | other[2])
+        } else {
+            0
+        }
+    }
+
+    /// `order`'s keys on boards of at most 64 lines, with no walk over the
+    /// lines: from each side's stones counted on every line (kept up by the
+    /// moves), a move's shape is a few popcounts of the lines through it.
+    fn line_planes_keys(
+        &self,
+        masks: &[u64],
+        moves: &[u8],
+        me: usize,
+        lines: &Lines,
+        keys: &mut [u32],
+    ) {
+        let (mine, theirs) = (lines.my_counts, lines.their_counts);
+        let (my_open, their_open) = (
+            self.open_lines(lines.my_lines, theirs),
+            self.open_lines(lines.their_lines, mine),
+        );
+        // The open lines holding `s` stones of a side, for s < goal.
+        let goal = self.geo.goal as usize;
+        let with = |open: u64, counts: LineCounts| {
+            let mut by_count = [0u64; 8];
+            for (s, lines) in by_count.iter_mut().enumerate().take(goal) {
+                *lines = open & lines_holding(counts, s);
+            }
+            by_count
+        };
+        let (my_by_count, their_by_count) = (with(my_open, mine), with(their_open, theirs));
+        for (key, &cell) in keys.iter_mut().zip(moves) {
+            let through = masks[cell as usize];
+            let mut shape = 0;
+            for s in 0..goal {
+                shape += ((through & my_by_count[s]).count_ones()
+                    + (through & their_by_count[s]).count_ones())
+                    << (2 * s);
+            }
+            *key = self.key(
+                me,
+                cell,
+                through & my_by_count[goal - 2] != 0,
+                through & their_by_count[goal - 2] != 0,
+                shape,
+            );
+        }
+    }
+
+    /// `order`'s keys on boards of more than 64 lines: each open line adds
+    /// its weight to its empty cells, in one walk over the lines.
+    fn line_walk_keys(&self, moves: &[u8], me: usize, lines: &Lines, keys: &mut [u32]) {
         // It also finds the cells that would make a threat (on an open
         // line two stones short).
         let mut shape = [0u32; 64];
@@ -387,16 +578,16 @@ impl Solver {
                 }
             }
         }
-        let mut keys = [0u32; 64];
-        for (key, &cell) in keys.iter_mut().zip(moves.iter()) {
+        for (key, &cell) in keys.iter_mut().zip(moves) {
             let bit = 1u64 << cell;
-            let tactics = u32::from(my_makers & bit != 0) * (1 << 28)
-                + u32::from(their_makers & bit != 0) * (1 << 27);
-            *key = tactics
-                + (shape[cell as usize].min((1 << 12) - 1) << 14)
-                + self.history[me][cell as usize].min((1 << 14) - 1);
+            *key = self.key(
+                me,
+                cell,
+                my_makers & bit != 0,
+                their_makers & bit != 0,
+                shape[cell as usize],
+            );
         }
-        sort_by_key_desc(moves, &mut keys[..moves.len()]);
     }
 
     /// One search from the root, in the whole game (`weak: None`) or in the
@@ -417,10 +608,26 @@ impl Solver {
     #[inline]
     fn make(&self, st: &mut State, cell: u8) {
         st.boards[st.side] |= 1u64 << cell;
+        if let Some(masks) = &self.geo.line_index_masks {
+            count_stone(&mut st.counts[st.side], masks[cell as usize]);
+        }
         for s in 0..8 {
             st.hashes[s] ^= self.geo.sym_zobrist[s][st.side][cell as usize];
         }
         st.side ^= 1;
+    }
+
+    /// Takes back `make(st, cell)`; the mover's line counts are restored
+    /// from before the move (cheaper than counting down, and than copying
+    /// the whole state, which is too big to copy inline).
+    #[inline]
+    fn unmake(&self, st: &mut State, cell: u8, counts_before: LineCounts) {
+        st.side ^= 1;
+        st.boards[st.side] ^= 1u64 << cell;
+        for s in 0..8 {
+            st.hashes[s] ^= self.geo.sym_zobrist[s][st.side][cell as usize];
+        }
+        st.counts[st.side] = counts_before;
     }
 
     /// The clock, the stop flag and the progress line: every few thousand
@@ -477,8 +684,8 @@ impl Solver {
             Some(attacker) => (attacker == me, attacker == opp),
         };
         // Wins in one, threats and the cells of open lines: from two
-        // table rows on boards of up to 16 cells, else one walk over the
-        // lines.
+        // table rows on boards of up to 16 cells, else from the line counts
+        // or one walk over the lines.
         let (wins, threats, my_open, their_open) = match self.cell_tables {
             Some(table) => {
                 let (my_wins, their_open) = table[mine as usize];
@@ -491,28 +698,10 @@ impl Solver {
                     side(their_lines, their_open),
                 )
             }
-            None => {
-                let (mut wins, mut threats) = (0u64, 0u64);
-                let (mut my_open, mut their_open) = (0u64, 0u64);
-                // `rest` has one bit when the line lacks one stone.
-                for &line in &geo.lines {
-                    if my_lines && line & theirs == 0 {
-                        my_open |= line;
-                        let rest = line & !mine;
-                        if rest & rest.wrapping_sub(1) == 0 {
-                            wins |= rest;
-                        }
-                    }
-                    if their_lines && line & mine == 0 {
-                        their_open |= line;
-                        let rest = line & !theirs;
-                        if rest & rest.wrapping_sub(1) == 0 {
-                            threats |= rest;
-                        }
-                    }
-                }
-                (wins, threats, my_open, their_open)
+            None if geo.line_index_masks.is_some() => {
+                self.line_facts_from_counts(st, my_lines, their_lines, empty)
             }
+            None => self.line_facts_by_walk(mine, theirs, my_lines, their_lines),
         };
         let (wins, threats) = (wins & empty, threats & empty);
         if wins != 0 {
@@ -608,11 +797,18 @@ impl Solver {
         let lines = Lines {
             mine,
             theirs,
+            my_counts: st.counts[me],
+            their_counts: st.counts[opp],
             my_lines,
             their_lines,
         };
+        // `keys[i]`: the sort key of `moves[i]`, once `sorted_from` is set.
+        let mut keys = [0u32; 64];
+        let mut sorted_from = None;
+        let mut first_pick = 0;
         if ordered_from == 0 && count > 1 {
-            self.order(&mut moves[..count], me, &lines);
+            self.order(&moves[..count], me, &lines, &mut keys);
+            sorted_from = Some(0);
         }
         if ply == 0 {
             self.root_moves = count;
@@ -623,8 +819,25 @@ impl Solver {
         let mut best = -INF;
         let mut best_move = moves[0];
         for i in 0..count {
-            let cell = moves[i];
-            let saved = *st;
+            // The first ordered move is found in one pass and tried first;
+            // the rest are sorted only if the search gets past it.
+            let cell = match sorted_from {
+                Some(from) if i == from => {
+                    first_pick = best_key_index(&keys[i..count]);
+                    moves[i + first_pick]
+                }
+                Some(from) if i == from + 1 => {
+                    // Bring the move tried to the front, the others keeping
+                    // their order, so the sort below is a stable sort of
+                    // all of them: the same order as sorting up front.
+                    moves[from..=from + first_pick].rotate_right(1);
+                    keys[from..=from + first_pick].rotate_right(1);
+                    sort_by_key_desc(&mut moves[i..count], &mut keys[i..count]);
+                    moves[i]
+                }
+                _ => moves[i],
+            };
+            let counts_before = st.counts[me];
             self.make(st, cell);
             let mut score;
             if i == 0 {
@@ -635,7 +848,7 @@ impl Solver {
                     score = -self.search(st, ply + 1, -beta, -alpha);
                 }
             }
-            *st = saved;
+            self.unmake(st, cell, counts_before);
             if self.halted() {
                 return 0;
             }
@@ -643,7 +856,8 @@ impl Solver {
                 self.root_done = i + 1;
             }
             if i == 0 && ordered_from == 1 && count > 2 {
-                self.order(&mut moves[1..count], me, &lines);
+                self.order(&moves[1..count], me, &lines, &mut keys[1..count]);
+                sorted_from = Some(1);
             }
             if score > best {
                 best = score;
@@ -693,6 +907,18 @@ impl Solver {
     }
 }
 
+/// The index of the largest key, the first of equals.
+#[inline]
+fn best_key_index(keys: &[u32]) -> usize {
+    let mut best = 0;
+    for (i, &key) in keys.iter().enumerate().skip(1) {
+        if key > keys[best] {
+            best = i;
+        }
+    }
+    best
+}
+
 fn power_of_two_at_most(n: usize) -> usize {
     1usize << (usize::BITS - 1 - n.max(1).leading_zeros())
 }
@@ -726,6 +952,112 @@ mod tests {
     fn solve_empty(size: u8, goal: u8) -> Analysis {
         let rules = Rules::new(size, goal).unwrap();
         Solver::new(rules).solve(&Position::new(rules)).unwrap()
+    }
+
+    /// Random positions (two disjoint stone sets, some with whole lines)
+    /// on every board whose solver counts stones per line, in a state with
+    /// those counts, for both sides to move and every weak game.
+    fn counted_positions(mut check: impl FnMut(&Solver, &State, bool, bool)) {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut boards_seen = 0;
+        for (size, goal) in [(4, 3), (5, 4), (6, 4), (7, 5), (8, 8)] {
+            let rules = Rules::new(size, goal).unwrap();
+            let solver = Solver::new(rules);
+            let geo = solver.geo;
+            let Some(masks) = &geo.line_index_masks else {
+                continue;
+            };
+            boards_seen += 1;
+            for _ in 0..2000 {
+                let (a, b) = (rng.random::<u64>(), rng.random::<u64>());
+                let density = rng.random_range(0..4);
+                let taken = (0..density).fold(geo.full, |m, _| m & rng.random::<u64>());
+                let boards = [a & taken, !a & b & taken];
+                let mut counts = [[0u64; 3]; 2];
+                for (p, count) in counts.iter_mut().enumerate() {
+                    for cell in 0..geo.cells {
+                        if boards[p] >> cell & 1 != 0 {
+                            count_stone(count, masks[cell as usize]);
+                        }
+                    }
+                }
+                for side in 0..2 {
+                    let st = State {
+                        boards,
+                        side,
+                        hashes: [0; 8],
+                        counts,
+                    };
+                    for (my_lines, their_lines) in [(true, true), (true, false), (false, true)] {
+                        check(&solver, &st, my_lines, their_lines);
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            boards_seen, 4,
+            "boards with more lines than cells, up to 64"
+        );
+    }
+
+    #[test]
+    fn line_counts_match_a_count_on_each_line() {
+        counted_positions(|solver, st, _, _| {
+            for (index, &line) in solver.geo.lines.iter().enumerate() {
+                for p in 0..2 {
+                    let stones = (line & st.boards[p]).count_ones() as usize;
+                    let holding = |n| lines_holding(st.counts[p], n) >> index & 1 != 0;
+                    assert!(holding(stones.min(7)), "{stones} stones on line {index}");
+                    assert!(!holding(stones + 1));
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn line_facts_from_counts_match_the_walk_over_the_lines() {
+        counted_positions(|solver, st, my_lines, their_lines| {
+            let (me, opp) = (st.side, st.side ^ 1);
+            let empty = solver.geo.full & !(st.boards[0] | st.boards[1]);
+            let masked =
+                |(w, t, m, o): (u64, u64, u64, u64)| (w & empty, t & empty, m & empty, o & empty);
+            let walked =
+                solver.line_facts_by_walk(st.boards[me], st.boards[opp], my_lines, their_lines);
+            let counted = solver.line_facts_from_counts(st, my_lines, their_lines, empty);
+            assert_eq!(masked(counted), masked(walked), "{:?}", st.boards);
+        });
+    }
+
+    #[test]
+    fn move_keys_from_counts_match_the_walk_over_the_lines() {
+        counted_positions(|solver, st, my_lines, their_lines| {
+            let (me, opp) = (st.side, st.side ^ 1);
+            let empty = solver.geo.full & !(st.boards[0] | st.boards[1]);
+            let moves: Vec<u8> = (0..solver.geo.cells)
+                .filter(|&c| empty >> c & 1 != 0)
+                .collect();
+            let lines = Lines {
+                mine: st.boards[me],
+                theirs: st.boards[opp],
+                my_counts: st.counts[me],
+                their_counts: st.counts[opp],
+                my_lines,
+                their_lines,
+            };
+            let (mut walked, mut counted) = ([0u32; 64], [0u32; 64]);
+            solver.line_walk_keys(&moves, me, &lines, &mut walked);
+            let masks = solver.geo.line_index_masks.as_deref().unwrap_or_default();
+            solver.line_planes_keys(masks, &moves, me, &lines, &mut counted);
+            assert_eq!(counted, walked, "{:?}", st.boards);
+        });
+    }
+
+    #[test]
+    fn the_first_of_the_largest_keys_is_picked() {
+        assert_eq!(best_key_index(&[3, 9, 2, 9, 1]), 1);
+        assert_eq!(best_key_index(&[7]), 0);
+        assert_eq!(best_key_index(&[1, 2, 3]), 2);
     }
 
     #[test]
