@@ -805,7 +805,6 @@ impl Solver {
         // `keys[i]`: the sort key of `moves[i]`, once `sorted_from` is set.
         let mut keys = [0u32; 64];
         let mut sorted_from = None;
-        let mut first_pick = 0;
         if ordered_from == 0 && count > 1 {
             self.order(&moves[..count], me, &lines, &mut keys);
             sorted_from = Some(0);
@@ -822,17 +821,12 @@ impl Solver {
             // The first ordered move is found in one pass and tried first;
             // the rest are sorted only if the search gets past it.
             let cell = match sorted_from {
-                Some(from) if i == from => {
-                    first_pick = best_key_index(&keys[i..count]);
-                    moves[i + first_pick]
-                }
+                Some(from) if i == from => moves[i + best_key_index(&keys[i..count])],
                 Some(from) if i == from + 1 => {
-                    // Bring the move tried to the front, the others keeping
-                    // their order, so the sort below is a stable sort of
-                    // all of them: the same order as sorting up front.
-                    moves[from..=from + first_pick].rotate_right(1);
-                    keys[from..=from + first_pick].rotate_right(1);
-                    sort_by_key_desc(&mut moves[i..count], &mut keys[i..count]);
+                    // A stable sort puts the move tried first (the first of
+                    // the largest keys) back in front: the same order as
+                    // sorting up front.
+                    sort_by_key_desc(&mut moves[from..count], &mut keys[from..count]);
                     moves[i]
                 }
                 _ => moves[i],
