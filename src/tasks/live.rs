@@ -537,14 +537,26 @@ mod tests {
         let mut live = live_with(mcts_games(9, 60_000), Rc::new(clock.clone()));
         // Past the staggered starts: every game's O seat is thinking.
         clock.advance(Duration::from_secs(2));
+        // Each slice's CPU, from the thread's own clock, goes to the seat
+        // that ran it: a seat's meter counts a slice's wall time, which a
+        // preemption by another process would stretch for that seat alone.
+        let mut spent = vec![Duration::ZERO; seat_cpu(&live).len()];
         let deadline = Instant::now() + Duration::from_millis(900);
         while Instant::now() < deadline {
             live.sched.wake_due(clock.now());
+            let before = seat_cpu(&live);
+            let cpu = thread_cpu();
             live.sched.run_next();
+            let cpu = thread_cpu() - cpu;
+            for ((total, after), before) in spent.iter_mut().zip(seat_cpu(&live)).zip(before) {
+                if after > before {
+                    *total += cpu;
+                }
+            }
         }
         let cpu = seat_cpu(&live);
         // O seats are the even ones; X seats wait for their turn.
-        let o: Vec<f64> = cpu.iter().step_by(2).map(|d| d.as_secs_f64()).collect();
+        let o: Vec<f64> = spent.iter().step_by(2).map(|d| d.as_secs_f64()).collect();
         let mean = o.iter().sum::<f64>() / o.len() as f64;
         assert!(mean > 0.05, "the seats hardly ran: {o:?}");
         for share in &o {
