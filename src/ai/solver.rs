@@ -395,12 +395,11 @@ impl Solver {
         score
     }
 
-    /// Sorts `moves` best first: moves that make or stop a threat, then
-    /// open lines through the cell (the fuller the better: for me to build
-    /// on, for them to be blocked), then history.
-    ///
-    /// This computes the keys; the search sorts by them lazily, as most
-    /// nodes cut on their first move.
+    /// The sort keys of `moves`, the best move's the largest: moves that
+    /// make or stop a threat, then open lines through the cell (the fuller
+    /// the better: for me to build on, for them to be blocked), then
+    /// history. The search sorts by them lazily, as most nodes cut on
+    /// their first move.
     fn order(&self, moves: &[u8], me: usize, lines: &Lines, keys: &mut [u32]) {
         match &self.geo.line_index_masks {
             Some(masks) => self.line_planes_keys(masks, moves, me, lines, keys),
