@@ -40,6 +40,26 @@ pub enum Value {
     Unknown(i32),
 }
 
+impl Value {
+    /// The proven win or loss a score stands for, in an engine whose
+    /// scores keep the distance to the end (`win - plies` for a win in
+    /// `plies`) and count as proven from `proven` on; `None` below it, where
+    /// each engine has its own answer (a draw, or a heuristic score).
+    pub(crate) fn proven(score: i32, win: i32, proven: i32) -> Option<Value> {
+        if score >= proven {
+            Some(Value::Win {
+                plies: (win - score) as u32,
+            })
+        } else if score <= -proven {
+            Some(Value::Loss {
+                plies: (win + score) as u32,
+            })
+        } else {
+            None
+        }
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Debug)]
 pub struct Analysis {
@@ -152,19 +172,11 @@ impl Negamax {
                 break;
             }
             let best = self.root_best.unwrap_or(fallback);
-            let value = if score >= PROVEN {
-                Value::Win {
-                    plies: (WIN - score) as u32,
-                }
-            } else if score <= -PROVEN {
-                Value::Loss {
-                    plies: (WIN + score) as u32,
-                }
-            } else if depth == empties {
+            let value = Value::proven(score, WIN, PROVEN).unwrap_or(if depth == empties {
                 Value::Draw
             } else {
                 Value::Unknown(score)
-            };
+            });
             result = (best, value, depth as u32);
             let proved = !matches!(value, Value::Unknown(_));
             budget.report(&SearchInfo {

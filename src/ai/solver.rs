@@ -23,9 +23,11 @@
 //!   two entries per bucket (the larger subtree, and the newest);
 //! - move order: the table's move, moves that make or stop a threat,
 //!   history, then cells on many open lines;
-//! - on boards of up to 16 cells, a node's wins in one, threats and open
-//!   lines come from two rows of a table per cell set, not from a walk
-//!   over the lines.
+//! - a node's wins in one, threats, open lines and move keys come, on
+//!   boards of up to 16 cells, from two rows of a table per cell set, and
+//!   on boards with more lines than cells from each side's stones counted
+//!   on every line at once (bit planes kept up by the moves); other boards
+//!   walk the lines.
 //!
 //! A search can be stopped by a deadline or a flag (Ctrl-C); it then
 //! answers that the position is unsettled, never a guess.
@@ -158,6 +160,17 @@ fn lines_holding(counts: LineCounts, n: usize) -> u64 {
         }
     };
     plane(0) & plane(1) & plane(2)
+}
+
+/// Counts `stones` on every line (`masks`: the geometry's line-index
+/// masks).
+fn count_stones(masks: &[u64], mut stones: u64) -> LineCounts {
+    let mut counts = [0; 3];
+    while stones != 0 {
+        count_stone(&mut counts, masks[stones.trailing_zeros() as usize]);
+        stones &= stones - 1;
+    }
+    counts
 }
 
 /// Adds one stone, on the lines `through` (a cell's line-index mask).
@@ -303,13 +316,7 @@ impl Solver {
             counts: [[0; 3]; 2],
         };
         if let Some(masks) = &self.geo.line_index_masks {
-            for p in 0..2 {
-                let mut rest = st.boards[p];
-                while rest != 0 {
-                    count_stone(&mut st.counts[p], masks[rest.trailing_zeros() as usize]);
-                    rest &= rest - 1;
-                }
-            }
+            st.counts = st.boards.map(|stones| count_stones(masks, stones));
         }
         for s in 0..8 {
             for p in 0..2 {
@@ -342,17 +349,8 @@ impl Solver {
         if let Some(why) = self.stopped {
             return Err(why);
         }
-        let value = if score >= PROVEN {
-            Value::Win {
-                plies: (WIN - score) as u32,
-            }
-        } else if score <= -PROVEN {
-            Value::Loss {
-                plies: (WIN + score) as u32,
-            }
-        } else {
-            Value::Draw
-        };
+        // The search is exact: a score short of a win or a loss is a draw.
+        let value = Value::proven(score, WIN, PROVEN).unwrap_or(Value::Draw);
         let best = self
             .root_best
             .unwrap_or_else(|| pos.small_empty().trailing_zeros() as u8);
@@ -453,14 +451,12 @@ impl Solver {
     /// the lines still open to me and to them.
     fn line_facts_from_counts(
         &self,
+        masks: &[u64],
         st: &State,
         my_lines: bool,
         their_lines: bool,
         empty: u64,
     ) -> (u64, u64, u64, u64) {
-        let Some(masks) = &self.geo.line_index_masks else {
-            return (0, 0, 0, 0);
-        };
         let (me, opp) = (st.side, st.side ^ 1);
         let (my_open_lines, their_open_lines) = (
             self.open_lines(my_lines, st.counts[opp]),
@@ -697,10 +693,10 @@ impl Solver {
                     side(their_lines, their_open),
                 )
             }
-            None if geo.line_index_masks.is_some() => {
-                self.line_facts_from_counts(st, my_lines, their_lines, empty)
-            }
-            None => self.line_facts_by_walk(mine, theirs, my_lines, their_lines),
+            None => match &geo.line_index_masks {
+                Some(masks) => self.line_facts_from_counts(masks, st, my_lines, their_lines, empty),
+                None => self.line_facts_by_walk(mine, theirs, my_lines, their_lines),
+            },
         };
         let (wins, threats) = (wins & empty, threats & empty);
         if wins != 0 {
@@ -967,14 +963,7 @@ mod tests {
                 let density = rng.random_range(0..4);
                 let taken = (0..density).fold(geo.full, |m, _| m & rng.random::<u64>());
                 let boards = [a & taken, !a & b & taken];
-                let mut counts = [[0u64; 3]; 2];
-                for (p, count) in counts.iter_mut().enumerate() {
-                    for cell in 0..geo.cells {
-                        if boards[p] >> cell & 1 != 0 {
-                            count_stone(count, masks[cell as usize]);
-                        }
-                    }
-                }
+                let counts = boards.map(|stones| count_stones(masks, stones));
                 for side in 0..2 {
                     let st = State {
                         boards,
@@ -1017,7 +1006,8 @@ mod tests {
                 |(w, t, m, o): (u64, u64, u64, u64)| (w & empty, t & empty, m & empty, o & empty);
             let walked =
                 solver.line_facts_by_walk(st.boards[me], st.boards[opp], my_lines, their_lines);
-            let counted = solver.line_facts_from_counts(st, my_lines, their_lines, empty);
+            let masks = solver.geo.line_index_masks.as_deref().unwrap_or_default();
+            let counted = solver.line_facts_from_counts(masks, st, my_lines, their_lines, empty);
             assert_eq!(masked(counted), masked(walked), "{:?}", st.boards);
         });
     }

@@ -207,17 +207,7 @@ impl BigNegamax {
 }
 
 fn value_of(score: i32) -> Value {
-    if score >= PROVEN {
-        Value::Win {
-            plies: (WIN - score) as u32,
-        }
-    } else if score <= -PROVEN {
-        Value::Loss {
-            plies: (WIN + score) as u32,
-        }
-    } else {
-        Value::Unknown(score)
-    }
+    Value::proven(score, WIN, PROVEN).unwrap_or(Value::Unknown(score))
 }
 
 fn score_of(value: Value) -> i32 {
