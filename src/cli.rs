@@ -79,6 +79,68 @@ pub struct LiveArgs {
     pub model: Option<PathBuf>,
 }
 
+impl LiveArgs {
+    /// The live screen's configuration, without the learning player's
+    /// table (the caller opens the model) and with the environment's
+    /// `color` and `fault_game`. Pure: reads no file and no terminal.
+    pub fn config(
+        &self,
+        color: crate::ui::palette::ColorMode,
+        fault_game: Option<usize>,
+    ) -> Result<crate::app::LiveConfig, InputError> {
+        let live_clock = ThinkLimit::Millis(crate::app::DEFAULT_THINK_MS);
+        let (mut o, mut x, mut limit) = (
+            self.o.as_ref().map(SeatArg::kind),
+            self.x.as_ref().map(SeatArg::kind),
+            self.think.limit_or(live_clock),
+        );
+        let mut brains = [
+            self.o.as_ref().and_then(SeatArg::brain),
+            self.x.as_ref().and_then(SeatArg::brain),
+        ];
+        if self.human.is_some() {
+            // One game; the computer plays whichever side the person does not.
+            let (kind, level_limit) = match &self.ai {
+                Some(seat) => (seat.kind(), limit),
+                None => self.level.engine(),
+            };
+            (o, x, limit) = (Some(kind), Some(kind), level_limit);
+            let brain = self.ai.as_ref().and_then(SeatArg::brain);
+            brains = [brain.clone(), brain];
+        }
+        let rules = self.rules.rules()?;
+        crate::headless::refuse_engines(rules, &[o, x].into_iter().flatten().collect::<Vec<_>>())?;
+        Ok(crate::app::LiveConfig {
+            rules,
+            rl: None,
+            brains,
+            animate: !self.no_anim,
+            warning: None,
+            games: if self.human.is_some() {
+                1
+            } else {
+                self.games as usize
+            },
+            o,
+            x,
+            delay: std::time::Duration::from_millis(self.delay),
+            hold: std::time::Duration::from_millis(self.hold),
+            limit,
+            human: self.human,
+            seed: self.seed.unwrap_or_else(rand::random),
+            fps: self.fps,
+            color,
+            fault_game,
+        })
+    }
+
+    /// Whether the learning player was asked for by name (`--model`,
+    /// `--o rl`): then a model that cannot be read stops the run.
+    pub fn names_the_learner(&self, config: &crate::app::LiveConfig) -> bool {
+        self.model.is_some() || [config.o, config.x].contains(&Some(EngineKind::Rl))
+    }
+}
+
 /// The computer's strength in human mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
@@ -381,5 +443,50 @@ mod tests {
         assert!(!line.contains('\n'));
         assert!(line.starts_with("error:"), "{line}");
         assert!(line.contains("unknown engine 'chess'"), "{line}");
+    }
+
+    fn live(args: &[&str]) -> LiveArgs {
+        let cli =
+            Cli::try_parse_from(std::iter::once("kxo-tui").chain(args.iter().copied())).unwrap();
+        cli.live
+    }
+
+    #[test]
+    fn the_live_config_follows_the_flags() {
+        use crate::ui::palette::ColorMode;
+        let args = live(&[
+            "--games",
+            "4",
+            "--o",
+            "mcts",
+            "--think-ms",
+            "300",
+            "--seed",
+            "7",
+        ]);
+        let c = args.config(ColorMode::None, None).unwrap();
+        assert_eq!(c.games, 4);
+        assert_eq!((c.o, c.x), (Some(EngineKind::Mcts), None));
+        assert_eq!(c.limit, ThinkLimit::Millis(300));
+        assert_eq!(c.seed, 7);
+        assert!(c.rl.is_none() && c.warning.is_none());
+        assert!(!args.names_the_learner(&c));
+        // Human mode: one game, the computer on both seats, the level's budget.
+        let args = live(&["--human", "x", "--level", "perfect", "--games", "9"]);
+        let c = args.config(ColorMode::None, Some(2)).unwrap();
+        assert_eq!(c.games, 1);
+        assert_eq!(c.human, Some(Player::X));
+        assert_eq!(
+            (c.o, c.x),
+            (Some(EngineKind::Negamax), Some(EngineKind::Negamax))
+        );
+        assert_eq!(c.fault_game, Some(2));
+        // The learner on a board it cannot play is refused by name.
+        let args = live(&["--size", "15", "--goal", "5", "--x", "rl"]);
+        let err = args.config(ColorMode::None, None).unwrap_err();
+        assert!(err.0.contains("rl"), "{err}");
+        let args = live(&["--o", "rl"]);
+        let c = args.config(ColorMode::None, None).unwrap();
+        assert!(args.names_the_learner(&c));
     }
 }

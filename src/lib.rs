@@ -9,6 +9,9 @@
 //! - [`ui`]: drawing, a pure function of the state.
 //! - [`headless`]: `solve`, `arena`, `train`.
 //! - [`protocol`]: the Gomoku AI protocol, as a brain and with outside brains.
+//! - [`model`]: the learning player's model file and its policy.
+//! - [`screen`]: the live screen as a command; [`terminal`]: its terminal.
+//! - [`text`]: outside text made safe to show.
 
 pub mod ai;
 pub mod app;
@@ -19,6 +22,8 @@ pub mod headless;
 pub mod input;
 pub mod model;
 pub mod protocol;
+pub mod screen;
 pub mod tasks;
 pub mod terminal;
+pub mod text;
 pub mod ui;

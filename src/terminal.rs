@@ -100,20 +100,66 @@ pub fn stdin_hung_up() -> bool {
     ready > 0 && fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
-/// Terminal input through crossterm.
 /// Terminal input through crossterm, for the live screen.
+///
+/// crossterm's reader spins forever once the terminal reads end-of-file or
+/// fails (a window closed without SIGHUP reaching us), so it is only asked
+/// for an event after our own `poll(2)` says the terminal has input and
+/// has not hung up. A hang-up is reported as [`io::ErrorKind::BrokenPipe`].
 pub struct CrosstermInput {
-    /// Whether the screen asked for mouse reports (human mode).
-    pub mouse: bool,
+    /// Whether the screen asked for mouse reports.
+    mouse: bool,
+    /// Raised by SIGTSTP from outside (`kill -TSTP`): handled as the key.
+    tstp: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl CrosstermInput {
+    /// Input for a screen with mouse reports (or not); takes SIGTSTP and
+    /// SIGWINCH, so that either wakes the wait.
+    pub fn new(mouse: bool) -> io::Result<CrosstermInput> {
+        let tstp = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        signal_hook::flag::register(signal_hook::consts::SIGTSTP, tstp.clone())?;
+        // Only to interrupt our poll: crossterm hears the resize itself.
+        signal_hook::flag::register(
+            signal_hook::consts::SIGWINCH,
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        )?;
+        Ok(CrosstermInput { mouse, tstp })
+    }
+
+    /// The Ctrl-Z key, for a SIGTSTP that came from outside.
+    fn take_stop_request(&self) -> Option<crossterm::event::Event> {
+        use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+        self.tstp
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
+            .then(|| Event::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL)))
+    }
+
+    /// The next event crossterm has, without waiting; never called on a
+    /// terminal that hung up.
+    fn ready_event(&mut self) -> io::Result<Option<crossterm::event::Event>> {
+        if stdin_hung_up() {
+            // From here on, writing to it fails: the screen's last frame,
+            // the cursor shown back, a panic's message would each fail
+            // (and `eprintln!` panics when it cannot write).
+            detach_from_lost_terminal();
+            return Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "the terminal went away",
+            ));
+        }
+        if crossterm::event::poll(std::time::Duration::ZERO)? {
+            Ok(Some(crossterm::event::read()?))
+        } else {
+            Ok(None)
+        }
+    }
 }
 
 impl crate::tasks::live::InputSource for CrosstermInput {
     fn suspend(&mut self) -> io::Result<()> {
         restore(self.mouse);
-        // Stop as the shell's Ctrl-Z would; execution goes on from here
-        // when the shell continues the process (`fg`, SIGCONT).
-        // SAFETY: raise(3) with a valid signal number.
-        unsafe { libc::raise(libc::SIGTSTP) };
+        stop_as_the_shell_would();
         enable_raw_mode()?;
         let mut out = io::stdout();
         execute!(out, EnterAlternateScreen, crossterm::cursor::Hide)?;
@@ -124,8 +170,8 @@ impl crate::tasks::live::InputSource for CrosstermInput {
     }
 
     /// Polls the terminal and the outside brains' pipes together: one
-    /// `poll(2)`, no thread per brain. (A resize reaches crossterm through
-    /// a signal, seen at the next turn of the loop.)
+    /// `poll(2)`, no thread per brain. A signal (a resize, SIGTSTP) ends
+    /// the wait early.
     fn wait(
         &mut self,
         timeout: std::time::Duration,
@@ -133,23 +179,24 @@ impl crate::tasks::live::InputSource for CrosstermInput {
     ) -> io::Result<crate::tasks::live::Wake> {
         use crate::tasks::live::{Wake, poll_readable};
         use std::time::Duration;
-        if fds.is_empty() {
+        if let Some(event) = self.take_stop_request() {
             return Ok(Wake {
-                event: self.next_event(timeout)?,
+                event: Some(event),
                 readable: Vec::new(),
             });
         }
-        // Events crossterm has already read come first.
-        if crossterm::event::poll(Duration::ZERO)? {
-            let event = self.next_event(Duration::ZERO)?;
+        // Events crossterm has already read (or a resize it heard of) first.
+        if let Some(event) = self.ready_event()? {
             let readable = poll_readable(None, fds, Duration::ZERO)?.1;
-            return Ok(Wake { event, readable });
+            return Ok(Wake {
+                event: Some(event),
+                readable,
+            });
         }
-        let (terminal, readable) = poll_readable(Some(libc::STDIN_FILENO), fds, timeout)?;
-        let event = if terminal {
-            self.next_event(Duration::ZERO)?
-        } else {
-            None
+        let (_, readable) = poll_readable(Some(libc::STDIN_FILENO), fds, timeout)?;
+        let event = match self.take_stop_request() {
+            Some(event) => Some(event),
+            None => self.ready_event()?,
         };
         Ok(Wake { event, readable })
     }
@@ -158,20 +205,152 @@ impl crate::tasks::live::InputSource for CrosstermInput {
         &mut self,
         timeout: std::time::Duration,
     ) -> io::Result<Option<crossterm::event::Event>> {
-        if crossterm::event::poll(timeout)? {
-            // crossterm's read() spins forever on end-of-file, which is what
-            // a terminal that went away (a closed window) gives: check first.
-            if stdin_hung_up() {
-                return Err(io::Error::new(
-                    io::ErrorKind::BrokenPipe,
-                    "the terminal went away",
-                ));
-            }
-            Ok(Some(crossterm::event::read()?))
-        } else {
-            Ok(None)
-        }
+        Ok(self.wait(timeout, &[])?.event)
     }
+}
+
+/// Stops the process as the shell's Ctrl-Z would (SIGTSTP with its
+/// default action, so the shell sees a stopped job); returns when the
+/// shell continues it (`fg`, SIGCONT). Our own SIGTSTP handler is put
+/// back after.
+fn stop_as_the_shell_would() {
+    // SAFETY: sigaction(2) with valid structures, and raise(3) with a
+    // valid signal number; the old action is restored as it was.
+    unsafe {
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        let mut ours: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(libc::SIGTSTP, &default, &mut ours);
+        libc::raise(libc::SIGTSTP);
+        libc::sigaction(libc::SIGTSTP, &ours, std::ptr::null_mut());
+    }
+}
+
+/// Refuses a terminal that cannot draw the screen (`TERM=dumb`, or
+/// standard input or output not a terminal), with the headless commands
+/// named instead.
+pub fn check_can_draw() -> Result<(), crate::headless::InputError> {
+    use std::io::IsTerminal;
+    if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
+        return Err(crate::headless::InputError(
+            "TERM=dumb: this terminal cannot draw the live screen (no cursor movement); \
+             headless commands work: `kxo-tui solve`, `kxo-tui arena`"
+                .into(),
+        ));
+    }
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(crate::headless::InputError(
+            "the live screen needs a terminal; for headless use try `kxo-tui solve` or `kxo-tui arena`"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The signals the live screen stops on, and which one did.
+pub struct Signals {
+    /// Raised by SIGTERM, SIGINT and SIGHUP.
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    stopped_by: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Signals {
+    /// SIGTERM, SIGINT and SIGHUP stop the run cleanly (a hung-up
+    /// terminal is also seen by the input, which stops the run itself).
+    pub fn install() -> io::Result<Signals> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped_by = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            signal_hook::flag::register_usize(signal, stopped_by.clone(), signal as usize)?;
+            signal_hook::flag::register(signal, stop.clone())?;
+        }
+        Ok(Signals { stop, stopped_by })
+    }
+
+    /// The signal that stopped the run, or 0.
+    pub fn stopped_by(&self) -> usize {
+        self.stopped_by.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// A last resort for a terminal that hung up: if the screen has not
+/// stopped by itself within [`HangupWatchdog::GRACE`] of the hang-up
+/// (crossterm stuck reading it), end the brains and leave with 129.
+pub struct HangupWatchdog {
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl HangupWatchdog {
+    pub const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+    pub fn start() -> HangupWatchdog {
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let seen = done.clone();
+        let spawned = std::thread::Builder::new()
+            .name("hangup-watchdog".into())
+            .spawn(move || {
+                let mut hung_since: Option<std::time::Instant> = None;
+                while !seen.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    if !stdin_hung_up() {
+                        hung_since = None;
+                        continue;
+                    }
+                    let since = *hung_since.get_or_insert_with(std::time::Instant::now);
+                    if since.elapsed() >= Self::GRACE
+                        && !seen.load(std::sync::atomic::Ordering::Relaxed)
+                    {
+                        crate::protocol::outside::kill_all();
+                        // SAFETY: _exit(2) ends the process at once.
+                        unsafe { libc::_exit(129) };
+                    }
+                }
+            });
+        if spawned.is_err() {
+            // Without the thread only the last resort is missing.
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        HangupWatchdog { done }
+    }
+
+    /// The screen has stopped: the watchdog ends.
+    pub fn stop(&self) {
+        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Points standard input, output and error at /dev/null when they are the
+/// terminal that went away, so that what is still said (the model's save)
+/// neither fails nor panics.
+pub fn detach_from_lost_terminal() {
+    // SAFETY: open(2) of /dev/null, fstat(2) into a zeroed struct, and
+    // dup2(2) onto the standard descriptors.
+    unsafe {
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
+        if null < 0 {
+            return;
+        }
+        for fd in [libc::STDIN_FILENO, libc::STDOUT_FILENO, libc::STDERR_FILENO] {
+            // A terminal is a character device (a hung-up one may no
+            // longer answer isatty); a file or pipe stays as it is.
+            let mut st: libc::stat = std::mem::zeroed();
+            if libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFCHR {
+                libc::dup2(null, fd);
+            }
+        }
+        libc::close(null);
+    }
+}
+
+/// A line on stderr that never panics (the terminal may be gone).
+pub fn say(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
+}
+
+/// A line on stdout that never panics.
+pub fn say_out(line: &str) {
+    let _ = writeln!(io::stdout(), "{line}");
 }
 
 #[cfg(test)]

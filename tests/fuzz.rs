@@ -72,4 +72,50 @@ proptest! {
         let short = &good[..cut % good.len()];
         prop_assert!(model::decode(short, rules, path).is_err());
     }
+
+    #[test]
+    fn a_header_that_claims_any_entry_count_is_refused_unless_it_fits(count in any::<u64>()) {
+        let rules = Rules::default_rules();
+        let table = ValueTable::new(rules);
+        let mut bytes = model::encode(&table);
+        // The count sits just before the entries (none here) and the CRC.
+        let at = bytes.len() - 4 - 8;
+        bytes[at..at + 8].copy_from_slice(&count.to_le_bytes());
+        let result = model::decode(&bytes, rules, Path::new("m.model"));
+        prop_assert_eq!(result.is_ok(), count == 0);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Whatever a manager sends, `kxo-tui brain` answers in lines of text
+    /// with no control character in them, and never panics.
+    #[test]
+    fn any_bytes_to_the_brain_get_answers_a_terminal_can_show(
+        bytes in proptest::collection::vec(any::<u8>(), 0..400),
+        lines in proptest::collection::vec("[A-Z]{0,8}[ ,0-9\\x00-\\x1f\\x7f-\\u{9f}]{0,12}", 0..6),
+    ) {
+        use kxo_tui::protocol::brain::{BrainOptions, run};
+        let mut input = b"START 7\n".to_vec();
+        for l in &lines {
+            input.extend_from_slice(l.as_bytes());
+            input.push(b'\n');
+        }
+        input.extend_from_slice(&bytes);
+        input.extend_from_slice(b"\nEND\n");
+        let mut out = Vec::new();
+        let options = BrainOptions {
+            engine: kxo_tui::ai::EngineKind::Random,
+            goal: 4,
+            think_ms: 5,
+            hash_mb: 1,
+            seed: 1,
+        };
+        run(std::io::Cursor::new(input), &mut out, options).expect("serves");
+        let text = std::str::from_utf8(&out).expect("UTF-8 replies");
+        for line in text.lines() {
+            prop_assert!(kxo_tui::text::is_inert(line), "{:?}", line);
+        }
+    }
 }

@@ -300,6 +300,67 @@ impl ArenaReport {
     }
 }
 
+/// `kxo-tui arena`: plays the games with a progress bar on stderr, prints
+/// the report, and saves what a learning player learned.
+pub fn command(args: crate::cli::ArenaArgs) -> anyhow::Result<()> {
+    use std::io::Write;
+    let rules = args.rules.rules()?;
+    let (o, x) = (args.o.kind(), args.x.kind());
+    super::refuse_engines(rules, &[o, x])?;
+    let model = if o == EngineKind::Rl || x == EngineKind::Rl {
+        let init = crate::ai::rl::Init::for_new_model(rules, crate::ai::rl::Init::Heuristic);
+        Some(crate::model::Model::open(rules, args.model.clone(), init)?)
+    } else {
+        None
+    };
+    let config = ArenaConfig {
+        rl: model.as_ref().map(|m| m.table.clone()),
+        rules,
+        o,
+        x,
+        brains: [args.o.brain(), args.x.brain()],
+        games: args.games,
+        seed: args.seed.unwrap_or_else(rand::random),
+        limit: args.think.limit(),
+        jobs: args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
+    };
+    if model.is_some() && args.jobs.is_some_and(|j| j > 1) {
+        eprintln!(
+            "note: the learning player learns from each game in turn, so the games run on one thread"
+        );
+    }
+    let bar = super::progress_bar(
+        config.games as u64,
+        "{pos}/{len} games  {msg}  eta {eta} {wide_bar}",
+        args.json,
+    );
+    let mut tally = [0u32; 3];
+    let report = run(&config, |record| {
+        match record.outcome {
+            Outcome::Win(p) => tally[p.index()] += 1,
+            _ => tally[2] += 1,
+        }
+        // The count first, so the bar never shows more results than games.
+        bar.inc(1);
+        bar.set_message(format!("O {} X {} draw {}", tally[0], tally[1], tally[2]));
+    });
+    bar.finish_and_clear();
+    {
+        let mut out = std::io::stdout().lock();
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        } else {
+            write!(out, "{}", report.to_text())?;
+        }
+    }
+    if let Some(model) = &model {
+        model.save_learned()?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

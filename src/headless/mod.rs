@@ -1,6 +1,9 @@
-//! The commands that run without the full screen: `solve` and `arena`.
+//! The commands that run without the full screen: `solve`, `arena`,
+//! `train` and `eval`. Each module holds its command: the work, and the
+//! printing of its report.
 
 pub mod arena;
+pub mod eval;
 pub mod solve;
 pub mod train;
 
@@ -16,6 +19,39 @@ impl fmt::Display for InputError {
     }
 }
 impl std::error::Error for InputError {}
+
+/// A clear error when one of `kinds` cannot play under `rules`.
+pub fn refuse_engines(
+    rules: crate::game::Rules,
+    kinds: &[crate::ai::EngineKind],
+) -> Result<(), InputError> {
+    match kinds.iter().find_map(|k| k.refuses(rules)) {
+        Some(why) => Err(InputError(why)),
+        None => Ok(()),
+    }
+}
+
+/// A progress bar on stderr when it is a terminal (and not `quiet`), else
+/// one that draws nothing. `template` is indicatif's.
+pub(crate) fn progress_bar(len: u64, template: &str, quiet: bool) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    let style = indicatif::ProgressStyle::with_template(template)
+        .map(|style| {
+            style.with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}/s", thousands(state.per_sec() as u64));
+                },
+            )
+        })
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
 
 /// Formats an integer with thousands separators: 1234567 → "1,234,567".
 pub fn thousands(n: u64) -> String {

@@ -276,6 +276,54 @@ fn plies_text(plies: u32) -> String {
     }
 }
 
+/// Exit status of a solve that stopped before it settled the position.
+pub const UNSETTLED: u8 = 3;
+
+/// `kxo-tui solve`: the report on stdout, progress on stderr when it is a
+/// terminal; exit status [`UNSETTLED`] when the search stopped first.
+pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::ExitCode> {
+    use std::io::IsTerminal;
+    let rules = args.rules.rules()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
+    let progress: Option<ProgressReport> = std::io::stderr().is_terminal().then(|| {
+        Box::new(move |p: &crate::ai::solver::Progress| {
+            let secs = p.elapsed.as_secs_f64();
+            eprint!(
+                "\r\x1b[2Ksolving: {} pass, root move {}/{}, {} nodes, {:.1} M nodes/s, {:.0} s",
+                p.phase,
+                p.root_done,
+                p.root_moves,
+                super::thousands(p.nodes),
+                p.nodes as f64 / secs.max(1e-9) / 1e6,
+                secs,
+            );
+        }) as ProgressReport
+    });
+    let shows_progress = progress.is_some();
+    let options = SolveOptions {
+        hash_bytes: args.hash << 20,
+        timeout: args.timeout,
+        stop: Some(stop),
+        progress,
+    };
+    let report = solve_with(rules, &args.moves, options)?;
+    if shows_progress {
+        // Clear the progress line.
+        eprint!("\r\x1b[2K");
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(if report.value.is_some() {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::from(UNSETTLED)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

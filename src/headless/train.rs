@@ -225,6 +225,95 @@ pub fn train(
     }
 }
 
+/// `kxo-tui train`: trains the model with a progress bar on stderr, saves
+/// it (also when stopped by Ctrl-C) and prints the learning curve.
+pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
+    use crate::ai::rl::Init;
+    use crate::headless::{InputError, thousands};
+    use crate::text::shown_path;
+    let rules = args.rules.rules()?;
+    super::refuse_engines(rules, &[EngineKind::Rl])?;
+    let new_init = args
+        .init
+        .unwrap_or_else(|| Init::for_new_model(rules, Init::Zero));
+    let model = crate::model::Model::open(rules, args.model, new_init)?;
+    let (path, table) = (&model.path, &model.table);
+    if let Some(init) = args.init
+        && table.borrow().init() != init
+    {
+        return Err(InputError(format!(
+            "model file {} already starts from {}; --init {} is for a new model (pass another --model)",
+            shown_path(path),
+            table.borrow().init().name(),
+            init.name()
+        ))
+        .into());
+    }
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    let start_games = table.borrow().games;
+    let episodes = args.episodes.unwrap_or_else(|| default_episodes(rules));
+    eprintln!(
+        "training {} episodes of {n}x{n}, {k} in a row, seed {seed}; Ctrl-C stops and keeps what was learned",
+        episodes,
+        n = rules.size(),
+        k = rules.goal()
+    );
+    // Short enough for 80 columns: the bar takes what is left.
+    let bar = super::progress_bar(
+        episodes,
+        "{pos}/{len} {rate}  {msg}  eta {eta} {wide_bar}",
+        false,
+    );
+    let report = train(table, episodes, seed, 10, &stop, |done, point| {
+        bar.set_position(done);
+        if let Some(p) = point {
+            bar.set_message(format!(
+                "accuracy O {:.1}% X {:.1}% sample {:.1}%",
+                100.0 * p.skill.vs_random_o.share(),
+                100.0 * p.skill.vs_random_x.share(),
+                100.0 * p.skill.sample.share(),
+            ));
+        }
+    });
+    bar.finish_and_clear();
+    model.save()?;
+    let t = table.borrow();
+    println!(
+        "{} {} episodes in {:.1} s ({} episodes/s){}",
+        if report.stopped_early {
+            "stopped after"
+        } else {
+            "trained"
+        },
+        report.episodes,
+        report.elapsed.as_secs_f64(),
+        thousands(report.episodes_per_second() as u64),
+        if report.stopped_early {
+            ", stopped by a signal"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "model: {} ({} positions, {} games learned in all, {} before)",
+        shown_path(path),
+        t.len(),
+        t.games,
+        start_games
+    );
+    println!(
+        "\nlearning curve: accuracy, the share of moves that keep the game-theoretic value\n\
+         (judged by the solver), in games against Random as O and as X, and on a fixed\n\
+         sample of reachable positions:"
+    );
+    print!("{}", report.curve_table());
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use super::{Command, cell_at, parse_xy, xy};
+use crate::text::shown;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -37,35 +38,40 @@ pub struct BrainOptions {
 /// A line from the manager, or the end of its input.
 enum Input {
     Line(String),
+    /// A line that could not be taken (too long, not UTF-8): the reply
+    /// that says so.
+    Bad(String),
     Eof,
 }
 
 /// The time and memory limits the manager gave with `INFO`.
 #[derive(Clone, Copy, Debug)]
 struct Limits {
-    /// Milliseconds a move may take (0: no limit).
-    timeout_turn: u64,
+    /// Milliseconds a move may take (0: as fast as possible); `None`
+    /// until the manager says.
+    timeout_turn: Option<u64>,
     /// Milliseconds for the whole match (0: no limit).
     timeout_match: u64,
-    /// Milliseconds left for the match.
-    time_left: Option<u64>,
+    /// Milliseconds left for the match (zero or less: none, play at once).
+    time_left: Option<i64>,
     /// Bytes the brain may use (0: no limit).
     max_memory: u64,
 }
 
 impl Limits {
     /// Thinking time for the next move: the brain's own, cut to 90% of the
-    /// turn limit less a margin for the reply, and to a fifteenth of what
-    /// is left of the match.
+    /// turn limit less a margin for the reply (a limit of 0 asks for a move
+    /// as fast as possible), and to a fifteenth of what is left of the
+    /// match (nothing left: at once).
     fn think_time(&self, own_ms: u64) -> Duration {
         let mut ms = own_ms;
-        if self.timeout_turn > 0 {
-            ms = ms.min((self.timeout_turn * 9 / 10).saturating_sub(30));
+        if let Some(turn) = self.timeout_turn {
+            ms = ms.min((turn * 9 / 10).saturating_sub(30));
         }
-        if self.timeout_match > 0
-            && let Some(left) = self.time_left
+        if let Some(left) = self.time_left
+            && (self.timeout_match > 0 || left <= 0)
         {
-            ms = ms.min(left / 15);
+            ms = ms.min(left.max(0) as u64 / 15);
         }
         Duration::from_millis(ms.max(1))
     }
@@ -134,9 +140,20 @@ pub fn run(
 ) -> io::Result<()> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if tx.send(Input::Line(line)).is_err() {
+        let mut input = input;
+        let mut buf = Vec::new();
+        loop {
+            let next = match read_line_bounded(&mut input, &mut buf, MAX_INPUT_LINE) {
+                Ok(LineRead::End) | Err(_) => break,
+                Ok(LineRead::TooLong) => Input::Bad(format!(
+                    "ERROR line too long: more than {MAX_INPUT_LINE} bytes (skipped)"
+                )),
+                Ok(LineRead::Line) => match std::str::from_utf8(&buf) {
+                    Ok(text) => Input::Line(text.trim_end_matches(['\r', '\n']).to_string()),
+                    Err(_) => Input::Bad("ERROR the line is not UTF-8 text (skipped)".into()),
+                },
+            };
+            if tx.send(next).is_err() {
                 return;
             }
         }
@@ -145,7 +162,7 @@ pub fn run(
     let mut brain = Brain {
         options,
         limits: Limits {
-            timeout_turn: 0,
+            timeout_turn: None,
             timeout_match: 0,
             time_left: None,
             max_memory: 0,
@@ -161,8 +178,14 @@ pub fn run(
             Some(input) => input,
             None => rx.recv().unwrap_or(Input::Eof),
         };
-        let Input::Line(line) = next else {
-            return Ok(());
+        let line = match next {
+            Input::Line(line) => line,
+            Input::Bad(reply) => {
+                writeln!(output, "{reply}")?;
+                output.flush()?;
+                continue;
+            }
+            Input::Eof => return Ok(()),
         };
         if line.trim().is_empty() {
             continue;
@@ -215,7 +238,7 @@ impl Brain {
                 env!("CARGO_PKG_VERSION")
             )),
             Command::Takeback(text) => Some(self.take_back(&text)),
-            Command::Unknown(text) => Some(format!("UNKNOWN command '{text}'")),
+            Command::Unknown(text) => Some(format!("UNKNOWN command '{}'", shown(&text))),
         };
         if let Some(reply) = reply {
             writeln!(out, "{reply}")?;
@@ -226,7 +249,10 @@ impl Brain {
 
     fn start(&mut self, size: &str) -> Option<String> {
         let Ok(size) = size.trim().parse::<u8>() else {
-            return Some(format!("ERROR '{size}' is not a board size: use START 15"));
+            return Some(format!(
+                "ERROR '{}' is not a board size: use START 15",
+                shown(size)
+            ));
         };
         let rules = match Rules::new(size, self.options.goal) {
             Ok(rules) => rules,
@@ -271,8 +297,12 @@ impl Brain {
 
     fn cell(&self, text: &str) -> Result<Cell, String> {
         let rules = self.rules.ok_or_else(no_board)?;
-        let (x, y) = parse_xy(text)
-            .ok_or_else(|| format!("ERROR '{text}' is not a move: send x,y such as 7,7"))?;
+        let (x, y) = parse_xy(text).ok_or_else(|| {
+            format!(
+                "ERROR '{}' is not a move: send x,y such as 7,7",
+                shown(text)
+            )
+        })?;
         cell_at(x, y, rules.size()).ok_or_else(|| {
             format!(
                 "ERROR {x},{y} is off the board: 0 to {} each way",
@@ -324,7 +354,12 @@ impl Brain {
                 Some((_, 3)) => {
                     problem = Some("ERROR field 3 (continuous games) is not supported".into())
                 }
-                _ => problem = Some(format!("ERROR '{line}' is not x,y,field (field 1 or 2)")),
+                _ => {
+                    problem = Some(format!(
+                        "ERROR '{}' is not x,y,field (field 1 or 2)",
+                        shown(line)
+                    ))
+                }
             }
         }
         if let Some(problem) = problem {
@@ -345,7 +380,11 @@ impl Brain {
                 moves.push(reply);
             }
         }
-        let pos = Position::from_moves(rules, &moves).map_err(|(_, e)| move_error(e, ""))?;
+        let size = rules.size();
+        let pos = Position::from_moves(rules, &moves).map_err(|(i, e)| {
+            let name = moves.get(i).map(|&c| xy(c, size)).unwrap_or_default();
+            move_error(e, &name)
+        })?;
         if pos.outcome().is_over() {
             return Err("ERROR that board is already decided".into());
         }
@@ -356,9 +395,12 @@ impl Brain {
     fn info(&mut self, key: &str, value: &str) -> Option<String> {
         let number = value.parse::<u64>().ok();
         match (key, number) {
-            ("timeout_turn", Some(v)) => self.limits.timeout_turn = v,
+            ("timeout_turn", Some(v)) => self.limits.timeout_turn = Some(v),
             ("timeout_match", Some(v)) => self.limits.timeout_match = v,
-            ("time_left", Some(v)) => self.limits.time_left = Some(v),
+            // It may be negative: the match clock has run out.
+            ("time_left", _) if value.trim().parse::<i64>().is_ok() => {
+                self.limits.time_left = value.trim().parse::<i64>().ok()
+            }
             ("max_memory", Some(v)) => {
                 self.limits.max_memory = v;
                 let bytes = self.memory();
@@ -390,7 +432,7 @@ impl Brain {
                 self.moves.remove(i);
                 "OK".into()
             }
-            None => format!("ERROR no stone at {text} to take back"),
+            None => format!("ERROR no stone at {} to take back", shown(text)),
         }
     }
 
@@ -422,7 +464,7 @@ impl Brain {
         }
         let spent = budget.start.elapsed();
         if let Some(t) = self.limits.time_left.as_mut() {
-            *t = t.saturating_sub(spent.as_millis() as u64);
+            *t = t.saturating_sub(spent.as_millis() as i64);
         }
         self.moves.push(cell);
         let size = pos.rules().size();
@@ -434,6 +476,81 @@ impl Brain {
         writeln!(out, "{}", xy(cell, size))?;
         out.flush()?;
         Ok(Flow::Go)
+    }
+}
+
+/// `kxo-tui brain`: the protocol on stdin and stdout until END.
+pub fn command(args: crate::cli::BrainArgs) -> anyhow::Result<()> {
+    let options = BrainOptions {
+        engine: args.engine,
+        goal: args.goal,
+        think_ms: args.think_ms,
+        hash_mb: args.hash,
+        seed: args.seed.unwrap_or_else(rand::random),
+    };
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    run(stdin, std::io::stdout().lock(), options)?;
+    Ok(())
+}
+
+/// The longest line the brain takes from its manager; a longer one is
+/// answered with `ERROR` and skipped to its end, never held whole.
+pub const MAX_INPUT_LINE: usize = 8192;
+
+/// What [`read_line_bounded`] found.
+enum LineRead {
+    /// A line, in the buffer (without its newline).
+    Line,
+    /// A line longer than the limit, read to its end and dropped.
+    TooLong,
+    End,
+}
+
+/// Reads one line into `buf` (cleared first), holding at most `max` bytes
+/// of it: the rest of a longer line is read and dropped.
+fn read_line_bounded(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<LineRead> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(match (any, too_long) {
+                (false, _) => LineRead::End,
+                (true, true) => LineRead::TooLong,
+                (true, false) => LineRead::Line,
+            });
+        }
+        any = true;
+        let (part, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        if !too_long {
+            if buf.len() + part.len() > max {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        let used = ended.unwrap_or(chunk.len());
+        input.consume(used);
+        if ended.is_some() {
+            return Ok(if too_long {
+                LineRead::TooLong
+            } else {
+                LineRead::Line
+            });
+        }
     }
 }
 
@@ -454,8 +571,8 @@ fn no_board() -> String {
 
 fn move_error(e: MoveError, text: &str) -> String {
     match e {
-        MoveError::Occupied(_) => format!("ERROR {text} is already taken"),
-        MoveError::OffBoard(_) => format!("ERROR {text} is off the board"),
+        MoveError::Occupied(_) => format!("ERROR {} is already taken", shown(text)),
+        MoveError::OffBoard(_) => format!("ERROR {} is off the board", shown(text)),
         MoveError::GameOver => "ERROR the game is already over".into(),
     }
 }

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use super::{cell_at, parse_xy, xy};
 use crate::ai::{Budget, Engine};
 use crate::game::{Bits, Cell, Player, Position, Rules};
+use crate::text::shown;
 
 /// How long a brain may take to answer `START`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(5);
@@ -31,6 +32,9 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(5);
 pub const TOLERANCE: Duration = Duration::from_millis(500);
 /// The longest line read from a brain; longer ones are cut.
 const MAX_LINE: usize = 4096;
+/// MESSAGE lines kept per brain until they are collected: a brain that
+/// floods them costs nothing more than this.
+const MAX_MESSAGES: usize = 16;
 
 /// `brain:PATH [ARGS]` as the user wrote it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,10 +92,10 @@ pub enum Forfeit {
 impl fmt::Display for Forfeit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Forfeit::DidNotStart(why) => write!(f, "the brain did not start: {why}"),
+            Forfeit::DidNotStart(why) => write!(f, "the brain did not start: {}", shown(why)),
             Forfeit::Exited => f.write_str("the brain exited"),
-            Forfeit::Garbage(line) => write!(f, "the brain sent '{line}', not a move"),
-            Forfeit::Refused(line) => write!(f, "the brain answered '{line}'"),
+            Forfeit::Garbage(line) => write!(f, "the brain sent '{}', not a move", shown(line)),
+            Forfeit::Refused(line) => write!(f, "the brain answered '{}'", shown(line)),
             Forfeit::Occupied(m) => write!(f, "the brain played {m}, a taken cell"),
             Forfeit::OffBoard(m) => write!(f, "the brain played {m}, off the board"),
             Forfeit::TooSlow(t) => write!(f, "the brain gave no move in {} ms", t.as_millis()),
@@ -100,17 +104,47 @@ impl fmt::Display for Forfeit {
     }
 }
 
-/// Child processes of brains not yet reaped, for [`kill_all`].
+/// Child processes of brains not yet reaped, for [`kill_all`]. Held while
+/// a brain is started, so that a sweep never mistakes a brain being
+/// started for one that escaped.
 fn running() -> &'static Mutex<Vec<u32>> {
     static RUNNING: OnceLock<Mutex<Vec<u32>>> = OnceLock::new();
     RUNNING.get_or_init(|| Mutex::new(Vec::new()))
 }
 
-/// Kills every brain process still running (called when kxo-tui exits,
-/// whatever the path).
+/// Set when this process is a child subreaper (the binary, not tests):
+/// then every child it has that is not a running brain is something a
+/// brain started and left behind, and is ended.
+static REAPER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes kxo-tui the reaper of everything its brains start: a brain's
+/// child that leaves the brain's process group (`setsid`) and outlives the
+/// brain becomes kxo-tui's child instead of init's, and is ended with the
+/// brains. Dropped (on every way out of `main`, a panic's included), it
+/// ends every brain and every such process.
+pub struct BrainReaper(());
+
+impl BrainReaper {
+    pub fn install() -> BrainReaper {
+        // SAFETY: prctl(2) with PR_SET_CHILD_SUBREAPER takes one integer.
+        let made = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
+        REAPER.store(made, std::sync::atomic::Ordering::Relaxed);
+        BrainReaper(())
+    }
+}
+
+impl Drop for BrainReaper {
+    fn drop(&mut self) {
+        kill_all();
+    }
+}
+
+/// Kills every brain process still running, and (as a subreaper) every
+/// process a brain left behind. Called when kxo-tui exits, whatever the
+/// path.
 pub fn kill_all() {
-    let pids = std::mem::take(&mut *running().lock().unwrap_or_else(|e| e.into_inner()));
-    for pid in pids {
+    let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
+    for pid in std::mem::take(&mut *running) {
         // SAFETY: kill(2) and waitpid(2) on a child we started and have not
         // reaped, so the pid is still ours.
         unsafe {
@@ -119,6 +153,63 @@ pub fn kill_all() {
         }
         kill_group(pid);
     }
+    sweep_orphans(&running);
+}
+
+/// As a subreaper: kills and reaps every child of ours that is not one of
+/// the `running` brains, until none is left (each one killed may hand its
+/// own children to us).
+fn sweep_orphans(running: &[u32]) {
+    if !REAPER.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    for _ in 0..100 {
+        let strays: Vec<u32> = children_of(std::process::id())
+            .into_iter()
+            .filter(|pid| !running.contains(pid))
+            .collect();
+        if strays.is_empty() {
+            return;
+        }
+        for pid in strays {
+            // SAFETY: kill(2) and waitpid(2) on our own child: nothing
+            // else of ours waits for it (it is no brain of ours).
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+                libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
+            }
+        }
+    }
+}
+
+/// The processes whose parent is `parent`, from /proc (every thread's
+/// `children` list, or each process's `stat` where those are missing).
+fn children_of(parent: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid == Some(parent) {
+            out.push(pid);
+        }
+    }
+    out
 }
 
 /// SIGKILL to the brain and every process in its group, until none is
@@ -148,6 +239,8 @@ struct Process {
 
 impl Process {
     fn spawn(command: &BrainCommand) -> io::Result<Process> {
+        // Started and listed under one lock: a sweep never sees it unlisted.
+        let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
         // Its own process group, so that killing the group also ends any
         // process the brain started (a script's `sleep`).
         let mut child = Command::new(&command.program)
@@ -162,11 +255,9 @@ impl Process {
             let _ = child.wait();
             return Err(io::Error::other("no pipes to the brain"));
         };
+        running.push(child.id());
+        drop(running);
         set_nonblocking(stdout.as_raw_fd())?;
-        running()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(child.id());
         Ok(Process {
             child,
             stdin,
@@ -187,7 +278,9 @@ impl Process {
         loop {
             if let Some(end) = self.pending.iter().position(|&b| b == b'\n' || b == b'\r') {
                 let line: Vec<u8> = self.pending.drain(..=end).collect();
-                let text = String::from_utf8_lossy(&line).trim().to_string();
+                // Outside text: its control characters escaped, once, here.
+                let text =
+                    crate::text::shown_within(String::from_utf8_lossy(&line).trim(), MAX_LINE);
                 if text.is_empty() {
                     continue;
                 }
@@ -225,10 +318,10 @@ impl Drop for Process {
         unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
         let _ = self.child.wait();
         kill_group(pid);
-        running()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|&p| p != pid);
+        let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
+        running.retain(|&p| p != pid);
+        // What it started outside its group, now ours: ended too.
+        sweep_orphans(&running);
     }
 }
 
@@ -421,6 +514,9 @@ fn read_reply(
         while let Some(line) = process.try_line()? {
             let upper = line.to_ascii_uppercase();
             if let Some(text) = upper.strip_prefix("MESSAGE").map(|_| line[7..].trim()) {
+                if messages.len() == MAX_MESSAGES {
+                    messages.remove(0);
+                }
                 messages.push(text.to_string());
             } else if !upper.starts_with("DEBUG") {
                 return Ok(line);

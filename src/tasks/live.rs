@@ -119,6 +119,9 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Human mode: the person's score.
     pub score: Option<crate::app::human::Score>,
+    /// The run ended because the terminal went away (end of input, or an
+    /// error reading it).
+    pub terminal_lost: bool,
 }
 
 /// Hooks for tests and benchmarks: called after every frame is drawn.
@@ -261,6 +264,7 @@ impl Live {
             frames: a.frames,
             elapsed: self.clock.now().saturating_duration_since(a.started),
             score: a.human.as_ref().map(|h| h.score),
+            terminal_lost: false,
         }
     }
 }
@@ -416,6 +420,7 @@ pub fn run<B: Backend + 'static>(
     on_frame: Option<FrameHook>,
 ) -> anyhow::Result<Summary> {
     let mut live = Live::new(config, terminal, Rc::new(SystemClock), on_frame)?;
+    let mut terminal_lost = false;
     loop {
         if stop.load(Ordering::Relaxed) {
             live.app.borrow_mut().quit = true;
@@ -427,12 +432,13 @@ pub fn run<B: Backend + 'static>(
         loop {
             let wake = match input.wait(timeout, &fds) {
                 Ok(wake) => wake,
-                // The terminal is gone: nobody is left to watch, so stop.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                // The terminal is gone (end of input, or it fails):
+                // nobody is left to watch, so stop.
+                Err(_) => {
                     live.app.borrow_mut().quit = true;
+                    terminal_lost = true;
                     break;
                 }
-                Err(e) => return Err(e.into()),
             };
             for fd in wake.readable {
                 live.sched.deliver(Event::Readable(fd));
@@ -461,7 +467,10 @@ pub fn run<B: Backend + 'static>(
             live.sched.deliver(Event::Changed);
         }
     }
-    Ok(live.summary())
+    Ok(Summary {
+        terminal_lost,
+        ..live.summary()
+    })
 }
 
 #[cfg(test)]

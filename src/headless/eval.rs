@@ -1,0 +1,75 @@
+//! `kxo-tui eval`: how well a saved model plays, judged by the solver.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::{refuse_engines, thousands};
+use crate::ai::EngineKind;
+use crate::ai::accuracy::{self, Accuracy, Judge};
+use crate::ai::rl::SharedTable;
+use crate::cli::EvalArgs;
+use crate::text::shown_path;
+
+pub fn command(args: EvalArgs) -> anyhow::Result<()> {
+    let rules = args.rules.rules()?;
+    refuse_engines(rules, &[EngineKind::Rl])?;
+    let (path, table) = crate::model::read_only(rules, args.model)?;
+    let (entries, games, kept) = (table.len(), table.games, table.accuracy);
+    let table: SharedTable = Rc::new(RefCell::new(table));
+    let small = rules.cells() <= 16;
+    let eval_games = args.games.unwrap_or(if small { 500 } else { 40 });
+    let eval_sample = args.sample.unwrap_or(if small { 2_000 } else { 200 });
+    let mut judge = Judge::new(rules);
+    let skill = accuracy::measure(
+        &table,
+        eval_games,
+        eval_sample as usize,
+        args.seed,
+        &mut judge,
+    );
+    if args.json {
+        let share = |a: Accuracy| serde_json::json!({ "accuracy": a.share(), "moves": a.moves, "kept": a.kept });
+        let report = serde_json::json!({
+            "size": rules.size(),
+            "goal": rules.goal(),
+            "model": shown_path(&path),
+            "entries": entries,
+            "games_learned": games,
+            "accuracy_when_saved": kept,
+            "vs_random_o": share(skill.vs_random_o),
+            "vs_random_x": share(skill.vs_random_x),
+            "sample": share(skill.sample),
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    let line = |what: &str, a: Accuracy| {
+        format!(
+            "  {what:<28} {:6.2}%  ({} of {} moves)\n",
+            100.0 * a.share(),
+            thousands(a.kept),
+            thousands(a.moves)
+        )
+    };
+    print!(
+        "model {} ({n}x{n}, {k} in a row): {} entries, {} games learned{}\n\
+         accuracy (moves that keep the game-theoretic value, judged by the solver):\n{}{}{}",
+        shown_path(&path),
+        thousands(entries as u64),
+        thousands(games),
+        kept.map(|a| format!(", {:.1}% on the sample when saved", 100.0 * a))
+            .unwrap_or_default(),
+        line(
+            &format!("vs Random as O ({eval_games} games)"),
+            skill.vs_random_o
+        ),
+        line(
+            &format!("vs Random as X ({eval_games} games)"),
+            skill.vs_random_x
+        ),
+        line(&format!("{eval_sample} sampled positions"), skill.sample),
+        n = rules.size(),
+        k = rules.goal(),
+    );
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! The live screen as a command: its configuration and model, the
+//! terminal and the signals around the run, and the summary after it.
+
+use std::cell::RefCell;
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use crate::ai::EngineKind;
+use crate::ai::rl::{Init, SharedTable, ValueTable};
+use crate::cli::LiveArgs;
+use crate::headless::InputError;
+use crate::model::Model;
+use crate::tasks::live::Summary;
+use crate::terminal::{self, Signals};
+
+/// Runs the live screen; its exit status is 0, or 128 + the signal that
+/// stopped it (143 for SIGTERM, 129 for SIGHUP or a terminal that went
+/// away, 130 for SIGINT), as shells expect.
+pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
+    let fault_game = std::env::var("KXO_FAULT_GAME")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .and_then(|n| n.checked_sub(1));
+    let mut config = args.config(crate::ui::palette::ColorMode::detect(), fault_game)?;
+    let (model, warning) = open_learner(&args, &mut config)?;
+    terminal::check_can_draw()?;
+    config.warning = warning.clone();
+    let signals = Signals::install()?;
+    crate::tasks::panics::set_quiet(true);
+    // The mouse everywhere: clicks select games, cells and tabs; the wheel scrolls.
+    let guard = terminal::TerminalGuard::enter(true)?;
+    let watchdog = terminal::HangupWatchdog::start();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let backend =
+            ratatui::backend::CrosstermBackend::new(terminal::FrameWriter::new(std::io::stdout()));
+        let terminal = ratatui::Terminal::new(backend)?;
+        let mut input = terminal::CrosstermInput::new(true)?;
+        crate::tasks::live::run(config, terminal, &mut input, signals.stop.clone(), None)
+    }));
+    watchdog.stop();
+    drop(guard);
+    crate::tasks::panics::set_quiet(false);
+    let lost = matches!(&outcome, Ok(Ok(summary)) if summary.terminal_lost);
+    if lost {
+        // Nobody reads the terminal any more, and writing to it fails:
+        // what follows (the save's notes) goes nowhere, quietly.
+        terminal::detach_from_lost_terminal();
+    }
+    if let Some(model) = &model {
+        model.save_learned()?;
+    }
+    if let Some(w) = &warning {
+        terminal::say(&format!("warning: {w}"));
+    }
+    match outcome {
+        Ok(Ok(summary)) => {
+            terminal::say_out(&summary_line(&summary));
+            Ok(match signals.stopped_by() {
+                _ if lost => ExitCode::from(129),
+                0 => ExitCode::SUCCESS,
+                signal => ExitCode::from(128 + signal as u8),
+            })
+        }
+        Ok(Err(e)) => Err(e),
+        Err(payload) => {
+            anyhow::bail!(
+                "kxo-tui crashed: {}",
+                crate::tasks::panics::message(&*payload)
+            )
+        }
+    }
+}
+
+/// The learning player's model, when it may play: named (`--model`, `--o
+/// rl`), a model that cannot be read stops the run; only there by default
+/// (random pairs), the run goes on with a fresh table it does not save,
+/// and the warning says so.
+fn open_learner(
+    args: &LiveArgs,
+    config: &mut crate::app::LiveConfig,
+) -> Result<(Option<Model>, Option<String>), InputError> {
+    let rules = config.rules;
+    let rl_may_play = EngineKind::Rl.refuses(rules).is_none()
+        && [config.o, config.x]
+            .iter()
+            .any(|k| k.is_none_or(|k| k == EngineKind::Rl));
+    if !rl_may_play {
+        return Ok((None, None));
+    }
+    let init = Init::for_new_model(rules, Init::Heuristic);
+    match Model::open(rules, args.model.clone(), init) {
+        Ok(model) => {
+            config.rl = Some(model.table.clone());
+            let notice = model.in_use();
+            Ok((Some(model), notice))
+        }
+        Err(e) if !args.names_the_learner(config) => {
+            let fresh: SharedTable = Rc::new(RefCell::new(ValueTable::with_init(rules, init)));
+            config.rl = Some(fresh);
+            let problem =
+                format!("{e} — rl plays with a fresh table this run and the file is left as it is");
+            Ok((None, Some(problem)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn summary_line(summary: &Summary) -> String {
+    let t = &summary.totals;
+    let secs = summary.elapsed.as_secs();
+    match &summary.score {
+        Some(s) => format!(
+            "kxo-tui: {} games in {}m{:02}s: you {}, computer {}, draws {}",
+            s.person + s.computer + s.draws,
+            secs / 60,
+            secs % 60,
+            s.person,
+            s.computer,
+            s.draws
+        ),
+        None => format!(
+            "kxo-tui: {} games finished in {}m{:02}s (O {}, X {}, draws {}), {} moves",
+            t.finished,
+            secs / 60,
+            secs % 60,
+            t.o_wins,
+            t.x_wins,
+            t.draws,
+            t.moves
+        ),
+    }
+}
