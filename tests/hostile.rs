@@ -15,9 +15,35 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{brain_script, kxo_with};
+use common::brain_script;
 
-const BIN: &str = env!("CARGO_BIN_EXE_kxo-tui");
+/// The binary under test. `KXO_HOSTILE_BIN` names another build, to show
+/// that these tests fail on a build without the fixes.
+fn bin() -> String {
+    std::env::var("KXO_HOSTILE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kxo-tui").into())
+}
+
+/// Runs [`bin`] to its end with a scratch data folder: status, stdout,
+/// stderr.
+fn kxo(args: &[&str]) -> (i32, String, String) {
+    let data = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(bin())
+        .args(args)
+        .env("XDG_DATA_HOME", data.path())
+        .output()
+        .expect("run kxo-tui");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `kxo-tui train` of `episodes` games into the model at `model`.
+fn train(model: &Path, episodes: &str) -> (i32, String, String) {
+    let model = model.to_str().expect("utf-8 path");
+    kxo(&["train", "--episodes", episodes, "--model", model])
+}
 
 /// What a finished run of the binary left: status, output, peak memory.
 struct Run {
@@ -57,7 +83,7 @@ fn run_fed(
     let data = tempfile::tempdir().expect("temp dir");
     // Reaped below by wait4(2), which also gives its peak memory.
     #[allow(clippy::zombie_processes)]
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(args)
         .env("XDG_DATA_HOME", data.path())
         .stdin(Stdio::piped())
@@ -149,16 +175,7 @@ fn a_save_never_follows_a_planted_link_nor_reuses_a_planted_file() {
         }
     }
     let model = shared.path().join("m.model");
-    let (code, _, err) = kxo_with(
-        &[
-            "train",
-            "--episodes",
-            "300",
-            "--model",
-            model.to_str().expect("utf-8"),
-        ],
-        &[],
-    );
+    let (code, _, err) = train(model.as_path(), "300");
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         fs::read(&victim).expect("victim"),
@@ -206,16 +223,7 @@ fn a_link_another_user_planted_in_a_shared_folder_is_not_followed() {
     let link = shared.path().join("m.model");
     symlink(&victim, &link).expect("plant");
     std::os::unix::fs::lchown(&link, Some(65534), Some(65534)).expect("lchown");
-    let (code, _, err) = kxo_with(
-        &[
-            "train",
-            "--episodes",
-            "10",
-            "--model",
-            link.to_str().expect("utf-8"),
-        ],
-        &[],
-    );
+    let (code, _, err) = train(&link, "10");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("owned by another user"), "{err}");
     assert_eq!(
@@ -233,16 +241,7 @@ fn the_lock_follows_no_link_and_is_one_for_a_model_and_its_links() {
     let model = dir.path().join("m.model");
     let chosen = dir.path().join("attacker-chose-this");
     symlink(&chosen, dir.path().join("m.model.lock")).expect("plant");
-    let (code, _, err) = kxo_with(
-        &[
-            "train",
-            "--episodes",
-            "10",
-            "--model",
-            model.to_str().expect("utf-8"),
-        ],
-        &[],
-    );
+    let (code, _, err) = train(model.as_path(), "10");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is a link"), "{err}");
     assert!(!chosen.exists(), "the lock created a file through the link");
@@ -251,43 +250,16 @@ fn the_lock_follows_no_link_and_is_one_for_a_model_and_its_links() {
     let dir = tempfile::tempdir().expect("temp dir");
     let real = dir.path().join("real.model");
     let via = dir.path().join("via.model");
-    let (code, _, err) = kxo_with(
-        &[
-            "train",
-            "--episodes",
-            "10",
-            "--model",
-            real.to_str().expect("utf-8"),
-        ],
-        &[],
-    );
+    let (code, _, err) = train(real.as_path(), "10");
     assert_eq!(code, 0, "{err}");
     symlink(&real, &via).expect("link");
     let held = kxo_tui::model::lock(&real).expect("lock").expect("free");
-    let (code, _, err) = kxo_with(
-        &[
-            "train",
-            "--episodes",
-            "10",
-            "--model",
-            via.to_str().expect("utf-8"),
-        ],
-        &[],
-    );
+    let (code, _, err) = train(via.as_path(), "10");
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("in use by another kxo-tui"), "{err}");
     drop(held);
     // Saved through the link: the link stays a link, the real file learns.
-    let (code, _, err) = kxo_with(
-        &[
-            "train",
-            "--episodes",
-            "10",
-            "--model",
-            via.to_str().expect("utf-8"),
-        ],
-        &[],
-    );
+    let (code, _, err) = train(via.as_path(), "10");
     assert_eq!(code, 0, "{err}");
     assert!(
         fs::symlink_metadata(&via)
@@ -307,16 +279,7 @@ fn the_lock_follows_no_link_and_is_one_for_a_model_and_its_links() {
     let c = std::ffi::CString::new(fifo.to_str().expect("utf-8")).expect("c string");
     // SAFETY: mkfifo(3) with a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    let (code, _, err) = kxo_with(
-        &[
-            "train",
-            "--episodes",
-            "10",
-            "--model",
-            fifo.to_str().expect("utf-8"),
-        ],
-        &[],
-    );
+    let (code, _, err) = train(fifo.as_path(), "10");
     assert_eq!(code, 2, "{err}");
     assert!(!dir.path().join("pipe.lock").exists());
 }
@@ -403,7 +366,7 @@ fn start_without_controlling_terminal(
     // SAFETY: both descriptors were just opened and are ours alone.
     let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
     let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup"));
-    let mut cmd = Command::new(BIN);
+    let mut cmd = Command::new(bin());
     cmd.args(args)
         .env("TERM", "xterm-256color")
         .env("XDG_DATA_HOME", data)
@@ -740,12 +703,18 @@ fn timeout_turn_0_and_an_empty_match_clock_mean_at_once() {
 // 11. TERM=dumb: the screen says it cannot draw, and headless still works.
 #[test]
 fn term_dumb_is_refused_with_a_reason() {
-    let mut s = common::Session::start(&["--games", "1"], 80, 24, &[("TERM", "dumb")]);
+    let mut s =
+        common::Session::start_program(&bin(), &["--games", "1"], 80, 24, &[("TERM", "dumb")]);
     let screen = s.wait_for("TERM=dumb", Duration::from_secs(10));
     assert!(screen.contains("cannot draw"), "{screen}");
     assert_eq!(s.wait_exit(Duration::from_secs(5)), 2);
-    let (code, out, _) = kxo_with(&["solve", "--size", "3"], &[("TERM", "dumb")]);
-    assert_eq!(code, 0);
+    let out = Command::new(bin())
+        .args(["solve", "--size", "3"])
+        .env("TERM", "dumb")
+        .output()
+        .expect("run");
+    let (code, out) = (out.status.code(), String::from_utf8_lossy(&out.stdout));
+    assert_eq!(code, Some(0));
     assert!(out.contains("draw"), "{out}");
 }
 
@@ -762,7 +731,7 @@ fn an_outside_sigtstp_suspends_like_ctrl_z() {
         &[("PS1", "shell$ ")],
     );
     s.wait_for("shell$", T);
-    s.send(format!("{BIN} --games 4\r").as_bytes());
+    s.send(format!("{} --games 4\r", bin()).as_bytes());
     s.wait_for("Game-4", T);
     let shell = s.pid().expect("shell pid");
     let kxo = fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
