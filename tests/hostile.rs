@@ -758,3 +758,29 @@ fn an_outside_sigtstp_suspends_like_ctrl_z() {
     s.send(b"exit\r");
     assert_eq!(s.wait_exit(T), 0);
 }
+
+// 5b. The default model as a link to /dev/zero: the screen warns and runs,
+// and the learner plays with a fresh table.
+#[test]
+fn a_default_model_that_is_a_device_is_a_warning_and_the_screen_runs() {
+    const T: Duration = Duration::from_secs(15);
+    let data = tempfile::tempdir().expect("temp dir");
+    let dir = data.path().join("kxo-tui");
+    fs::create_dir_all(&dir).expect("model folder");
+    symlink("/dev/zero", dir.join("rl-4x4-k3.model")).expect("link");
+    let home = data.path().to_str().expect("utf-8 path");
+    let mut s = common::Session::start_program(
+        &bin(),
+        &["--seed", "2"],
+        120,
+        40,
+        &[("XDG_DATA_HOME", home)],
+    );
+    s.wait_for("warning: see Records", T);
+    let screen = s.wait_for("character device", T);
+    assert!(screen.contains("fresh table"), "{screen}");
+    s.send(common::CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    assert!(!dir.join("rl-4x4-k3.model.lock").exists());
+    assert!(!Path::new("/dev/zero.lock").exists());
+}
