@@ -16,6 +16,7 @@
 pub mod ai;
 pub mod app;
 pub mod cli;
+pub mod cpu;
 pub mod elo;
 pub mod game;
 pub mod headless;

@@ -7,7 +7,7 @@
 
 use rand::Rng;
 
-use crate::game::{Geometry, LINE_TABLE_WORDS, select_bit, table_has_line};
+use crate::game::{Geometry, LINE_TABLE_WORDS, select_bit, set_bits_as_nibbles, table_has_line};
 
 /// How a playout picks the k-th empty cell: it returns that cell's bit, so
 /// the next move's empty cells follow in one `xor` (the loop's critical
@@ -80,10 +80,13 @@ const fn moves_per_number(budget: u32) -> [u32; 65] {
 /// play, the game not over) to the end. Returns the winner's index, or
 /// `None` for a draw.
 ///
-/// On x86-64 CPUs with BMI2 (checked once, then cached by std) the k-th
-/// empty cell is found with one `pdep`, and on boards above 16 cells the win
-/// test reads the lines through the move with `pext`; elsewhere a small
-/// table and the shift-and test do.
+/// Where BMI2 is fast ([`crate::cpu`] decides, once) the k-th empty cell is
+/// found with one `pdep`, and on boards above 16 cells the win test reads
+/// the lines through the move with `pext`. Elsewhere boards of up to 16
+/// cells keep their empty cells as a list of 4-bit cell numbers (the k-th
+/// is one shift away, and taking it out is three more), and bigger boards
+/// use a byte table and the shift-and test. Both pick the same cell from
+/// the same random number: a seed plays the same game on every CPU.
 // Inlined into the caller, so that on 4x4 the generator is stepped in the
 // caller's loop (and its state can stay in registers there) and only the
 // loop of moves is a call. The kernels below take the two boards as two
@@ -96,11 +99,26 @@ pub fn random_playout<R: Rng + ?Sized>(
     side: usize,
     rng: &mut R,
 ) -> Option<usize> {
+    random_playout_on(crate::cpu::use_bmi2(), geo, boards, side, rng)
+}
+
+/// [`random_playout`] on the kernels named: BMI2's when `bmi2` is set and
+/// the CPU has it, the portable ones otherwise (benchmarks and tests run
+/// both on one machine).
+#[inline(always)]
+pub fn random_playout_on<R: Rng + ?Sized>(
+    bmi2: bool,
+    geo: &Geometry,
+    boards: [u64; 2],
+    side: usize,
+    rng: &mut R,
+) -> Option<usize> {
     let (mine, theirs) = (boards[side], boards[side ^ 1]);
     let empty = geo.full & !(mine | theirs);
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the CPU supports BMI2, checked just above. The two board
+    if bmi2 && std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU supports BMI2 (`use_bmi2` never says yes on a
+        // CPU without it). The two board
         // kinds get a function each, so the small one's loop keeps its
         // few registers.
         let parity = unsafe {
@@ -114,12 +132,46 @@ pub fn random_playout<R: Rng + ?Sized>(
         };
         return parity.map(|parity| side ^ parity);
     }
-    playout_portable(geo, empty, mine, theirs, rng).map(|parity| side ^ parity)
+    let parity = match &geo.line_bits {
+        Some(table) => playout_table_listed(table, empty, mine, theirs, rng.next_u64()),
+        None => playout_lines_portable(geo, empty, mine, theirs, rng),
+    };
+    parity.map(|parity| side ^ parity)
 }
 
-/// The playout of CPUs without BMI2 (and of other architectures).
+/// The playout of boards of up to 16 cells without BMI2: the empty cells
+/// as a sorted list of 4-bit cell numbers in one word.
 #[inline(never)]
-fn playout_portable<R: Rng + ?Sized>(
+fn playout_table_listed(
+    table: &[u64; LINE_TABLE_WORDS],
+    empty: u64,
+    mut mine: u64,
+    mut theirs: u64,
+    mut random: u64,
+) -> Option<usize> {
+    let start = empty.count_ones() as u64;
+    let mut list = set_bits_as_nibbles(empty as u16);
+    let mut count = start;
+    while count != 0 {
+        let wide = random as u128 * count as u128;
+        let shift = 4 * (wide >> 64) as u32;
+        random = wide as u64;
+        let cell = (list >> shift) & 0xf;
+        // The digits above the one taken move down one place.
+        list = (list & ((1u64 << shift) - 1)) | ((list >> shift >> 4) << shift);
+        mine |= 1u64 << cell;
+        count -= 1;
+        if table_has_line(table, mine) {
+            return Some(((start ^ count ^ 1) & 1) as usize);
+        }
+        std::mem::swap(&mut mine, &mut theirs);
+    }
+    None
+}
+
+/// The playout of boards above 16 cells without BMI2.
+#[inline(never)]
+fn playout_lines_portable<R: Rng + ?Sized>(
     geo: &Geometry,
     empty: u64,
     mine: u64,
@@ -290,6 +342,56 @@ mod tests {
         assert_eq!(moves_per_number(3)[64], 1);
     }
 
+    /// Random positions of `rules` still in play, `n` of them.
+    fn positions(rules: Rules, n: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Position> {
+        use rand::RngExt;
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut pos = Position::new(rules);
+            let plies = rng.random_range(0..rules.cells() as usize / 2);
+            for _ in 0..plies {
+                let moves: Vec<_> = pos.legal_moves().collect();
+                pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                if pos.outcome().is_over() {
+                    break;
+                }
+            }
+            if !pos.outcome().is_over() {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn both_kernels_play_the_same_games_from_the_same_seed() {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            eprintln!("skipped: no BMI2 here to compare with");
+            return;
+        }
+        let mut pick = Xoshiro256PlusPlus::seed_from_u64(11);
+        for (size, goal) in [(3, 3), (4, 3), (4, 4), (5, 4), (6, 5), (7, 5), (8, 5)] {
+            let rules = Rules::new(size, goal).unwrap();
+            let geo = rules.geometry();
+            for pos in positions(rules, 40, &mut pick) {
+                let boards = [
+                    pos.small_board(crate::game::Player::O),
+                    pos.small_board(crate::game::Player::X),
+                ];
+                let side = pos.to_move().index();
+                let (mut a, mut b) = (
+                    Xoshiro256PlusPlus::seed_from_u64(5),
+                    Xoshiro256PlusPlus::seed_from_u64(5),
+                );
+                for _ in 0..200 {
+                    let portable = random_playout_on(false, geo, boards, side, &mut a);
+                    let bmi2 = random_playout_on(true, geo, boards, side, &mut b);
+                    assert_eq!(portable, bmi2, "{size}x{size} K={goal}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn bits_for_is_ceil_log2() {
         assert_eq!(bits_for(1), 0);
@@ -328,6 +430,10 @@ mod tests {
         total
     }
 
+    /// A `bit_budget` for [`sampled`] that means: the full budget, on the
+    /// portable kernels.
+    const PORTABLE: u32 = 1;
+
     fn sampled(pos: &Position, n: u32, bit_budget: u32) -> [f64; 3] {
         let geo = pos.rules().geometry();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
@@ -340,6 +446,7 @@ mod tests {
             let side = pos.to_move().index();
             let winner = match bit_budget {
                 BIT_BUDGET => random_playout(geo, boards, side, &mut rng),
+                PORTABLE => random_playout_on(false, geo, boards, side, &mut rng),
                 8 => {
                     let (mine, theirs) = (boards[side], boards[side ^ 1]);
                     let empty = geo.full & !(mine | theirs);
@@ -362,6 +469,9 @@ mod tests {
             (3, 3, "", 8),
             (4, 3, "B2,C3,A1,D4", 8),
             (4, 3, "B2,C3,A1,D4", BIT_BUDGET),
+            (4, 3, "", PORTABLE),
+            (4, 3, "B2,C3,A1,D4", PORTABLE),
+            (5, 4, "A1,B1,C1,D1,E1,A3,B3,C3,D3,E3,A5,B5", PORTABLE),
             (4, 4, "B2,C3,A1,D4", BIT_BUDGET),
             (5, 4, "A1,B1,C1,D1,E1,A3,B3,C3,D3,E3,A5,B5", BIT_BUDGET),
         ] {

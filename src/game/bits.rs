@@ -241,9 +241,57 @@ pub fn select_bit(mask: u64, k: u32) -> u8 {
     }
 }
 
+/// `SET_NIBBLES[b]`: the positions of the set bits of byte `b`, ascending,
+/// one per 4-bit digit from the lowest.
+static SET_NIBBLES: [u32; 256] = build_nibble_table(0);
+/// The same for the high byte of a 16-bit mask: positions 8 to 15.
+static SET_NIBBLES_HIGH: [u32; 256] = build_nibble_table(8);
+
+const fn build_nibble_table(offset: u32) -> [u32; 256] {
+    let mut table = [0u32; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut list, mut digit, mut bit) = (0u32, 0, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                list |= (bit + offset) << (4 * digit);
+                digit += 1;
+            }
+            bit += 1;
+        }
+        table[b as usize] = list;
+        b += 1;
+    }
+    table
+}
+
+/// The set bits of a 16-bit mask as a list of 4-bit cell numbers,
+/// ascending from the lowest digit: the k-th set bit is digit k. Two table
+/// reads, no loop.
+#[inline(always)]
+pub fn set_bits_as_nibbles(mask: u16) -> u64 {
+    let (low, high) = ((mask & 0xff) as usize, (mask >> 8) as usize);
+    SET_NIBBLES[low] as u64 | (SET_NIBBLES_HIGH[high] as u64) << (4 * low.count_ones())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nibble_lists_hold_the_set_bits_in_order() {
+        for mask in 0..=u16::MAX {
+            let list = set_bits_as_nibbles(mask);
+            for k in 0..mask.count_ones() {
+                let cell = (list >> (4 * k)) & 0xf;
+                assert_eq!(
+                    cell as u8,
+                    select_bit(mask as u64, k),
+                    "mask {mask:#x} k {k}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn cells_across_words() {
