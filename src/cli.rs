@@ -193,6 +193,17 @@ pub enum Command {
     /// Be a brain of the Gomoku AI protocol on standard input and output,
     /// for Gomocup managers (piskvork, liskvork) and board programs.
     Brain(BrainArgs),
+    /// This machine's figures in about ten seconds, for a bug report: the
+    /// CPU, the kernels chosen and why, playouts, MCTS, solve times, the
+    /// 15x15 engine and a task switch.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

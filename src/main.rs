@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         Some(Command::Arena(args)) => headless::arena::command(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Train(args)) => headless::train::command(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Eval(args)) => headless::eval::command(args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Bench(args)) => headless::bench::command(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Brain(args)) => {
             kxo_tui::protocol::brain::command(args).map(|()| ExitCode::SUCCESS)
         }

@@ -542,3 +542,41 @@ fn help_ends_with_the_keys() {
         &out[keys_at..]
     );
 }
+
+#[test]
+fn bench_reports_the_cpu_the_kernels_and_every_figure() {
+    let (code, out, err) = common::kxo_with(&["bench", "--json"], &[("KXO_KERNEL", "portable")]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(report["kernel"], "portable", "{out}");
+    assert!(
+        report["kernel_why"]
+            .as_str()
+            .unwrap_or("")
+            .contains("KXO_KERNEL")
+    );
+    assert!(!report["cpu_vendor"].as_str().unwrap_or("").is_empty());
+    let figures = report["figures"].as_array().expect("figures");
+    for name in [
+        "playouts 4x4 K=3",
+        "playouts 5x5 K=4",
+        "MCTS 4x4",
+        "solve 4x4 K=3",
+        "solve 4x4 K=4",
+        "solve 5x5 K=4",
+        "MCTS 15x15",
+        "scheduler round trip",
+        "bare corosensei",
+    ] {
+        let figure = figures
+            .iter()
+            .find(|f| f["name"].as_str().unwrap_or("").starts_with(name))
+            .unwrap_or_else(|| panic!("no {name}: {out}"));
+        let value = figure["value"].as_f64().expect("a number");
+        assert!(value.is_finite() && value > 0.0, "{name}: {value}");
+    }
+    assert!(report["switch_ratio"].as_f64().is_some_and(|r| r > 1.0));
+    // A wrong flag is refused like everywhere else.
+    let (code, _, err) = common::kxo_with(&["bench", "--fast"], &[]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -7,7 +7,9 @@
 
 use rand::Rng;
 
-use crate::game::{Geometry, LINE_TABLE_WORDS, select_bit, set_bits_as_nibbles, table_has_line};
+use crate::game::{
+    Geometry, LINE_TABLE_WORDS, select_bit_broadword, set_bits_as_nibbles, table_has_line,
+};
 
 /// How a playout picks the k-th empty cell: it returns that cell's bit, so
 /// the next move's empty cells follow in one `xor` (the loop's critical
@@ -19,15 +21,17 @@ trait Select {
     fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool;
 }
 
-struct Portable;
-impl Select for Portable {
+/// The portable kernels, for boards whose K is `K` (so that the win
+/// test's loop unrolls).
+struct Portable<const K: u32>;
+impl<const K: u32> Select for Portable<K> {
     #[inline(always)]
     fn select(mask: u64, k: u32) -> u64 {
-        1u64 << select_bit(mask, k)
+        1u64 << select_bit_broadword(mask, k)
     }
     #[inline(always)]
-    fn has_line_through(geo: &Geometry, bb: u64, _bit: u64) -> bool {
-        geo.has_line_shifted(bb)
+    fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool {
+        geo.has_line_through_segments::<K>(bb, bit.trailing_zeros())
     }
 }
 
@@ -222,12 +226,75 @@ fn playout<R: Rng + ?Sized, const BUDGET: u32>(
 ) -> Option<usize> {
     let game = Game::new(empty, mine, theirs);
     // The win test is chosen once, not at each move.
-    match &geo.line_bits {
-        Some(table) => play::<Portable, R, BUDGET>(game, rng, |bb, _| table_has_line(table, bb)),
-        None => play::<Portable, R, BUDGET>(game, rng, |bb, bit| {
-            Portable::has_line_through(geo, bb, bit)
-        }),
+    if let Some(table) = &geo.line_bits {
+        return play::<Portable<3>, R, BUDGET>(game, rng, |bb, _| table_has_line(table, bb));
     }
+    // Boards of up to 25 cells (5x5): the packed list of 5-bit cell
+    // numbers, as on 4x4. (The tests' small budgets keep the select path
+    // below.)
+    if BUDGET == BIT_BUDGET && geo.full >> 25 == 0 {
+        match geo.goal {
+            3 => return play_listed_wide::<R, 3>(geo, empty, mine, theirs, rng),
+            4 => return play_listed_wide::<R, 4>(geo, empty, mine, theirs, rng),
+            5 => return play_listed_wide::<R, 5>(geo, empty, mine, theirs, rng),
+            _ => {}
+        }
+    }
+    macro_rules! with_goal {
+        ($($k:literal)*) => {
+            match geo.goal {
+                $($k => play::<Portable<$k>, R, BUDGET>(game, rng, |bb, bit| {
+                    Portable::<$k>::has_line_through(geo, bb, bit)
+                }),)*
+                _ => play::<Portable<8>, R, BUDGET>(game, rng, |bb, bit| {
+                    Portable::<8>::has_line_through(geo, bb, bit)
+                }),
+            }
+        };
+    }
+    with_goal!(3 4 5 6 7)
+}
+
+/// The playout of boards of 17 to 25 cells without BMI2: the empty cells
+/// as a sorted list of 5-bit cell numbers in a `u128`; the k-th is one
+/// shift away, as on 4x4.
+#[inline(never)]
+fn play_listed_wide<R: Rng + ?Sized, const K: u32>(
+    geo: &Geometry,
+    empty: u64,
+    mut mine: u64,
+    mut theirs: u64,
+    rng: &mut R,
+) -> Option<usize> {
+    let start = empty.count_ones() as u64;
+    let mut list = 0u128;
+    let mut rest = empty;
+    let mut digit = 0;
+    while rest != 0 {
+        list |= (rest.trailing_zeros() as u128) << digit;
+        digit += 5;
+        rest &= rest - 1;
+    }
+    let chunks = const { &moves_per_number(BIT_BUDGET) };
+    let mut count = start;
+    while count != 0 {
+        let end = count - chunks[count as usize] as u64;
+        let mut random = rng.next_u64();
+        while count != end {
+            let wide = random as u128 * count as u128;
+            let shift = 5 * (wide >> 64) as u32;
+            random = wide as u64;
+            let cell = ((list >> shift) & 31) as u32;
+            list = (list & ((1u128 << shift) - 1)) | ((list >> shift >> 5) << shift);
+            mine |= 1u64 << cell;
+            count -= 1;
+            if geo.has_line_through_segments::<K>(mine, cell) {
+                return Some(((start ^ count ^ 1) & 1) as usize);
+            }
+            std::mem::swap(&mut mine, &mut theirs);
+        }
+    }
+    None
 }
 
 /// A playout between two moves: the empty cells (`count` of them, `start`
@@ -308,7 +375,7 @@ fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Outcome, Position, Rules};
+    use crate::game::{Outcome, Position, Rules, select_bit};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::collections::HashMap;

@@ -427,6 +427,31 @@ impl Geometry {
         runs != 0
     }
 
+    /// Whether `bb` contains a line through `cell`, without BMI2, for
+    /// boards whose K is `K`: each of the four segments through the cell
+    /// is masked out of `bb`, and runs double along the segment's own
+    /// direction as in [`has_line_shifted`](Self::has_line_shifted). A
+    /// segment's cells lie on one line, so no run can wrap to another row
+    /// and no edge masks are needed; the four directions are independent.
+    #[inline(always)]
+    pub fn has_line_through_segments<const K: u32>(&self, bb: u64, cell: u32) -> bool {
+        let segments = &self.segments[cell as usize & 63];
+        let mut any = 0;
+        for (segment, (step, _)) in segments.iter().zip(&self.shift) {
+            let mut starts = bb & segment;
+            let mut len = 1;
+            while 2 * len <= K {
+                starts &= starts >> (len * step);
+                len *= 2;
+            }
+            if len < K {
+                starts &= starts >> ((K - len) * step);
+            }
+            any |= starts;
+        }
+        any != 0
+    }
+
     /// The shift-and test: for each direction, the cells that start K in a
     /// row of `bb` are those whose 0th to (K-1)th neighbours are all in
     /// `bb`; no list of lines is walked. Runs double in length each step

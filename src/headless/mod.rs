@@ -3,6 +3,7 @@
 //! printing of its report.
 
 pub mod arena;
+pub mod bench;
 pub mod eval;
 pub mod solve;
 pub mod train;
