@@ -4,8 +4,9 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::clock::Slice;
 use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, wait_for};
 use super::seat::TIME_SLICE;
@@ -23,7 +24,7 @@ struct HintBudget<'a> {
     ctx: &'a Ctx<'a>,
     app: &'a RefCell<App>,
     id: u64,
-    slice_start: Instant,
+    slice: Slice,
     thought: Duration,
 }
 
@@ -41,19 +42,22 @@ impl HintBudget<'_> {
 
 impl Budget for HintBudget<'_> {
     fn tick(&mut self) -> bool {
-        let ran = self.slice_start.elapsed();
+        if self.slice.wall_elapsed() < TIME_SLICE {
+            return true;
+        }
+        let ran = self.slice.cpu_used();
         if ran < TIME_SLICE {
             return true;
         }
         self.thought += ran;
         self.ctx.cpu.add(ran);
         self.ctx.suspend(Suspend::Yield);
-        self.slice_start = Instant::now();
+        self.slice = Slice::start();
         self.still_wanted()
     }
 
     fn elapsed(&self) -> Duration {
-        self.thought + self.slice_start.elapsed()
+        self.thought + self.slice.wall_elapsed()
     }
 }
 
@@ -78,7 +82,7 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
             ctx,
             app: &app,
             id: request.id,
-            slice_start: Instant::now(),
+            slice: Slice::start(),
             thought: Duration::ZERO,
         };
         let analysis = if rules.is_small() {
@@ -90,7 +94,7 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
             search.set_time_limit(BIG_BOARD_HINT_TIME);
             search.analyse(&request.pos, &mut budget)
         };
-        ctx.cpu.add(budget.slice_start.elapsed());
+        ctx.cpu.add(budget.slice.cpu_used());
         if budget.still_wanted() {
             let effects = app
                 .borrow_mut()

@@ -5,9 +5,10 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::clock::SharedClock;
+use super::clock::Slice;
 use super::scheduler::{Ctx, Suspend, sleep_until};
 use crate::ai::accuracy::{Accuracy, Judge, MODEL_SAMPLE, SAMPLE_SEED, sample_positions};
 use crate::ai::rl::RlPlayer;
@@ -38,10 +39,10 @@ pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, clock: SharedClock) {
             player.learning = false;
             let mut accuracy = Accuracy::default();
             for pos in &positions {
-                let start = Instant::now();
+                let slice = Slice::start();
                 let cell = player.greedy(pos);
                 accuracy.add(judge.keeps(pos, cell));
-                ctx.cpu.add(start.elapsed());
+                ctx.cpu.add(slice.cpu_used());
                 ctx.suspend(Suspend::Yield);
             }
             let mut a = app.borrow_mut();

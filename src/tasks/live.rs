@@ -13,7 +13,7 @@ use crossterm::event::Event as TermEvent;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 
-use super::clock::{SharedClock, SystemClock};
+use super::clock::{SharedClock, Slice, SystemClock};
 use super::effects::{event_for, post_all};
 use super::hint::run_hint;
 use super::load::LoadTracker;
@@ -305,7 +305,7 @@ fn run_renderer<B: Backend>(
     let mut last_frame: Option<Instant> = None;
     let mut last_clock = String::new();
     loop {
-        let work_start = Instant::now();
+        let work = Slice::start();
         let now = clock.now();
         let (gap, started) = {
             let a = app.borrow();
@@ -377,7 +377,7 @@ fn run_renderer<B: Backend>(
                 hook(&app.borrow());
             }
         }
-        ctx.cpu.add(work_start.elapsed());
+        ctx.cpu.add(work.cpu_used());
         // Sleep until the next clock second, or until the frame gap is over
         // if something is waiting to be drawn; a key or a move wakes us early.
         let mut next_wake = next_clock_tick(started, now);
@@ -587,13 +587,70 @@ mod tests {
     /// CPU time of the calling thread: unlike the wall clock, it does not
     /// run while the OS has the thread preempted for another process.
     fn thread_cpu() -> Duration {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: a valid timespec to write into.
-        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+        crate::tasks::clock::thread_cpu_time()
+    }
+
+    /// Pins the calling thread to one CPU.
+    fn pin_to(cpu: usize) {
+        // SAFETY: a zeroed cpu_set_t filled by CPU_SET, for this thread (0).
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpu, &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        }
+    }
+
+    #[test]
+    fn a_seat_sharing_its_core_with_a_busy_thread_still_gets_its_whole_clock() {
+        // A busy loop on the same core takes about half of the wall time:
+        // a clock that counted wall time would end the move after about
+        // half of its CPU.
+        let busy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let spinning = busy.clone();
+        pin_to(0);
+        let competitor = std::thread::spawn(move || {
+            pin_to(0);
+            while spinning.load(std::sync::atomic::Ordering::Relaxed) {
+                std::hint::spin_loop();
+            }
+        });
+        let clock = ManualClock::new(Instant::now());
+        let mut live = live_with(mcts_games(1, 40), Rc::new(clock.clone()));
+        clock.advance(Duration::from_secs(2));
+        let (cpu_start, wall_start) = (thread_cpu(), Instant::now());
+        let deadline = wall_start + Duration::from_secs(10);
+        while live.app.borrow().games[0].record.moves.is_empty() && Instant::now() < deadline {
+            live.sched.wake_due(clock.now());
+            live.sched.run_next();
+        }
+        let (cpu, wall) = (thread_cpu() - cpu_start, wall_start.elapsed());
+        busy.store(false, std::sync::atomic::Ordering::Relaxed);
+        let _ = competitor.join();
+        pin_to_all();
+        assert!(
+            !live.app.borrow().games[0].record.moves.is_empty(),
+            "no move"
+        );
+        let charged = seat_cpu(&live)[0];
+        // The seat was charged its clock, and really had it: the thread's
+        // own CPU clock says so, whatever the wall clock did.
+        assert!(charged >= Duration::from_millis(40), "{charged:?}");
+        assert!(
+            cpu >= Duration::from_millis(38),
+            "the move had {cpu:?} of CPU in {wall:?} of wall time, charged {charged:?}"
+        );
+    }
+
+    /// Lets the calling thread run on every CPU again.
+    fn pin_to_all() {
+        // SAFETY: as in `pin_to`, with every CPU the machine has.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            for cpu in 0..std::thread::available_parallelism().map_or(1, |n| n.get()) {
+                libc::CPU_SET(cpu, &mut set);
+            }
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        }
     }
 
     #[test]

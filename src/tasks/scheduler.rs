@@ -80,11 +80,11 @@ impl CpuMeter {
     pub fn get(&self) -> Duration {
         self.0.get()
     }
-    /// Runs `f` and adds the time it took.
+    /// Runs `f` and adds the CPU time it took.
     pub fn measure<T>(&self, f: impl FnOnce() -> T) -> T {
-        let start = Instant::now();
+        let slice = super::clock::Slice::start();
         let out = f();
-        self.add(start.elapsed());
+        self.add(slice.cpu_used());
         out
     }
 }
@@ -622,8 +622,9 @@ mod tests {
         s.spawn("busy", TaskRole::Other, |ctx| {
             loop {
                 ctx.cpu.measure(|| {
-                    let start = Instant::now();
-                    while start.elapsed() < Duration::from_millis(2) {}
+                    // 2 ms of this thread's CPU, however long the wall.
+                    let start = crate::tasks::clock::Slice::start();
+                    while start.cpu_used() < Duration::from_millis(2) {}
                 });
                 ctx.suspend(Suspend::Yield);
             }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::clock::SharedClock;
+use super::clock::Slice;
 use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
 use crate::ai::{Budget, Engine, EngineKind, SearchInfo, make_engine_with};
@@ -37,7 +38,7 @@ pub struct SeatBudget<'a> {
     seat: SeatId,
     /// The move's CPU clock; `None`: the engine's own limit decides.
     clock: Option<Duration>,
-    slice_start: Instant,
+    slice: Slice,
     /// CPU time of the slices already finished.
     thought: Duration,
     info: SearchInfo,
@@ -58,7 +59,7 @@ impl<'a> SeatBudget<'a> {
             app,
             seat,
             clock,
-            slice_start: Instant::now(),
+            slice: Slice::start(),
             thought: Duration::ZERO,
             info: SearchInfo::default(),
             accounted_work: 0,
@@ -66,13 +67,13 @@ impl<'a> SeatBudget<'a> {
         }
     }
 
-    /// Closes the current slice: its time goes to the move's clock and to
-    /// the task's CPU meter.
+    /// Closes the current slice: the CPU time it took goes to the move's
+    /// clock and to the task's CPU meter.
     fn end_slice(&mut self) {
-        let ran = self.slice_start.elapsed();
+        let ran = self.slice.cpu_used();
         self.thought += ran;
         self.ctx.cpu.add(ran);
-        self.slice_start = Instant::now();
+        self.slice = Slice::start();
     }
 
     /// Shows the search on screen and adds its work to the engine's totals.
@@ -113,7 +114,15 @@ impl<'a> SeatBudget<'a> {
 
 impl Budget for SeatBudget<'_> {
     fn tick(&mut self) -> bool {
-        let ran = self.slice_start.elapsed();
+        // The wall clock runs at least as fast as the CPU clock: while it
+        // says the slice and the move's clock go on, they do.
+        let wall = self.slice.wall_elapsed();
+        if wall < TIME_SLICE && !self.out_of_clock(self.thought + wall) {
+            return true;
+        }
+        // It says they may be over: what counts is the CPU time (another
+        // process may have had the core meanwhile).
+        let ran = self.slice.cpu_used();
         if self.out_of_clock(self.thought + ran) {
             return false;
         }
@@ -125,12 +134,19 @@ impl Budget for SeatBudget<'_> {
         self.ctx.suspend(Suspend::Yield);
         wait_while_paused(self.ctx, self.app);
         // The clock starts again only now: waiting is not thinking.
-        self.slice_start = Instant::now();
+        self.slice = Slice::start();
         !self.app.borrow().quit
     }
 
+    /// CPU time on this move. The wall clock bounds it from above, so
+    /// while that stays under the move's clock it serves (no system call);
+    /// near or past it, the thread's CPU clock answers.
     fn elapsed(&self) -> Duration {
-        self.thought + self.slice_start.elapsed()
+        let bound = self.thought + self.slice.wall_elapsed();
+        if self.clock.is_some_and(|c| bound < c) {
+            return bound;
+        }
+        self.thought + self.slice.cpu_used()
     }
 
     /// An outside brain thinks in its own process: the seat sleeps until
@@ -141,7 +157,7 @@ impl Budget for SeatBudget<'_> {
         self.publish(false);
         self.ctx
             .suspend(Suspend::Wait(Event::Readable(fd), Some(deadline)));
-        self.slice_start = Instant::now();
+        self.slice = Slice::start();
         let app = self.app.borrow();
         !app.quit
             && app
