@@ -22,6 +22,7 @@ pub mod game;
 pub mod headless;
 pub mod input;
 pub mod model;
+pub mod poll;
 pub mod protocol;
 pub mod screen;
 pub mod tasks;

@@ -87,17 +87,11 @@ impl<W: Write> Write for FrameWriter<W> {
     }
 }
 
-/// Whether standard input's terminal has hung up (its window was closed).
-/// Async-signal-safe: one `poll` call.
+/// Whether standard input's terminal has hung up (its window was closed,
+/// or its connection dropped): one `poll` that does not wait.
 pub fn stdin_hung_up() -> bool {
-    let mut fds = libc::pollfd {
-        fd: libc::STDIN_FILENO,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd, zero timeout.
-    let ready = unsafe { libc::poll(&mut fds, 1, 0) };
-    ready > 0 && fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+    let mut fds = [crate::poll::for_reading(libc::STDIN_FILENO)];
+    crate::poll::wait(&mut fds, std::time::Duration::ZERO).is_ok() && crate::poll::hung_up(&fds[0])
 }
 
 /// Terminal input through crossterm, for the live screen.

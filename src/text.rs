@@ -53,6 +53,19 @@ fn escape_into(ch: char, out: &mut String) {
     }
 }
 
+/// Formats an integer with thousands separators: 1234567 → "1,234,567".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// Whether `text` holds nothing a terminal would take as a command.
 pub fn is_inert(text: &str) -> bool {
     !text.chars().any(|c| {
@@ -89,6 +102,14 @@ mod tests {
             &s[s.len() - 40..]
         );
         assert_eq!(shown(&"x".repeat(SHOWN_MAX)), "x".repeat(SHOWN_MAX));
+    }
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
     }
 
     #[test]

@@ -44,14 +44,9 @@ pub trait Budget {
     /// (the game was abandoned).
     fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
         let left = deadline.saturating_duration_since(Instant::now());
-        let mut fds = libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let ms = left.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: one valid pollfd for the duration of the call.
-        unsafe { libc::poll(&mut fds, 1, ms) };
+        // An error or a signal ends the wait early; the caller reads and
+        // finds out, or waits again.
+        let _ = crate::poll::wait(&mut [crate::poll::for_reading(fd)], left);
         true
     }
 }

@@ -8,8 +8,7 @@ use crate::ai::rl::SharedTable;
 use crate::ai::{Engine, EngineKind, ThinkLimit, Unlimited, make_engine_with};
 pub use crate::elo::{EloEstimate, elo_estimate};
 use crate::game::{GameRecord, Outcome, Player, Position, Rules};
-use crate::protocol::outside::{BrainCommand, OutsideBrain};
-use crate::tasks::seat::BRAIN_THINK;
+use crate::protocol::outside::{BRAIN_THINK, BrainCommand, OutsideBrain};
 
 /// What to play.
 #[derive(Clone, Debug)]

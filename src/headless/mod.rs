@@ -54,26 +54,4 @@ pub(crate) fn progress_bar(len: u64, template: &str, quiet: bool) -> indicatif::
     bar
 }
 
-/// Formats an integer with thousands separators: 1234567 → "1,234,567".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(super::thousands(0), "0");
-        assert_eq!(super::thousands(999), "999");
-        assert_eq!(super::thousands(1000), "1,000");
-        assert_eq!(super::thousands(1234567), "1,234,567");
-    }
-}
+pub use crate::text::thousands;

@@ -581,7 +581,7 @@ fn move_error(e: MoveError, text: &str) -> String {
 fn describe(info: &SearchInfo, label: &str, spent: Duration) -> String {
     let mut s = format!(
         "{label}: {} {} in {} ms",
-        crate::headless::thousands(info.work),
+        crate::text::thousands(info.work),
         if label == "MCTS" {
             "iterations"
         } else {

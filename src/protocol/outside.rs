@@ -28,6 +28,8 @@ use crate::text::shown;
 
 /// How long a brain may take to answer `START`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(5);
+/// An outside brain's time per move when the run sets no clock.
+pub const BRAIN_THINK: Duration = Duration::from_secs(1);
 /// How far past its time a brain may answer before it forfeits.
 pub const TOLERANCE: Duration = Duration::from_millis(500);
 /// The longest line read from a brain; longer ones are cut.

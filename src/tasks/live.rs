@@ -7,23 +7,22 @@ use std::os::fd::RawFd;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crossterm::event::Event as TermEvent;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 
-use super::clock::{SharedClock, Slice, SystemClock};
-use super::effects::{event_for, post_all};
+use super::clock::{SharedClock, SystemClock};
+use super::effects::event_for;
 use super::hint::run_hint;
+use super::keyboard::run_keyboard;
 use super::load::LoadTracker;
-use super::scheduler::{Ctx, Event, Scheduler, Signals, Suspend, TaskRole, wait_for};
+use super::renderer::run_renderer;
+use super::scheduler::{Event, Scheduler, TaskRole};
 use super::seat::run_seat;
 use crate::app::{App, LiveConfig, Tab};
 use crate::game::Player;
-
-/// How often the human mode's spinner turns.
-const SPINNER_STEP: Duration = Duration::from_millis(100);
 
 /// The longest the loop blocks on input, so that signals are noticed.
 const MAX_BLOCK: Duration = Duration::from_millis(250);
@@ -83,23 +82,9 @@ pub fn poll_readable(
     let mut all: Vec<libc::pollfd> = own
         .iter()
         .chain(fds)
-        .map(|&fd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        })
+        .map(|&fd| crate::poll::for_reading(fd))
         .collect();
-    let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
-    // SAFETY: `all` is a valid array of pollfd for the duration of the call.
-    let n = unsafe { libc::poll(all.as_mut_ptr(), all.len() as libc::nfds_t, ms) };
-    if n < 0 {
-        let e = io::Error::last_os_error();
-        return if e.kind() == io::ErrorKind::Interrupted {
-            Ok((false, Vec::new()))
-        } else {
-            Err(e)
-        };
-    }
+    crate::poll::wait(&mut all, timeout)?;
     let ready = |p: &libc::pollfd| p.revents != 0;
     let own_ready = own.is_some() && all.first().is_some_and(ready);
     let skip = usize::from(own.is_some());
@@ -128,7 +113,7 @@ pub struct Summary {
 pub type FrameHook = Box<dyn FnMut(&App)>;
 
 /// Terminal events waiting for the keyboard task.
-type InputQueue = Rc<RefCell<VecDeque<TermEvent>>>;
+pub(crate) type InputQueue = Rc<RefCell<VecDeque<TermEvent>>>;
 
 /// One live screen: the app state, its tasks and the scheduler.
 pub struct Live {
@@ -269,146 +254,6 @@ impl Live {
     }
 }
 
-fn run_keyboard(
-    ctx: &Ctx,
-    app: Rc<RefCell<App>>,
-    signals: Signals,
-    input: InputQueue,
-    clock: SharedClock,
-) {
-    loop {
-        wait_for(ctx, Event::Input);
-        ctx.cpu.measure(|| {
-            loop {
-                let Some(event) = input.borrow_mut().pop_front() else {
-                    break;
-                };
-                let action = crate::input::action_for(&app.borrow(), &event);
-                let column_key = crate::input::column_key(&app.borrow(), &event);
-                if let Some(action) = action {
-                    let effects = app.borrow_mut().update(action, clock.now());
-                    post_all(&signals, effects);
-                }
-                app.borrow_mut().remember_column_key(column_key);
-            }
-        });
-    }
-}
-
-fn run_renderer<B: Backend>(
-    ctx: &Ctx,
-    app: Rc<RefCell<App>>,
-    terminal: Rc<RefCell<Terminal<B>>>,
-    clock: SharedClock,
-    mut on_frame: Option<FrameHook>,
-) {
-    let mut last_frame: Option<Instant> = None;
-    let mut last_clock = String::new();
-    loop {
-        let work = Slice::start();
-        let now = clock.now();
-        let (gap, started) = {
-            let a = app.borrow();
-            (
-                Duration::from_secs_f64(1.0 / a.config.fps.max(1) as f64),
-                a.started,
-            )
-        };
-        let clock_line = clock_text(started, now);
-        let thinking = app.borrow().computer_thinking();
-        if thinking {
-            // Human mode: the spinner turns while the computer thinks.
-            let mut a = app.borrow_mut();
-            let frame = (now.saturating_duration_since(started).as_millis()
-                / SPINNER_STEP.as_millis()) as usize;
-            if let Some(h) = a.human.as_mut()
-                && h.spinner != frame
-            {
-                h.spinner = frame;
-                a.dirty = true;
-            }
-        }
-        if clock_line != last_clock {
-            last_clock.clone_from(&clock_line);
-            let mut a = app.borrow_mut();
-            a.clock = clock_line;
-            a.dirty = true;
-        }
-        let (dirty, urgent) = {
-            let a = app.borrow();
-            (a.dirty, a.urgent)
-        };
-        let frame_due = last_frame.is_none_or(|t| now >= t + gap);
-        if dirty && (urgent || frame_due) {
-            {
-                let mut a = app.borrow_mut();
-                a.dirty = false;
-                a.urgent = false;
-                a.frames += 1;
-                a.now = now;
-            }
-            let drawn = {
-                let mut term = terminal.borrow_mut();
-                if std::mem::take(&mut app.borrow_mut().full_redraw)
-                    && let Ok(size) = term.size()
-                {
-                    // Clears the screen and forgets the last frame, so the
-                    // next one draws every cell. (`Terminal::clear` would
-                    // first ask the terminal where its cursor is.)
-                    let _ = term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
-                }
-                if let Ok(size) = term.size() {
-                    app.borrow_mut().screen = (size.width, size.height);
-                }
-                let a = app.borrow();
-                term.draw(|f| crate::ui::draw(f, &a)).map(|_| ())
-            };
-            if let Err(e) = drawn {
-                // Nothing can be shown any more: stop cleanly.
-                let mut a = app.borrow_mut();
-                a.quit = true;
-                a.error = Some(format!("cannot draw: {e}"));
-                drop(a);
-                ctx.suspend(Suspend::Yield);
-                continue;
-            }
-            last_frame = Some(now);
-            if let Some(hook) = on_frame.as_mut() {
-                hook(&app.borrow());
-            }
-        }
-        ctx.cpu.add(work.cpu_used());
-        // Sleep until the next clock second, or until the frame gap is over
-        // if something is waiting to be drawn; a key or a move wakes us early.
-        let mut next_wake = next_clock_tick(started, now);
-        if thinking {
-            next_wake = next_wake.min(now + SPINNER_STEP);
-        }
-        let deadline = match (app.borrow().dirty, last_frame) {
-            (true, Some(t)) => (t + gap).min(next_wake),
-            _ => next_wake,
-        };
-        ctx.suspend(Suspend::Wait(Event::Changed, Some(deadline)));
-    }
-}
-
-/// The header's clock: local time and time since start.
-fn clock_text(started: Instant, now: Instant) -> String {
-    let up = now.saturating_duration_since(started).as_secs();
-    format!(
-        "{}  up {:02}:{:02}:{:02}",
-        chrono::Local::now().format("%H:%M:%S"),
-        up / 3600,
-        up / 60 % 60,
-        up % 60
-    )
-}
-
-fn next_clock_tick(started: Instant, now: Instant) -> Instant {
-    let since = now.saturating_duration_since(started);
-    started + Duration::from_secs(since.as_secs() + 1)
-}
-
 /// Runs the live screen on the real clock until the user quits or `stop`
 /// is raised (a signal). The caller owns the terminal's modes; this only
 /// draws.
@@ -482,6 +327,7 @@ mod tests {
     use crate::tasks::scheduler::TaskState;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
+    use std::time::Instant;
 
     fn live_with(config: LiveConfig, clock: SharedClock) -> Live {
         let terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();

@@ -5,10 +5,12 @@
 pub mod clock;
 pub mod effects;
 pub mod hint;
+mod keyboard;
 pub mod learner;
 pub mod live;
 pub mod load;
 pub mod panics;
+mod renderer;
 pub mod scheduler;
 pub mod seat;
 

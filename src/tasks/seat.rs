@@ -16,8 +16,6 @@ use crate::protocol::outside::OutsideBrain;
 
 /// How long a seat thinks before it gives the others a turn.
 pub const TIME_SLICE: Duration = Duration::from_millis(1);
-/// An outside brain's time per move when the run sets no clock.
-pub const BRAIN_THINK: Duration = Duration::from_secs(1);
 
 /// Who is thinking, for reports.
 #[derive(Clone, Copy, Debug)]
@@ -316,7 +314,11 @@ pub fn run_seat(
                     let brain = app.borrow().config.brains[me.index()].clone();
                     let made: Box<dyn Engine> = match brain {
                         Some(command) if kind == EngineKind::Brain => {
-                            let think = app.borrow().config.clock().unwrap_or(BRAIN_THINK);
+                            let think = app
+                                .borrow()
+                                .config
+                                .clock()
+                                .unwrap_or(crate::protocol::outside::BRAIN_THINK);
                             Box::new(OutsideBrain::new(command, rules, think))
                         }
                         _ => make_engine_with(kind, rules, limit, seed, table.as_ref()),

@@ -95,14 +95,14 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         // seat finishes.
         out.push(Line::from(format!(
             "learner {} games learned, {} positions",
-            crate::headless::thousands(t.games),
-            crate::headless::thousands(t.len() as u64),
+            crate::text::thousands(t.games),
+            crate::text::thousands(t.len() as u64),
         )));
         let accuracy = match (app.learner_accuracy, t.accuracy) {
             (Some((now, at)), _) => format!(
                 "        accuracy {:.1}% now (at {} games)",
                 100.0 * now,
-                crate::headless::thousands(at)
+                crate::text::thousands(at)
             ),
             (None, Some(saved)) => {
                 format!("        accuracy {:.1}% when last saved", 100.0 * saved)

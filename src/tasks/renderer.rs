@@ -1,0 +1,131 @@
+//! The renderer task: draws a frame when something changed, at most
+//! `--fps` times a second, and keeps the header's clock ticking.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+
+use super::clock::{SharedClock, Slice};
+use super::live::FrameHook;
+use super::scheduler::{Ctx, Event, Suspend};
+use crate::app::App;
+
+/// How often the human mode's spinner turns.
+const SPINNER_STEP: Duration = Duration::from_millis(100);
+
+pub(crate) fn run_renderer<B: Backend>(
+    ctx: &Ctx,
+    app: Rc<RefCell<App>>,
+    terminal: Rc<RefCell<Terminal<B>>>,
+    clock: SharedClock,
+    mut on_frame: Option<FrameHook>,
+) {
+    let mut last_frame: Option<Instant> = None;
+    let mut last_clock = String::new();
+    loop {
+        let work = Slice::start();
+        let now = clock.now();
+        let (gap, started) = {
+            let a = app.borrow();
+            (
+                Duration::from_secs_f64(1.0 / a.config.fps.max(1) as f64),
+                a.started,
+            )
+        };
+        let clock_line = clock_text(started, now);
+        let thinking = app.borrow().computer_thinking();
+        if thinking {
+            // Human mode: the spinner turns while the computer thinks.
+            let mut a = app.borrow_mut();
+            let frame = (now.saturating_duration_since(started).as_millis()
+                / SPINNER_STEP.as_millis()) as usize;
+            if let Some(h) = a.human.as_mut()
+                && h.spinner != frame
+            {
+                h.spinner = frame;
+                a.dirty = true;
+            }
+        }
+        if clock_line != last_clock {
+            last_clock.clone_from(&clock_line);
+            let mut a = app.borrow_mut();
+            a.clock = clock_line;
+            a.dirty = true;
+        }
+        let (dirty, urgent) = {
+            let a = app.borrow();
+            (a.dirty, a.urgent)
+        };
+        let frame_due = last_frame.is_none_or(|t| now >= t + gap);
+        if dirty && (urgent || frame_due) {
+            {
+                let mut a = app.borrow_mut();
+                a.dirty = false;
+                a.urgent = false;
+                a.frames += 1;
+                a.now = now;
+            }
+            let drawn = {
+                let mut term = terminal.borrow_mut();
+                if std::mem::take(&mut app.borrow_mut().full_redraw)
+                    && let Ok(size) = term.size()
+                {
+                    // Clears the screen and forgets the last frame, so the
+                    // next one draws every cell. (`Terminal::clear` would
+                    // first ask the terminal where its cursor is.)
+                    let _ = term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+                }
+                if let Ok(size) = term.size() {
+                    app.borrow_mut().screen = (size.width, size.height);
+                }
+                let a = app.borrow();
+                term.draw(|f| crate::ui::draw(f, &a)).map(|_| ())
+            };
+            if let Err(e) = drawn {
+                // Nothing can be shown any more: stop cleanly.
+                let mut a = app.borrow_mut();
+                a.quit = true;
+                a.error = Some(format!("cannot draw: {e}"));
+                drop(a);
+                ctx.suspend(Suspend::Yield);
+                continue;
+            }
+            last_frame = Some(now);
+            if let Some(hook) = on_frame.as_mut() {
+                hook(&app.borrow());
+            }
+        }
+        ctx.cpu.add(work.cpu_used());
+        // Sleep until the next clock second, or until the frame gap is over
+        // if something is waiting to be drawn; a key or a move wakes us early.
+        let mut next_wake = next_clock_tick(started, now);
+        if thinking {
+            next_wake = next_wake.min(now + SPINNER_STEP);
+        }
+        let deadline = match (app.borrow().dirty, last_frame) {
+            (true, Some(t)) => (t + gap).min(next_wake),
+            _ => next_wake,
+        };
+        ctx.suspend(Suspend::Wait(Event::Changed, Some(deadline)));
+    }
+}
+
+/// The header's clock: local time and time since start.
+fn clock_text(started: Instant, now: Instant) -> String {
+    let up = now.saturating_duration_since(started).as_secs();
+    format!(
+        "{}  up {:02}:{:02}:{:02}",
+        chrono::Local::now().format("%H:%M:%S"),
+        up / 3600,
+        up / 60 % 60,
+        up % 60
+    )
+}
+
+fn next_clock_tick(started: Instant, now: Instant) -> Instant {
+    let since = now.saturating_duration_since(started);
+    started + Duration::from_secs(since.as_secs() + 1)
+}
