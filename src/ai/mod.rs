@@ -12,6 +12,7 @@ pub mod ntuple;
 pub mod playout;
 mod random;
 pub mod rl;
+mod score;
 pub mod solver;
 
 use std::fmt;

@@ -7,17 +7,20 @@
 
 use std::time::{Duration, Instant};
 
+use super::score::Scale;
 use super::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Cell, Geometry, Player, Position, Rules};
 
-/// Score of a win on the next ply; a win `d` plies from the root scores
-/// `WIN - d`.
-const WIN: i32 = 10_000;
-/// Scores at least this large (in absolute value) are proven results.
-const PROVEN: i32 = WIN - 100;
+/// The scores: a win `d` plies from the root scores `10_000 - d`; scores
+/// at least 9,900 from 0 are proven results.
+const SCALE: Scale = Scale {
+    win: 10_000,
+    proven: 9_900,
+};
+const WIN: i32 = SCALE.win;
 /// Heuristic scores stay well inside the proven range.
 const MAX_EVAL: i32 = 5_000;
-const INF: i32 = WIN + 1;
+const INF: i32 = SCALE.inf();
 /// 2^16 entries of 16 bytes: 1 MiB. A larger table costs more to clear than
 /// it saves on these boards.
 const TT_BITS: u32 = 16;
@@ -172,7 +175,7 @@ impl Negamax {
                 break;
             }
             let best = self.root_best.unwrap_or(fallback);
-            let value = Value::proven(score, WIN, PROVEN).unwrap_or(if depth == empties {
+            let value = SCALE.value(score).unwrap_or(if depth == empties {
                 Value::Draw
             } else {
                 Value::Unknown(score)
@@ -287,7 +290,7 @@ impl Negamax {
                 tt_move = Some(cell);
             }
             if ply > 0 && entry.depth as i32 >= depth {
-                let score = from_tt(entry.score as i32, ply);
+                let score = SCALE.read_table(entry.score as i32, ply);
                 let cut = match entry.bound {
                     EXACT => true,
                     LOWER => score >= beta,
@@ -363,7 +366,7 @@ impl Negamax {
         };
         self.tt[slot] = TtEntry {
             key,
-            score: to_tt(best, ply) as i16,
+            score: SCALE.table_score(best, ply) as i16,
             depth: depth.min(i8::MAX as i32) as i8,
             bound,
             cell: geo.sym[sym][best_move as usize],
@@ -385,28 +388,6 @@ impl Negamax {
             }
         }
         score.clamp(-MAX_EVAL, MAX_EVAL)
-    }
-}
-
-/// Proven scores are stored relative to the node, so they stay right when
-/// the same position is reached at another ply.
-fn to_tt(score: i32, ply: i32) -> i32 {
-    if score >= PROVEN {
-        score + ply
-    } else if score <= -PROVEN {
-        score - ply
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: i32) -> i32 {
-    if score >= PROVEN {
-        score - ply
-    } else if score <= -PROVEN {
-        score + ply
-    } else {
-        score
     }
 }
 
@@ -503,9 +484,9 @@ mod tests {
                 Outcome::Ongoing => {
                     let s = -brute(&next);
                     // One ply further from the current node.
-                    if s >= PROVEN {
+                    if s >= SCALE.proven {
                         s - 1
-                    } else if s <= -PROVEN {
+                    } else if s <= -SCALE.proven {
                         s + 1
                     } else {
                         s
@@ -575,9 +556,9 @@ mod tests {
                 WIN - 1
             } else {
                 let s = -brute(&next);
-                if s >= PROVEN {
+                if s >= SCALE.proven {
                     s - 1
-                } else if s <= -PROVEN {
+                } else if s <= -SCALE.proven {
                     s + 1
                 } else {
                     s

@@ -13,13 +13,19 @@
 use std::time::Duration;
 
 use super::board::{BigBoard, Tables};
+use crate::ai::score::Scale;
 use crate::ai::{Analysis, Budget, Engine, Estimate, SearchInfo, Value};
 use crate::game::{Bits, Cell, Outcome, Position, Rules};
 
-/// A win on the next ply scores `WIN - 1`; `d` plies away, `WIN - d`.
-const WIN: i32 = 1_000_000;
-const PROVEN: i32 = WIN - 1_000;
-const INF: i32 = WIN + 1;
+/// A win on the next ply scores `WIN - 1`; `d` plies away, `WIN - d`
+/// (the heuristic scores reach far, so the scale is wide).
+const SCALE: Scale = Scale {
+    win: 1_000_000,
+    proven: 999_000,
+};
+const WIN: i32 = SCALE.win;
+const PROVEN: i32 = SCALE.proven;
+const INF: i32 = SCALE.inf();
 /// Moves searched at each node below the root, best first by
 /// [`BigBoard::move_value`].
 pub const WIDTH: usize = 10;
@@ -207,7 +213,7 @@ impl BigNegamax {
 }
 
 fn value_of(score: i32) -> Value {
-    Value::proven(score, WIN, PROVEN).unwrap_or(Value::Unknown(score))
+    SCALE.value(score).unwrap_or(Value::Unknown(score))
 }
 
 fn score_of(value: Value) -> i32 {
