@@ -206,23 +206,9 @@ impl fmt::Debug for Rules {
 
 impl Geometry {
     fn build(size: u8, goal: u8) -> Geometry {
-        let n = size as i32;
-        let k = goal as i32;
+        let (n, k) = (size as i32, goal as i32);
         let cells = size * size;
-        let bit = |r: i32, c: i32| 1u64 << (r * n + c);
-        let mut lines = Vec::new();
-        // Directions: right, down, down-right, down-left.
-        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-            for r in 0..n {
-                for c in 0..n {
-                    let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
-                    if !(0..n).contains(&er) || !(0..n).contains(&ec) {
-                        continue;
-                    }
-                    lines.push((0..k).fold(0u64, |m, i| m | bit(r + dr * i, c + dc * i)));
-                }
-            }
-        }
+        let lines = all_lines(n, k);
         let lines_through = (0..cells)
             .map(|cell| {
                 lines
@@ -244,48 +230,9 @@ impl Geometry {
                 .collect()
         });
         let table_lines = lines.iter().map(|&m| spread_bits(m)).collect();
-        let line_bits = (cells <= 16).then(|| {
-            let count = 1usize << cells;
-            let mut bits = Box::new([0u64; LINE_TABLE_WORDS]);
-            for m in 0..count {
-                if lines.iter().any(|&l| l & !(m as u64) == 0) {
-                    bits[m / 64] |= 1 << (m % 64);
-                }
-            }
-            bits
-        });
-
-        let mut sym = [[0u8; 64]; 8];
-        let mut sym_inv = [[0u8; 64]; 8];
-        for (s, (perm, inv)) in sym.iter_mut().zip(sym_inv.iter_mut()).enumerate() {
-            for r in 0..n {
-                for c in 0..n {
-                    let (r2, c2) = transform(s, r, c, n);
-                    let from = (r * n + c) as usize;
-                    let to = (r2 * n + c2) as u8;
-                    perm[from] = to;
-                    inv[to as usize] = from as u8;
-                }
-            }
-        }
-        let byte_count = (cells as usize).div_ceil(8);
-        let sym_bytes = (0..8)
-            .map(|s| {
-                let mut t = [[0u64; 256]; 8];
-                for (b, table) in t.iter_mut().enumerate().take(byte_count) {
-                    for (v, out) in table.iter_mut().enumerate() {
-                        for i in 0..8 {
-                            let cell = b * 8 + i;
-                            if v & (1 << i) != 0 && cell < cells as usize {
-                                *out |= 1u64 << sym[s][cell];
-                            }
-                        }
-                    }
-                }
-                t
-            })
-            .collect();
-
+        let line_bits = (cells <= 16).then(|| line_table(&lines, cells));
+        let (sym, sym_inv) = symmetries(n);
+        let sym_bytes = (0..8).map(|s| symmetry_bytes(&sym[s], cells)).collect();
         // Fixed seed: keys are the same on every run, so hashes are reproducible.
         let mut rng = SplitMix64::seed_from_u64(0x6b78_6f5f_7a6f_6272);
         let mut zobrist = [[0u64; 64]; 2];
@@ -294,35 +241,6 @@ impl Geometry {
                 *key = rng.next_u64();
             }
         }
-        // Right, down, down-right, down-left: shift by 1, n, n + 1, n - 1.
-        let mut shift = [(0u32, [0u64; 8]); 4];
-        for (d, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
-            shift[d].0 = (dr * n + dc) as u32;
-            for j in 0..k {
-                for r in 0..n {
-                    for c in 0..n {
-                        let (er, ec) = (r + dr * j, c + dc * j);
-                        if (0..n).contains(&er) && (0..n).contains(&ec) {
-                            shift[d].1[j as usize] |= bit(r, c);
-                        }
-                    }
-                }
-            }
-        }
-        let mut segments = Box::new([[0u64; 4]; 64]);
-        for (cell, segment) in segments.iter_mut().enumerate().take(cells as usize) {
-            let (r, c) = (cell as i32 / n, cell as i32 % n);
-            *segment = [(0, 1), (1, 0), (1, 1), (1, -1)].map(|(dr, dc)| {
-                (1 - k..k)
-                    .map(|j| (r + dr * j, c + dc * j))
-                    .filter(|&(er, ec)| (0..n).contains(&er) && (0..n).contains(&ec))
-                    .fold(0, |mask, (er, ec)| mask | bit(er, ec))
-            });
-        }
-        let run_shifts = match goal {
-            3 => [1, 1, 0],
-            _ => [1, 2, goal as u32 - 4],
-        };
         let mut sym_zobrist = Box::new([[[0u64; 64]; 2]; 8]);
         for (s, keys) in sym_zobrist.iter_mut().enumerate() {
             for (player_keys, base) in keys.iter_mut().zip(&zobrist) {
@@ -346,9 +264,12 @@ impl Geometry {
             table_lines,
             line_bits,
             cell_tables: std::sync::OnceLock::new(),
-            shift,
-            segments,
-            run_shifts,
+            shift: shift_masks(n, k),
+            segments: segments(n, k),
+            run_shifts: match goal {
+                3 => [1, 1, 0],
+                _ => [1, 2, goal as u32 - 4],
+            },
             sym,
             sym_inv,
             sym_bytes,
@@ -536,6 +457,113 @@ fn spread32(x: u32) -> u64 {
     x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
     x = (x | x << 2) & 0x3333_3333_3333_3333;
     (x | x << 1) & 0x5555_5555_5555_5555
+}
+
+/// The four directions of a line: right, down, down-right, down-left.
+const DIRECTIONS_RC: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// The bit of cell (`r`, `c`) on a board `n` wide.
+fn cell_bit(n: i32, r: i32, c: i32) -> u64 {
+    1u64 << (r * n + c)
+}
+
+/// Every line of `k` cells on an `n` x `n` board, as cell masks.
+fn all_lines(n: i32, k: i32) -> Vec<u64> {
+    let mut lines = Vec::new();
+    for (dr, dc) in DIRECTIONS_RC {
+        for r in 0..n {
+            for c in 0..n {
+                let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                if !(0..n).contains(&er) || !(0..n).contains(&ec) {
+                    continue;
+                }
+                lines.push((0..k).fold(0u64, |m, i| m | cell_bit(n, r + dr * i, c + dc * i)));
+            }
+        }
+    }
+    lines
+}
+
+/// Bit `m` set when cell set `m` holds a line (boards of up to 16 cells).
+fn line_table(lines: &[u64], cells: u8) -> Box<[u64; LINE_TABLE_WORDS]> {
+    let mut bits = Box::new([0u64; LINE_TABLE_WORDS]);
+    for m in 0..1usize << cells {
+        if lines.iter().any(|&l| l & !(m as u64) == 0) {
+            bits[m / 64] |= 1 << (m % 64);
+        }
+    }
+    bits
+}
+
+/// The 8 symmetries of the square as cell permutations, and their
+/// inverses.
+fn symmetries(n: i32) -> ([[u8; 64]; 8], [[u8; 64]; 8]) {
+    let mut sym = [[0u8; 64]; 8];
+    let mut sym_inv = [[0u8; 64]; 8];
+    for (s, (perm, inv)) in sym.iter_mut().zip(sym_inv.iter_mut()).enumerate() {
+        for r in 0..n {
+            for c in 0..n {
+                let (r2, c2) = transform(s, r, c, n);
+                let from = (r * n + c) as usize;
+                let to = (r2 * n + c2) as u8;
+                perm[from] = to;
+                inv[to as usize] = from as u8;
+            }
+        }
+    }
+    (sym, sym_inv)
+}
+
+/// One symmetry applied a byte of the board at a time: `t[b][v]` is the
+/// image of value `v` in byte `b`.
+fn symmetry_bytes(perm: &[u8; 64], cells: u8) -> [[u64; 256]; 8] {
+    let mut t = [[0u64; 256]; 8];
+    for (b, table) in t.iter_mut().enumerate().take((cells as usize).div_ceil(8)) {
+        for (v, out) in table.iter_mut().enumerate() {
+            for i in 0..8 {
+                let cell = b * 8 + i;
+                if v & (1 << i) != 0 && cell < cells as usize {
+                    *out |= 1u64 << perm[cell];
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Per direction: its shift (1, n, n + 1, n - 1) and, for each `j` below
+/// K, the cells whose `j`-th neighbour that way is on the board.
+fn shift_masks(n: i32, k: i32) -> [(u32, [u64; 8]); 4] {
+    let mut shift = [(0u32, [0u64; 8]); 4];
+    for (d, (dr, dc)) in DIRECTIONS_RC.into_iter().enumerate() {
+        shift[d].0 = (dr * n + dc) as u32;
+        for j in 0..k {
+            for r in 0..n {
+                for c in 0..n {
+                    let (er, ec) = (r + dr * j, c + dc * j);
+                    if (0..n).contains(&er) && (0..n).contains(&ec) {
+                        shift[d].1[j as usize] |= cell_bit(n, r, c);
+                    }
+                }
+            }
+        }
+    }
+    shift
+}
+
+/// Per cell and direction: the cells within K - 1 of it that way.
+fn segments(n: i32, k: i32) -> Box<[[u64; 4]; 64]> {
+    let mut segments = Box::new([[0u64; 4]; 64]);
+    for (cell, segment) in segments.iter_mut().enumerate().take((n * n) as usize) {
+        let (r, c) = (cell as i32 / n, cell as i32 % n);
+        *segment = DIRECTIONS_RC.map(|(dr, dc)| {
+            (1 - k..k)
+                .map(|j| (r + dr * j, c + dc * j))
+                .filter(|&(er, ec)| (0..n).contains(&er) && (0..n).contains(&ec))
+                .fold(0, |mask, (er, ec)| mask | cell_bit(n, er, ec))
+        });
+    }
+    segments
 }
 
 #[cfg(test)]

@@ -237,6 +237,41 @@ fn next_job(app: &App, game: usize, me: Player, now: Instant) -> Job {
 }
 
 /// The body of the seat task for `me` in game `game`.
+/// The record of game `game` when its round `generation` is over, with
+/// the id the learner uses to learn a game once.
+fn finished_record(app: &App, game: usize, generation: u64) -> Option<crate::game::GameRecord> {
+    let g = &app.games[game];
+    (g.generation == generation && matches!(g.status, GameStatus::Over { .. })).then(|| {
+        let mut record = g.record.clone();
+        record.id = Some((game as u64) << 32 | generation);
+        record
+    })
+}
+
+/// A fresh engine for seat `me` of game `game` in its round `generation`:
+/// its seed from the run's, an outside brain with the seat's clock.
+fn seat_engine(
+    app: &App,
+    game: usize,
+    me: Player,
+    generation: u64,
+    kind: EngineKind,
+) -> Box<dyn Engine> {
+    let config = &app.config;
+    match &config.brains[me.index()] {
+        Some(command) if kind == EngineKind::Brain => {
+            let think = config
+                .clock()
+                .unwrap_or(crate::protocol::outside::BRAIN_THINK);
+            Box::new(OutsideBrain::new(command.clone(), config.rules, think))
+        }
+        _ => {
+            let seed = app.engine_seed(game, me.index(), generation);
+            make_engine_with(kind, config.rules, config.limit, seed, config.rl.as_ref())
+        }
+    }
+}
+
 pub fn run_seat(
     ctx: &Ctx,
     app: Rc<RefCell<App>>,
@@ -252,22 +287,10 @@ pub fn run_seat(
         // Tell the engine how its game ended (the learning player learns).
         if let Some((generation, _, e)) = engine.as_mut()
             && reported != Some(*generation)
+            && let Some(record) = finished_record(&app.borrow(), game, *generation)
         {
-            let finished = {
-                let a = app.borrow();
-                let g = &a.games[game];
-                (g.generation == *generation && matches!(g.status, GameStatus::Over { .. })).then(
-                    || {
-                        let mut record = g.record.clone();
-                        record.id = Some((game as u64) << 32 | *generation);
-                        record
-                    },
-                )
-            };
-            if let Some(record) = finished {
-                e.game_over(&record, me);
-                reported = Some(*generation);
-            }
+            e.game_over(&record, me);
+            reported = Some(*generation);
         }
         let job = next_job(&app.borrow(), game, me, clock.now());
         match job {
@@ -306,23 +329,7 @@ pub fn run_seat(
                 }
                 let fresh = !matches!(&engine, Some((g, k, _)) if *g == generation && *k == kind);
                 if fresh {
-                    let (rules, limit, seed, table) = {
-                        let a = app.borrow();
-                        let seed = a.engine_seed(game, me.index(), generation);
-                        (a.config.rules, a.config.limit, seed, a.config.rl.clone())
-                    };
-                    let brain = app.borrow().config.brains[me.index()].clone();
-                    let made: Box<dyn Engine> = match brain {
-                        Some(command) if kind == EngineKind::Brain => {
-                            let think = app
-                                .borrow()
-                                .config
-                                .clock()
-                                .unwrap_or(crate::protocol::outside::BRAIN_THINK);
-                            Box::new(OutsideBrain::new(command, rules, think))
-                        }
-                        _ => make_engine_with(kind, rules, limit, seed, table.as_ref()),
-                    };
+                    let made = seat_engine(&app.borrow(), game, me, generation, kind);
                     engine = Some((generation, kind, made));
                 }
                 let Some((_, _, e)) = engine.as_mut() else {

@@ -9,14 +9,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::board;
-use super::layout::{self, BoardStyle};
+use super::layout::{self, BoardStyle, THINKING_LINES};
 use super::result_text;
 use crate::ai::{Estimate, Value};
 use crate::app::{App, ColorMode, GameStatus, GameView, Thinking};
 use crate::game::Player;
-
-/// Lines under a full board for the thinking seat (clock bar, info line).
-pub const THINKING_LINES: u16 = 2;
 
 /// `41k`, `1.2M`: a count in at most five characters.
 pub fn si(n: f64) -> String {
@@ -110,29 +107,47 @@ fn side_style(c: ColorMode, side: Player) -> Style {
 }
 
 /// Draws `game` in `rect`; the selected game's box stands out.
-pub fn draw_game(
-    frame: &mut Frame,
-    app: &App,
+/// A thinking seat's two lines: its move's clock as a bar with the
+/// figures, and what its search found (✓ when proved), dim once it has
+/// answered. The box and the zoom both show them.
+pub(super) fn thinking_lines(
+    c: ColorMode,
+    t: &Thinking,
+    bar_width: usize,
+    n: u8,
+) -> Vec<Line<'static>> {
+    let (bar, figures) = clock_bar(t, bar_width);
+    let bar_style = if t.done {
+        c.dim()
+    } else {
+        side_style(c, t.side)
+    };
+    let mut info = info_line(t, n);
+    if t.done && t.info.proved {
+        info.push_str(" ✓");
+    }
+    vec![
+        Line::from(vec![
+            Span::styled(bar, bar_style),
+            Span::styled(figures, c.dim()),
+        ]),
+        Line::from(Span::styled(
+            info,
+            if t.done { c.dim() } else { c.accent() },
+        )),
+    ]
+}
+
+/// The head of a box: its name, and whose move, the result or the
+/// failure in words, with its style; a narrow box shortens its name to
+/// "#12" and says "X's turn". `terse` is set when even that does not fit.
+fn box_titles(
+    c: ColorMode,
     game: &GameView,
-    rect: Rect,
-    style: BoardStyle,
-    selected: bool,
-) {
-    let c = app.config.color;
-    let bold = Style::default().add_modifier(Modifier::BOLD);
-    let compact = style == BoardStyle::Compact;
-    let (o, x) = (
-        app.config
-            .seat_label(game.engines[0], Player::O)
-            .to_string(),
-        app.config
-            .seat_label(game.engines[1], Player::X)
-            .to_string(),
-    );
-    let thinking = game.thinking.as_ref().filter(|_| !compact);
-    // Top right: whose move, the result, or the failure, in words; a
-    // narrow box shortens its name to "#12" and says "X's turn".
-    let title_room = rect.width.saturating_sub(2) as usize;
+    width: u16,
+    compact: bool,
+) -> (String, String, Style, bool) {
+    let title_room = width.saturating_sub(2) as usize;
     let long_name = format!("Game-{}", game.index + 1);
     let wide = long_name.len() + "X to move".len() < title_room;
     let name = if wide {
@@ -161,6 +176,30 @@ pub fn draw_game(
             c.error().add_modifier(Modifier::REVERSED),
         ),
     };
+    (name, right, right_style, terse)
+}
+
+pub fn draw_game(
+    frame: &mut Frame,
+    app: &App,
+    game: &GameView,
+    rect: Rect,
+    style: BoardStyle,
+    selected: bool,
+) {
+    let c = app.config.color;
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let compact = style == BoardStyle::Compact;
+    let (o, x) = (
+        app.config
+            .seat_label(game.engines[0], Player::O)
+            .to_string(),
+        app.config
+            .seat_label(game.engines[1], Player::X)
+            .to_string(),
+    );
+    let thinking = game.thinking.as_ref().filter(|_| !compact);
+    let (name, right, right_style, terse) = box_titles(c, game, rect.width, compact);
     // Bottom: the engines, the one thinking underlined.
     let thinker = game
         .thinking
@@ -218,20 +257,7 @@ pub fn draw_game(
     let below = Rect::new(inner.x, inner.y + bh, inner.width, THINKING_LINES);
     let text = match (thinking, &game.status) {
         (Some(t), GameStatus::Playing) => {
-            let (bar, figures) = clock_bar(t, (inner.width as usize).saturating_sub(11));
-            let done = t.done;
-            let bar_style = if done { c.dim() } else { side_style(c, t.side) };
-            let mut info = info_line(t, n);
-            if done && t.info.proved {
-                info.push_str(" ✓");
-            }
-            vec![
-                Line::from(vec![
-                    Span::styled(bar, bar_style),
-                    Span::styled(figures, c.dim()),
-                ]),
-                Line::from(Span::styled(info, if done { c.dim() } else { c.accent() })),
-            ]
+            thinking_lines(c, t, (inner.width as usize).saturating_sub(11), n)
         }
         (_, GameStatus::Playing) if app.now < game.not_before => {
             vec![Line::from(Span::styled("starting…", c.dim()))]

@@ -147,7 +147,32 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         board_area,
     );
 
-    // The panel.
+    let lines = panel_lines(app, human, computer, n);
+    let info = Rect::new(
+        plan.info.x + 1,
+        plan.info.y + 1,
+        plan.info.width.saturating_sub(2),
+        plan.info.height.saturating_sub(1),
+    );
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), info);
+    if plan.tabs.height >= 3 {
+        super::draw_tabs(frame, app, plan.tabs);
+    }
+    if app.help {
+        super::draw_help(frame, app, area);
+    }
+}
+
+/// The panel beside the board: sides, the game's state, what is typed, the
+/// message and hint, the score and the keys.
+fn panel_lines<'a>(
+    app: &'a App,
+    human: &'a crate::app::human::HumanState,
+    computer: &'a str,
+    n: u16,
+) -> Vec<Line<'a>> {
+    let c = app.config.color;
+    let game = &app.games[0];
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut lines = vec![
         Line::from(vec![
@@ -216,19 +241,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         format!("arrows/hjkl move, Enter/Space place, {example} Enter, click"),
         c.dim(),
     )));
-    let info = Rect::new(
-        plan.info.x + 1,
-        plan.info.y + 1,
-        plan.info.width.saturating_sub(2),
-        plan.info.height.saturating_sub(1),
-    );
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), info);
-    if plan.tabs.height >= 3 {
-        super::draw_tabs(frame, app, plan.tabs);
-    }
-    if app.help {
-        super::draw_help(frame, app, area);
-    }
+    lines
 }
 
 /// The Records tab's lines in human mode: the session's games.

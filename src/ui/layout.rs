@@ -3,6 +3,9 @@
 
 use ratatui::layout::Rect;
 
+/// Lines under a full board for the thinking seat (clock bar, info line).
+pub const THINKING_LINES: u16 = 2;
+
 /// Below this the screen shows "terminal too small".
 pub const MIN_WIDTH: u16 = 40;
 pub const MIN_HEIGHT: u16 = 12;
@@ -53,7 +56,7 @@ pub fn box_size(style: BoardStyle, n: u16) -> (u16, u16) {
     match style {
         // Room for the thinking seat's clock bar and info line
         // ("MCTS 41k it · B2 62%").
-        BoardStyle::Full => (w.max(20) + 2, h + 2 + super::game_box::THINKING_LINES),
+        BoardStyle::Full => (w.max(20) + 2, h + 2 + THINKING_LINES),
         BoardStyle::Large => (w.max(16) + 2, h + 2),
         // Room for "#12 X's turn" and "MCTS/NEGA": words, not a lone letter.
         BoardStyle::Compact => (w.max(11) + 2, h + 2),
@@ -65,7 +68,7 @@ pub fn box_size(style: BoardStyle, n: u16) -> (u16, u16) {
 pub fn live_box_size(style: BoardStyle, n: u16) -> (u16, u16) {
     let (w, h) = box_size(style, n);
     match style {
-        BoardStyle::Large => (w.max(20 + 2), h + super::game_box::THINKING_LINES),
+        BoardStyle::Large => (w.max(20 + 2), h + THINKING_LINES),
         _ => (w, h),
     }
 }

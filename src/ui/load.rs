@@ -112,6 +112,16 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         out.push(Line::from(Span::styled(accuracy, c.dim())));
     }
     out.push(Line::from(""));
+    out.extend(seat_lines(app, width));
+    out
+}
+
+/// Each seat's share of the CPU over 1, 5 and 15 minutes: a row per game
+/// on a wide panel, a row per seat on a narrow one.
+fn seat_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+    let load = &app.load;
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut out = Vec::new();
     let share = |game: usize, side: usize| {
         load.seats
             .iter()

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
 
 use super::board;
-use super::game_box::{clock_bar, info_line};
+use super::game_box::thinking_lines;
 use super::layout::{BoardStyle, board_size};
 use super::result_text;
 use crate::app::{App, GameStatus, GameView};
@@ -107,12 +107,7 @@ pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         .as_ref()
         .filter(|_| game.status == GameStatus::Playing)
     {
-        let (bar, figures) = clock_bar(t, 16);
-        lines.push(Line::from(vec![
-            Span::raw(bar),
-            Span::styled(figures, c.dim()),
-        ]));
-        lines.push(Line::from(Span::styled(info_line(t, n), c.accent())));
+        lines.extend(thinking_lines(c, t, 16, n));
         lines.push(Line::from(Span::styled(
             format!(
                 "{} searched so far",
