@@ -41,11 +41,83 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
+/// The code before the file's unit tests.
+fn non_test_code(text: &str) -> String {
+    code(text.split("#[cfg(test)]").next().unwrap_or(""))
+}
+
+/// Every path a file's `use` declarations import, with grouped trees
+/// expanded: `use crate::{ui, tasks::seat};` gives `crate::ui` and
+/// `crate::tasks::seat`.
+fn imported_paths(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for decl in code.split(';') {
+        let decl = decl.trim();
+        let tree = decl
+            .strip_prefix("pub use ")
+            .or_else(|| decl.strip_prefix("pub(crate) use "))
+            .or_else(|| decl.strip_prefix("use "))
+            .or_else(|| decl.rsplit_once("\nuse ").map(|(_, t)| t))
+            .or_else(|| decl.rsplit_once("\npub use ").map(|(_, t)| t));
+        if let Some(tree) = tree {
+            expand_use_tree("", &tree.split_whitespace().collect::<String>(), &mut out);
+        }
+    }
+    out
+}
+
+fn expand_use_tree(prefix: &str, tree: &str, out: &mut Vec<String>) {
+    match tree.find('{') {
+        None => out.push(format!("{prefix}{tree}")),
+        Some(open) => {
+            let (head, rest) = tree.split_at(open);
+            let inner = &rest[1..rest.len().saturating_sub(1)];
+            // Split the group at its top-level commas.
+            let (mut depth, mut start) = (0, 0);
+            for (i, ch) in inner.char_indices() {
+                match ch {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        expand_use_tree(&format!("{prefix}{head}"), &inner[start..i], out);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            if start < inner.len() {
+                expand_use_tree(&format!("{prefix}{head}"), &inner[start..], out);
+            }
+        }
+    }
+}
+
+#[test]
+fn grouped_use_trees_are_expanded() {
+    let paths =
+        imported_paths("use crate::{ui::{self, draw}, tasks};\nuse std::io;\npub use super::x::Y;");
+    assert_eq!(
+        paths,
+        [
+            "crate::ui::self",
+            "crate::ui::draw",
+            "crate::tasks",
+            "std::io",
+            "super::x::Y"
+        ]
+    );
+}
+
 fn assert_no_imports(dir: &str, forbidden: &[&str]) {
     for (path, text) in sources(dir) {
         let code = code(&text);
         for f in forbidden {
+            // Paths named in code (`crate::ui::draw(...)`) and paths
+            // imported, grouped or not.
             assert!(!code.contains(f), "{path} uses {f}");
+            for import in imported_paths(&code) {
+                assert!(!import.starts_with(f), "{path} imports {import}");
+            }
         }
     }
 }
@@ -179,5 +251,41 @@ fn the_readme_pictures_are_in_docs() {
     for name in pictures {
         let bytes = fs::read(root.join("docs").join(name)).expect(name);
         assert!(bytes.starts_with(b"\x89PNG"), "{name} is not a PNG");
+    }
+}
+
+/// The tasks change the app state only through its methods (`update` and
+/// the reports: `apply_move`, `report_thinking`, `begin_frame`…): every
+/// mutable borrow of the `App` is a method call, so no field is written
+/// from a task, and no borrow is bound to a name a field could be set on.
+#[test]
+fn the_tasks_change_the_app_only_through_its_methods() {
+    for (path, text) in sources("src/tasks") {
+        // Without whitespace: a chain split over lines reads as one.
+        let code: String = non_test_code(&text)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        for (at, _) in code.match_indices("app.borrow_mut()") {
+            let after = &code[at + "app.borrow_mut()".len()..];
+            let call = after.strip_prefix('.').map(|rest| {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                (rest[name.len()..].starts_with('('), name)
+            });
+            assert!(
+                matches!(call, Some((true, ref name)) if !name.is_empty()),
+                "{path}: a mutable borrow of the app that is not a method call: {}",
+                &code[at..(at + 60).min(code.len())]
+            );
+        }
+        for binding in ["letmuta=", "letmutapp="] {
+            assert!(
+                !code.contains(binding),
+                "{path} binds a mutable app: {binding}"
+            );
+        }
     }
 }

@@ -512,14 +512,110 @@ impl App {
 
     /// A seat's search progress: shown in its game's box, summed per engine.
     /// `work` and `cpu` are what the search did since its last report.
-    pub fn report_thinking(&mut self, index: usize, generation: u64, thinking: Thinking) {
+    /// Returns the renderer's wake-up when the screen shows it.
+    pub fn report_thinking(
+        &mut self,
+        index: usize,
+        generation: u64,
+        thinking: Thinking,
+    ) -> Vec<Effect> {
         let Some(game) = self.games.get_mut(index) else {
-            return;
+            return Vec::new();
         };
         if game.generation == generation && game.status == GameStatus::Playing {
             game.thinking = Some(thinking);
             self.touch(false);
+            return vec![Effect::Redraw];
         }
+        Vec::new()
+    }
+
+    // What the tasks report: with `update`, the only ways the state
+    // changes (tests/architecture.rs checks the tasks use nothing else).
+
+    /// The person's move, queued by the keyboard, is played.
+    pub fn play_pending(
+        &mut self,
+        index: usize,
+        generation: u64,
+        cell: Cell,
+        now: Instant,
+    ) -> Vec<Effect> {
+        if let Some(h) = self.human.as_mut() {
+            h.pending = None;
+        }
+        self.apply_move(index, generation, cell, now)
+    }
+
+    /// The learner measured the model's accuracy after `games` games.
+    pub fn learner_measured(&mut self, share: f64, games: u64) -> Vec<Effect> {
+        self.learner_accuracy = Some((share, games));
+        self.touch(false);
+        vec![Effect::Redraw]
+    }
+
+    /// A new sample of the load; the Load tab, when it shows, redraws.
+    pub fn load_sampled(&mut self, snapshot: LoadSnapshot) -> Vec<Effect> {
+        self.load = snapshot;
+        if self.tab != Tab::Load {
+            return Vec::new();
+        }
+        self.touch(false);
+        vec![Effect::Redraw]
+    }
+
+    /// The run stops (a signal, the terminal gone, nothing left to draw on).
+    pub fn stop(&mut self, error: Option<String>) {
+        self.quit = true;
+        if error.is_some() {
+            self.error = error;
+        }
+    }
+
+    /// Whether the person asked to suspend (Ctrl-Z), which is then done.
+    pub fn take_suspend(&mut self) -> bool {
+        std::mem::take(&mut self.suspend)
+    }
+
+    /// Back from a suspension: the terminal shows something else, so the
+    /// next frame redraws every cell, at once.
+    pub fn resumed_from_suspend(&mut self) -> Vec<Effect> {
+        self.full_redraw = true;
+        self.touch(true);
+        vec![Effect::Redraw]
+    }
+
+    /// The header's clock reads `text`.
+    pub fn set_clock_text(&mut self, text: String) {
+        if self.clock != text {
+            self.clock = text;
+            self.touch(false);
+        }
+    }
+
+    /// Human mode's spinner shows `frame`.
+    pub fn turn_spinner(&mut self, frame: usize) {
+        if let Some(h) = self.human.as_mut()
+            && h.spinner != frame
+        {
+            h.spinner = frame;
+            self.touch(false);
+        }
+    }
+
+    /// A frame is drawn at `now` on a screen of `size`: what was waiting is
+    /// on it. Returns whether it must redraw every cell.
+    pub fn begin_frame(&mut self, now: Instant) -> bool {
+        self.dirty = false;
+        self.urgent = false;
+        self.frames += 1;
+        self.now = now;
+        std::mem::take(&mut self.full_redraw)
+    }
+
+    /// The terminal's size, as the last frame found it.
+    pub fn set_screen(&mut self, width: u16, height: u16) {
+        self.screen = (width, height);
     }
 
     /// Adds a seat's work to its engine's totals.

@@ -7,9 +7,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use super::clock::SharedClock;
-use super::clock::Slice;
-use super::scheduler::{Ctx, Suspend, sleep_until};
+use super::clock::{SharedClock, Slice};
+use super::effects::post_all;
+use super::scheduler::{Ctx, Signals, Suspend, sleep_until};
 use crate::ai::accuracy::{Accuracy, Judge, MODEL_SAMPLE, SAMPLE_SEED, sample_positions};
 use crate::ai::rl::RlPlayer;
 use crate::app::App;
@@ -19,7 +19,7 @@ pub const EVERY: Duration = Duration::from_secs(20);
 
 /// The body of the learner task (it ends at once without a learning
 /// player, or beyond 16 cells, where the solver is too slow to judge).
-pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, clock: SharedClock) {
+pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: SharedClock) {
     let Some(table) = app.borrow().config.rl.clone() else {
         return;
     };
@@ -45,9 +45,8 @@ pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, clock: SharedClock) {
                 ctx.cpu.add(slice.cpu_used());
                 ctx.suspend(Suspend::Yield);
             }
-            let mut a = app.borrow_mut();
-            a.learner_accuracy = Some((accuracy.share(), games));
-            a.dirty = true;
+            let effects = app.borrow_mut().learner_measured(accuracy.share(), games);
+            post_all(&signals, effects);
             measured_at = Some(games);
         }
         let now = clock.now();

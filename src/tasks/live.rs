@@ -21,7 +21,7 @@ use super::load::LoadTracker;
 use super::renderer::run_renderer;
 use super::scheduler::{Event, Scheduler, TaskRole};
 use super::seat::run_seat;
-use crate::app::{App, LiveConfig, Tab};
+use crate::app::{App, LiveConfig};
 use crate::game::Player;
 
 /// The longest the loop blocks on input, so that signals are noticed.
@@ -165,8 +165,9 @@ impl Live {
         })?;
         if app.borrow().config.rl.is_some() {
             let (learner_app, learner_clock) = (app.clone(), clock.clone());
+            let learner_signals = sched.signals();
             sched.spawn("learner", TaskRole::Other, move |ctx| {
-                super::learner::run_learner(ctx, learner_app, learner_clock)
+                super::learner::run_learner(ctx, learner_app, learner_signals, learner_clock)
             })?;
         }
         if human {
@@ -198,11 +199,12 @@ impl Live {
         self.sched.wake_due(now);
         let work = self.app.borrow().engine_work;
         if self.load.maybe_sample(now, &self.sched, &work) {
-            let mut a = self.app.borrow_mut();
-            a.load = self.load.snapshot.clone();
-            if a.tab == Tab::Load {
-                a.dirty = true;
-                self.sched.deliver(Event::Changed);
+            let effects = self
+                .app
+                .borrow_mut()
+                .load_sampled(self.load.snapshot.clone());
+            for e in effects {
+                self.sched.deliver(event_for(e));
             }
         }
         while let Some(failure) = self.sched.take_failure() {
@@ -268,7 +270,7 @@ pub fn run<B: Backend + 'static>(
     let mut terminal_lost = false;
     loop {
         if stop.load(Ordering::Relaxed) {
-            live.app.borrow_mut().quit = true;
+            live.app.borrow_mut().stop(None);
         }
         // Read input: without blocking while tasks are ready, otherwise
         // blocking until the next wake-up (no busy loop).
@@ -280,7 +282,7 @@ pub fn run<B: Backend + 'static>(
                 // The terminal is gone (end of input, or it fails):
                 // nobody is left to watch, so stop.
                 Err(_) => {
-                    live.app.borrow_mut().quit = true;
+                    live.app.borrow_mut().stop(None);
                     terminal_lost = true;
                     break;
                 }
@@ -300,16 +302,14 @@ pub fn run<B: Backend + 'static>(
         if !live.step()? {
             break;
         }
-        if std::mem::take(&mut live.app.borrow_mut().suspend) {
+        if live.app.borrow_mut().take_suspend() {
             // Between slices: no seat is running, so no engine's clock
             // counts the time the process is stopped.
             input.suspend()?;
-            let mut a = live.app.borrow_mut();
-            a.full_redraw = true;
-            a.dirty = true;
-            a.urgent = true;
-            drop(a);
-            live.sched.deliver(Event::Changed);
+            let effects = live.app.borrow_mut().resumed_from_suspend();
+            for e in effects {
+                live.sched.deliver(event_for(e));
+            }
         }
     }
     Ok(Summary {
@@ -362,6 +362,32 @@ mod tests {
             seed: 5,
             ..LiveConfig::default()
         }
+    }
+
+    #[test]
+    fn a_thinking_seats_reports_wake_the_renderer_at_the_frame_rate() {
+        // One game, one seat thinking for a long clock: what changes on
+        // screen is its thinking bar, reported every slice. The renderer
+        // must draw it at --fps, not only when the header's clock ticks.
+        let config = LiveConfig {
+            fps: 30,
+            ..mcts_games(1, 60_000)
+        };
+        let mut live = live_with(config, Rc::new(SystemClock));
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_millis(300) {
+            live.sched.wake_due(Instant::now());
+            live.sched.run_next();
+        }
+        let frames_before = live.app.borrow().frames;
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(1) {
+            live.sched.wake_due(Instant::now());
+            live.sched.run_next();
+        }
+        let frames = live.app.borrow().frames - frames_before;
+        assert!(frames >= 15, "{frames} frames in a second at 30 fps");
+        assert!(frames <= 31, "{frames} frames in a second at 30 fps");
     }
 
     #[test]

@@ -39,21 +39,13 @@ pub(crate) fn run_renderer<B: Backend>(
         let thinking = app.borrow().computer_thinking();
         if thinking {
             // Human mode: the spinner turns while the computer thinks.
-            let mut a = app.borrow_mut();
             let frame = (now.saturating_duration_since(started).as_millis()
                 / SPINNER_STEP.as_millis()) as usize;
-            if let Some(h) = a.human.as_mut()
-                && h.spinner != frame
-            {
-                h.spinner = frame;
-                a.dirty = true;
-            }
+            app.borrow_mut().turn_spinner(frame);
         }
         if clock_line != last_clock {
             last_clock.clone_from(&clock_line);
-            let mut a = app.borrow_mut();
-            a.clock = clock_line;
-            a.dirty = true;
+            app.borrow_mut().set_clock_text(clock_line);
         }
         let (dirty, urgent) = {
             let a = app.borrow();
@@ -61,35 +53,24 @@ pub(crate) fn run_renderer<B: Backend>(
         };
         let frame_due = last_frame.is_none_or(|t| now >= t + gap);
         if dirty && (urgent || frame_due) {
-            {
-                let mut a = app.borrow_mut();
-                a.dirty = false;
-                a.urgent = false;
-                a.frames += 1;
-                a.now = now;
-            }
+            let full_redraw = app.borrow_mut().begin_frame(now);
             let drawn = {
                 let mut term = terminal.borrow_mut();
-                if std::mem::take(&mut app.borrow_mut().full_redraw)
-                    && let Ok(size) = term.size()
-                {
+                if full_redraw && let Ok(size) = term.size() {
                     // Clears the screen and forgets the last frame, so the
                     // next one draws every cell. (`Terminal::clear` would
                     // first ask the terminal where its cursor is.)
                     let _ = term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
                 }
                 if let Ok(size) = term.size() {
-                    app.borrow_mut().screen = (size.width, size.height);
+                    app.borrow_mut().set_screen(size.width, size.height);
                 }
                 let a = app.borrow();
                 term.draw(|f| crate::ui::draw(f, &a)).map(|_| ())
             };
             if let Err(e) = drawn {
                 // Nothing can be shown any more: stop cleanly.
-                let mut a = app.borrow_mut();
-                a.quit = true;
-                a.error = Some(format!("cannot draw: {e}"));
-                drop(a);
+                app.borrow_mut().stop(Some(format!("cannot draw: {e}")));
                 ctx.suspend(Suspend::Yield);
                 continue;
             }

@@ -33,6 +33,8 @@ pub struct SeatId {
 pub struct SeatBudget<'a> {
     ctx: &'a Ctx<'a>,
     app: &'a RefCell<App>,
+    /// Where its reports wake the renderer.
+    signals: &'a Signals,
     seat: SeatId,
     /// The move's CPU clock; `None`: the engine's own limit decides.
     clock: Option<Duration>,
@@ -49,12 +51,14 @@ impl<'a> SeatBudget<'a> {
     pub fn new(
         ctx: &'a Ctx<'a>,
         app: &'a RefCell<App>,
+        signals: &'a Signals,
         seat: SeatId,
         clock: Option<Duration>,
     ) -> SeatBudget<'a> {
         SeatBudget {
             ctx,
             app,
+            signals,
             seat,
             clock,
             slice: Slice::start(),
@@ -76,8 +80,7 @@ impl<'a> SeatBudget<'a> {
 
     /// Shows the search on screen and adds its work to the engine's totals.
     fn publish(&mut self, done: bool) {
-        let mut app = self.app.borrow_mut();
-        app.account_work(
+        self.app.borrow_mut().account_work(
             self.seat.kind,
             self.thought - self.accounted_cpu,
             self.info.work - self.accounted_work,
@@ -85,7 +88,7 @@ impl<'a> SeatBudget<'a> {
         );
         self.accounted_cpu = self.thought;
         self.accounted_work = self.info.work;
-        app.report_thinking(
+        let effects = self.app.borrow_mut().report_thinking(
             self.seat.game,
             self.seat.generation,
             Thinking {
@@ -97,6 +100,7 @@ impl<'a> SeatBudget<'a> {
                 done,
             },
         );
+        post_all(self.signals, effects);
     }
 
     /// Called when the engine has answered.
@@ -299,13 +303,9 @@ pub fn run_seat(
                 pending: Some(cell),
                 generation,
             } => {
-                let effects = {
-                    let mut a = app.borrow_mut();
-                    if let Some(h) = a.human.as_mut() {
-                        h.pending = None;
-                    }
-                    a.apply_move(game, generation, cell, clock.now())
-                };
+                let effects = app
+                    .borrow_mut()
+                    .play_pending(game, generation, cell, clock.now());
                 post_all(&signals, effects);
             }
             Job::Until(at) => ctx.suspend(Suspend::Wait(Event::Turn(game), Some(at))),
@@ -342,7 +342,7 @@ pub fn run_seat(
                     kind,
                 };
                 let think_clock = app.borrow().config.clock();
-                let mut budget = SeatBudget::new(ctx, &app, seat, think_clock);
+                let mut budget = SeatBudget::new(ctx, &app, &signals, seat, think_clock);
                 let choice = e.try_choose(&pos, &mut budget);
                 budget.finish();
                 let said = e.messages();
@@ -364,11 +364,10 @@ pub fn run_seat(
                 let delay = app.borrow().config.delay;
                 sleep_until(ctx, clock.now(), start + delay);
                 wait_while_paused(ctx, &app);
-                let effects = {
-                    let mut a = app.borrow_mut();
-                    a.account_work(kind, Duration::ZERO, 0, true);
-                    a.apply_move(game, generation, cell, clock.now())
-                };
+                app.borrow_mut().account_work(kind, Duration::ZERO, 0, true);
+                let effects = app
+                    .borrow_mut()
+                    .apply_move(game, generation, cell, clock.now());
                 post_all(&signals, effects);
                 // Let the others run before this seat looks again.
                 ctx.suspend(Suspend::Yield);
