@@ -250,8 +250,10 @@ fn paused_a_thinking_seat_stays_mid_thought() {
             .map(str::to_string)
             .collect()
     };
+    // Every game past its staggered start: the "starting…" of a game not
+    // yet started goes on wall time, not on the paused clocks.
     s.wait_until("a seat thinking", T, |sc| {
-        sc.contains("it·") && sc.contains("/3000ms")
+        sc.contains("it·") && sc.contains("/3000ms") && !sc.contains("starting…")
     });
     s.send(CTRL_P);
     s.wait_for("PAUSED", T);
