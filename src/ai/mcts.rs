@@ -463,8 +463,8 @@ fn rollout(geo: &Geometry, boards: [u64; 2], side: usize, rng: &mut Xoshiro256Pl
 }
 
 impl Engine for Mcts {
-    fn label(&self) -> &'static str {
-        "MCTS"
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        "MCTS".into()
     }
 
     fn set_memory_limit(&mut self, bytes: usize) {

@@ -106,7 +106,7 @@ impl Budget for Unlimited {
 /// A game-playing engine.
 pub trait Engine {
     /// Short label for the screen, e.g. "MCTS".
-    fn label(&self) -> &'static str;
+    fn label(&self) -> std::borrow::Cow<'static, str>;
     /// Picks a move in `pos`, which must not be over.
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell;
     /// Told when a game it played in has ended (the learning player learns

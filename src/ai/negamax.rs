@@ -410,8 +410,8 @@ pub(super) fn sort_by_key_desc(moves: &mut [u8], keys: &mut [u32]) {
 }
 
 impl Engine for Negamax {
-    fn label(&self) -> &'static str {
-        "NEGA"
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        "NEGA".into()
     }
 
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {

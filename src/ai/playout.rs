@@ -14,11 +14,21 @@ use crate::game::{
 /// How a playout picks the k-th empty cell: it returns that cell's bit, so
 /// the next move's empty cells follow in one `xor` (the loop's critical
 /// path is this selection).
+///
+/// # Safety
+/// A kernel may use instructions the CPU lacks (BMI2 for [`Pdep`]): its
+/// functions may only be called where the CPU has them, i.e. from code
+/// compiled for that feature after the CPU was seen to support it.
 trait Select {
-    fn select(mask: u64, k: u32) -> u64;
+    /// # Safety
+    /// As the trait's.
+    unsafe fn select(mask: u64, k: u32) -> u64;
     /// Whether `bb` holds a line through the cell of `bit`, on boards too
     /// big for the line table.
-    fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool;
+    ///
+    /// # Safety
+    /// As the trait's.
+    unsafe fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool;
 }
 
 /// The portable kernels, for boards whose K is `K` (so that the win
@@ -26,11 +36,11 @@ trait Select {
 struct Portable<const K: u32>;
 impl<const K: u32> Select for Portable<K> {
     #[inline(always)]
-    fn select(mask: u64, k: u32) -> u64 {
+    unsafe fn select(mask: u64, k: u32) -> u64 {
         1u64 << select_bit_broadword(mask, k)
     }
     #[inline(always)]
-    fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool {
+    unsafe fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool {
         geo.has_line_through_segments::<K>(bb, bit.trailing_zeros())
     }
 }
@@ -40,15 +50,14 @@ struct Pdep;
 #[cfg(target_arch = "x86_64")]
 impl Select for Pdep {
     #[inline(always)]
-    fn select(mask: u64, k: u32) -> u64 {
-        // SAFETY: only reached from `playout_table_bmi2` and
-        // `playout_lines_bmi2`, which run only after the CPU was seen to
-        // support BMI2.
+    unsafe fn select(mask: u64, k: u32) -> u64 {
+        // SAFETY: the caller runs where the CPU has BMI2 (the trait's
+        // contract).
         unsafe { core::arch::x86_64::_pdep_u64(1u64 << k, mask) }
     }
     #[inline(always)]
-    fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool {
-        // SAFETY: as above, BMI2 is there.
+    unsafe fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool {
+        // SAFETY: as above.
         unsafe { geo.has_line_through_bmi2(bb, bit.trailing_zeros()) }
     }
 }
@@ -196,7 +205,9 @@ fn playout_table_bmi2(
 ) -> Option<usize> {
     const { assert!(moves_per_number(BIT_BUDGET)[16] == 16) };
     let mut game = Game::new(empty, mine, theirs);
-    game.play::<Pdep>(0, random, &|bb, _| table_has_line(table, bb))
+    // SAFETY: this function is compiled for BMI2 and is called only where
+    // the CPU has it.
+    unsafe { game.play::<Pdep>(0, random, &|bb, _| table_has_line(table, bb)) }
         .then(|| game.winner_parity())
 }
 
@@ -209,9 +220,13 @@ fn playout_lines_bmi2<R: Rng + ?Sized>(
     theirs: u64,
     rng: &mut R,
 ) -> Option<usize> {
-    play::<Pdep, R, BIT_BUDGET>(Game::new(empty, mine, theirs), rng, |bb, bit| {
-        Pdep::has_line_through(geo, bb, bit)
-    })
+    // SAFETY (both): this function is compiled for BMI2 and is called only
+    // where the CPU has it.
+    unsafe {
+        play::<Pdep, R, BIT_BUDGET>(Game::new(empty, mine, theirs), rng, |bb, bit| {
+            Pdep::has_line_through(geo, bb, bit)
+        })
+    }
 }
 
 /// The portable playout, with its bit budget as a parameter (the tests
@@ -226,8 +241,12 @@ fn playout<R: Rng + ?Sized, const BUDGET: u32>(
 ) -> Option<usize> {
     let game = Game::new(empty, mine, theirs);
     // The win test is chosen once, not at each move.
+    // SAFETY (every `play` and `has_line_through` below): the portable
+    // kernels use no instruction a CPU may lack.
     if let Some(table) = &geo.line_bits {
-        return play::<Portable<3>, R, BUDGET>(game, rng, |bb, _| table_has_line(table, bb));
+        return unsafe {
+            play::<Portable<3>, R, BUDGET>(game, rng, |bb, _| table_has_line(table, bb))
+        };
     }
     // Boards of up to 25 cells (5x5): the packed list of 5-bit cell
     // numbers, as on 4x4. (The tests' small budgets keep the select path
@@ -243,12 +262,16 @@ fn playout<R: Rng + ?Sized, const BUDGET: u32>(
     macro_rules! with_goal {
         ($($k:literal)*) => {
             match geo.goal {
-                $($k => play::<Portable<$k>, R, BUDGET>(game, rng, |bb, bit| {
-                    Portable::<$k>::has_line_through(geo, bb, bit)
-                }),)*
-                _ => play::<Portable<8>, R, BUDGET>(game, rng, |bb, bit| {
-                    Portable::<8>::has_line_through(geo, bb, bit)
-                }),
+                $($k => unsafe {
+                    play::<Portable<$k>, R, BUDGET>(game, rng, |bb, bit| {
+                        Portable::<$k>::has_line_through(geo, bb, bit)
+                    })
+                },)*
+                _ => unsafe {
+                    play::<Portable<8>, R, BUDGET>(game, rng, |bb, bit| {
+                        Portable::<8>::has_line_through(geo, bb, bit)
+                    })
+                },
             }
         };
     }
@@ -323,8 +346,11 @@ impl Game {
     /// empty cells are left or a move wins; returns whether one won (the
     /// winner is then `mine`). The two sides swap after each move, so both
     /// stay in registers.
+    ///
+    /// # Safety
+    /// As [`Select`]'s: the CPU runs `S`'s instructions.
     #[inline(always)]
-    fn play<S: Select>(
+    unsafe fn play<S: Select>(
         &mut self,
         end: u64,
         mut random: u64,
@@ -334,7 +360,8 @@ impl Game {
             let wide = random as u128 * self.count as u128;
             let k = (wide >> 64) as u32;
             random = wide as u64;
-            let bit = S::select(self.empty, k);
+            // SAFETY: this function's contract.
+            let bit = unsafe { S::select(self.empty, k) };
             self.mine |= bit;
             self.empty ^= bit;
             self.count -= 1;
@@ -356,8 +383,11 @@ impl Game {
 
 /// A whole playout, one random number a chunk of moves (4x4 from the empty
 /// board is one chunk: 49 bits). Returns who won counted from the mover.
+///
+/// # Safety
+/// As [`Select`]'s: the CPU runs `S`'s instructions.
 #[inline(always)]
-fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
+unsafe fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
     mut game: Game,
     rng: &mut R,
     has_line_through: impl Fn(u64, u64) -> bool,
@@ -365,7 +395,8 @@ fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
     let chunks = const { &moves_per_number(BUDGET) };
     while game.count != 0 {
         let end = game.count - chunks[game.count as usize] as u64;
-        if game.play::<S>(end, rng.next_u64(), &has_line_through) {
+        // SAFETY: this function's contract.
+        if unsafe { game.play::<S>(end, rng.next_u64(), &has_line_through) } {
             return Some(game.winner_parity());
         }
     }

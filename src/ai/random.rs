@@ -19,8 +19,8 @@ impl RandomPlayer {
 }
 
 impl Engine for RandomPlayer {
-    fn label(&self) -> &'static str {
-        "RAND"
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        "RAND".into()
     }
 
     fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {

@@ -379,8 +379,8 @@ impl RlPlayer {
 }
 
 impl Engine for RlPlayer {
-    fn label(&self) -> &'static str {
-        "RL"
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        "RL".into()
     }
 
     fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {

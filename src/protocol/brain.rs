@@ -471,7 +471,7 @@ impl Brain {
         writeln!(
             out,
             "MESSAGE {}",
-            describe(&budget.info, engine.label(), spent)
+            describe(&budget.info, &engine.label(), spent)
         )?;
         writeln!(out, "{}", xy(cell, size))?;
         out.flush()?;

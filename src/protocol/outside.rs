@@ -12,7 +12,6 @@
 //! killed and reaped at once, and every brain still running is killed when
 //! kxo-tui exits ([`kill_all`]).
 
-use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
@@ -336,18 +335,6 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     Ok(())
 }
 
-/// Labels for the screen, one `&'static str` per program name.
-fn label_for(name: &str) -> &'static str {
-    static LABELS: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();
-    let mut labels = LABELS
-        .get_or_init(|| Mutex::new(HashMap::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    labels
-        .entry(name.to_string())
-        .or_insert_with(|| Box::leak(name.chars().take(12).collect::<String>().into_boxed_str()))
-}
-
 /// An outside brain playing one game as an [`Engine`].
 pub struct OutsideBrain {
     command: BrainCommand,
@@ -535,8 +522,14 @@ fn read_reply(
 }
 
 impl Engine for OutsideBrain {
-    fn label(&self) -> &'static str {
-        label_for(self.command.name())
+    /// The program's name, cut to 12 characters for the screen.
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        self.command
+            .name()
+            .chars()
+            .take(12)
+            .collect::<String>()
+            .into()
     }
 
     /// Callers that can forfeit a game use [`Engine::try_choose`]; here a

@@ -226,7 +226,19 @@ impl Live {
                 return Ok(false);
             }
         }
-        self.sched.run_next();
+        let ran = self.sched.run_next();
+        // A task that suspends while it borrows the app would make every
+        // other task's borrow fail later, somewhere else: say which one.
+        if let Some(index) = ran
+            && self.app.try_borrow_mut().is_err()
+        {
+            let name = self
+                .sched
+                .tasks()
+                .get(index)
+                .map_or("?", |t| t.name.as_str());
+            anyhow::bail!("task {name} suspended while it held the app state");
+        }
         Ok(true)
     }
 
@@ -362,6 +374,29 @@ mod tests {
             seed: 5,
             ..LiveConfig::default()
         }
+    }
+
+    #[test]
+    fn a_task_that_suspends_holding_the_app_is_named() {
+        let clock = ManualClock::new(Instant::now());
+        let mut live = live_with(mcts_games(1, 20), Rc::new(clock.clone()));
+        let app = live.app.clone();
+        live.sched
+            .spawn("careless", TaskRole::Other, move |ctx| {
+                let held = app.borrow();
+                ctx.suspend(crate::tasks::Suspend::Yield);
+                drop(held);
+            })
+            .unwrap();
+        let mut outcome = Ok(true);
+        for _ in 0..100 {
+            outcome = live.step();
+            if outcome.is_err() {
+                break;
+            }
+        }
+        let err = outcome.expect_err("the borrow held across a suspension");
+        assert!(err.to_string().contains("careless"), "{err}");
     }
 
     #[test]

@@ -248,8 +248,8 @@ fn reward_of(winner: Player) -> f32 {
 }
 
 impl Engine for BigMcts {
-    fn label(&self) -> &'static str {
-        "MCTS"
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        "MCTS".into()
     }
 
     fn set_memory_limit(&mut self, bytes: usize) {

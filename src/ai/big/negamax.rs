@@ -226,8 +226,8 @@ fn score_of(value: Value) -> i32 {
 }
 
 impl Engine for BigNegamax {
-    fn label(&self) -> &'static str {
-        "NEGA"
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        "NEGA".into()
     }
 
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
