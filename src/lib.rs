@@ -3,15 +3,20 @@
 //!
 //! - [`game`]: rules, bitboards, win masks, symmetry, records.
 //! - [`ai`]: engines behind one trait.
-//! - [`app`]: the live screen's state, changed only by actions.
+//! - [`app`]: the live screen's state, changed only through its methods.
 //! - [`input`]: terminal events to actions, through one key map.
 //! - [`tasks`]: the scheduler and the coroutines that play, read keys and draw.
 //! - [`ui`]: drawing, a pure function of the state.
-//! - [`headless`]: `solve`, `arena`, `train`.
+//! - [`headless`]: `solve`, `arena`, `train`, `eval`, `bench`.
 //! - [`protocol`]: the Gomoku AI protocol, as a brain and with outside brains.
 //! - [`model`]: the learning player's model file and its policy.
 //! - [`screen`]: the live screen as a command; [`terminal`]: its terminal.
-//! - [`text`]: outside text made safe to show.
+//! - [`text`]: outside text made safe to show; [`cpu`]: which kernels run;
+//!   [`poll`]: the one `poll(2)`.
+
+// Items are as public as their users need: a `pub` item that no path
+// from the crate root reaches is a warning.
+#![warn(unreachable_pub)]
 
 pub mod ai;
 pub mod app;

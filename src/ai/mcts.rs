@@ -17,7 +17,7 @@ use super::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Cell, Geometry, Position, Rules};
 
 /// Iterations per move unless told otherwise.
-pub const DEFAULT_ITERATIONS: u32 = 10_000;
+pub(crate) const DEFAULT_ITERATIONS: u32 = 10_000;
 
 /// How long MCTS searches for each move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,7 +65,7 @@ pub(crate) struct Node<C> {
 }
 
 impl<C: Copy + Default> Node<C> {
-    pub fn leaf(cell: C, state: u8) -> Node<C> {
+    pub(crate) fn leaf(cell: C, state: u8) -> Node<C> {
         Node {
             mean: 0.0,
             inv_sqrt: 1e9,

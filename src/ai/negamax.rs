@@ -28,7 +28,7 @@ const TT_BITS: u32 = 16;
 const TICK_NODES: u64 = 512;
 /// Node budget per move when no time limit is set; a full solve of 4x4
 /// needs a small fraction of it.
-pub const DEFAULT_NODE_LIMIT: u64 = 2_000_000;
+pub(crate) const DEFAULT_NODE_LIMIT: u64 = 2_000_000;
 
 /// The value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

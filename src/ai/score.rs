@@ -14,19 +14,19 @@ pub(crate) struct Scale {
 
 impl Scale {
     /// Above every score: the bounds of a full window.
-    pub const fn inf(self) -> i32 {
+    pub(crate) const fn inf(self) -> i32 {
         self.win + 1
     }
 
     /// A win `plies` away.
-    pub const fn win_in(self, plies: i32) -> i32 {
+    pub(crate) const fn win_in(self, plies: i32) -> i32 {
         self.win - plies
     }
 
     /// A score as a transposition table keeps it: a proven one relative
     /// to the node, so that it stays right when the position is reached
     /// at another ply. The infinite bounds stay as they are.
-    pub fn table_score(self, score: i32, ply: i32) -> i32 {
+    pub(crate) fn table_score(self, score: i32, ply: i32) -> i32 {
         if (self.proven..self.inf()).contains(&score) {
             score + ply
         } else if (-self.inf() + 1..=-self.proven).contains(&score) {
@@ -37,7 +37,7 @@ impl Scale {
     }
 
     /// A score the table kept, read at `ply`.
-    pub fn read_table(self, score: i32, ply: i32) -> i32 {
+    pub(crate) fn read_table(self, score: i32, ply: i32) -> i32 {
         if (self.proven..self.inf()).contains(&score) {
             score - ply
         } else if (-self.inf() + 1..=-self.proven).contains(&score) {
@@ -48,7 +48,7 @@ impl Scale {
     }
 
     /// A proven score's value (a win or a loss in so many plies).
-    pub fn value(self, score: i32) -> Option<Value> {
+    pub(crate) fn value(self, score: i32) -> Option<Value> {
         Value::proven(score, self.win, self.proven)
     }
 }

@@ -8,7 +8,7 @@
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 /// Words of a [`Bits`].
-pub const WORDS: usize = 7;
+pub(crate) const WORDS: usize = 7;
 /// Cells a [`Bits`] can hold.
 pub const CAPACITY: usize = WORDS * 64;
 

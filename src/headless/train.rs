@@ -47,9 +47,6 @@ impl Tally {
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
-    pub fn win_rate(&self) -> f64 {
-        self.wins as f64 / self.games().max(1) as f64
-    }
 }
 
 /// One point of the learning curve.

@@ -94,7 +94,7 @@ pub(super) struct Header {
 impl Header {
     /// The length of the whole file the header describes, if it fits a
     /// `usize`.
-    pub fn file_len(&self) -> Option<usize> {
+    pub(super) fn file_len(&self) -> Option<usize> {
         (self.count as usize)
             .checked_mul(ENTRY)
             .and_then(|n| n.checked_add(self.len + 4))

@@ -1,5 +1,5 @@
-//! The learning player's model: the file format ([`format`]), the file on
-//! disk treated as hostile ([`store`]), and the policy a run follows —
+//! The learning player's model: the file format (`format`), the file on
+//! disk treated as hostile (`store`), and the policy a run follows —
 //! which file, who may save it, and when a save is refused.
 
 mod format;
