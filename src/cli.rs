@@ -6,8 +6,29 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::ai::{EngineKind, ThinkLimit};
 use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rules};
-use crate::headless::InputError;
 use crate::protocol::outside::BrainCommand;
+
+/// Bad input from the user: reported in one line, exit status 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for InputError {}
+
+/// A clear error when one of `kinds` cannot play under `rules`.
+pub fn refuse_engines(rules: Rules, kinds: &[EngineKind]) -> Result<(), InputError> {
+    match kinds.iter().find_map(|k| k.refuses(rules)) {
+        Some(why) => Err(InputError(why)),
+        None => Ok(()),
+    }
+}
+
+/// The most memory `solve`'s table takes unless told (MB).
+pub const DEFAULT_HASH_MB: usize = 1024;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -109,7 +130,7 @@ impl LiveArgs {
             brains = [brain.clone(), brain];
         }
         let rules = self.rules.rules()?;
-        crate::headless::refuse_engines(rules, &[o, x].into_iter().flatten().collect::<Vec<_>>())?;
+        refuse_engines(rules, &[o, x].into_iter().flatten().collect::<Vec<_>>())?;
         Ok(crate::app::LiveConfig {
             rules,
             rl: None,
@@ -330,7 +351,7 @@ pub struct SolveArgs {
     pub json: bool,
     /// The most memory the transposition table may take, in MiB (it grows
     /// only as far as the search needs).
-    #[arg(long, value_name = "MB", default_value_t = crate::headless::solve::DEFAULT_HASH_MB,
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB,
           value_parser = parse_hash_mb)]
     pub hash: usize,
     /// Give up after this many seconds with an "unsettled" answer (exit

@@ -289,3 +289,90 @@ fn the_tasks_change_the_app_only_through_its_methods() {
         }
     }
 }
+
+/// The module a source file is (`src/ai/solver/mod.rs` is `crate::ai::solver`).
+fn module_of(path: &str) -> String {
+    let rel = path
+        .split("/src/")
+        .nth(1)
+        .unwrap_or(path)
+        .trim_end_matches(".rs");
+    let mut parts: Vec<&str> = rel.split('/').collect();
+    if matches!(parts.last(), Some(&"mod") | Some(&"lib")) {
+        parts.pop();
+    }
+    std::iter::once("crate")
+        .chain(parts)
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// No two source files import each other, however long the way round:
+/// each module depends only on modules below it.
+#[test]
+fn no_module_imports_itself_round_a_circle() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let files: Vec<(String, String)> = sources("src")
+        .into_iter()
+        .filter(|(p, _)| !p.ends_with("/main.rs"))
+        .collect();
+    let modules: BTreeSet<String> = files.iter().map(|(p, _)| module_of(p)).collect();
+    let resolve = |from: &str, path: &str| -> Option<String> {
+        let mut parts: Vec<&str> = path.split("::").collect();
+        let mut full: Vec<&str> = match *parts.first()? {
+            "crate" => Vec::new(),
+            "self" => {
+                parts.remove(0);
+                from.split("::").collect()
+            }
+            "super" => {
+                let mut base: Vec<&str> = from.split("::").collect();
+                while parts.first() == Some(&"super") {
+                    parts.remove(0);
+                    base.pop();
+                }
+                base
+            }
+            _ => return None,
+        };
+        full.extend(parts);
+        (1..=full.len())
+            .rev()
+            .map(|n| full[..n].join("::"))
+            .find(|m| modules.contains(m))
+    };
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (path, text) in &files {
+        let from = module_of(path);
+        let code = non_test_code(text);
+        let words = code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'));
+        for word in words.filter(|w| w.starts_with("crate::") || w.starts_with("super::")) {
+            if let Some(to) = resolve(&from, word)
+                && to != from
+                && !to.starts_with(&format!("{from}::"))
+                && !from.starts_with(&format!("{to}::"))
+            {
+                edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    // A module that reaches itself through its imports is on a circle.
+    for start in edges.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(String, Vec<String>)> = vec![(start.clone(), vec![start.clone()])];
+        while let Some((m, way)) = stack.pop() {
+            for next in edges.get(&m).into_iter().flatten() {
+                assert!(
+                    next != start,
+                    "an import circle: {} -> {start}",
+                    way.join(" -> ")
+                );
+                if seen.insert(next.clone()) {
+                    let mut longer = way.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+    }
+}

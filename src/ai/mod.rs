@@ -20,8 +20,9 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 pub use mcts::Mcts;
-pub use negamax::{Analysis, Negamax, Value};
+pub use negamax::{Analysis, Negamax};
 pub use random::RandomPlayer;
+pub use score::Value;
 pub use solver::Solver;
 
 use crate::game::{Cell, GameRecord, Player, Position, Rules};

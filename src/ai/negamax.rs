@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::score::Scale;
+use super::score::{Scale, Value};
 use super::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Cell, Geometry, Player, Position, Rules};
 
@@ -29,39 +29,6 @@ const TICK_NODES: u64 = 512;
 /// Node budget per move when no time limit is set; a full solve of 4x4
 /// needs a small fraction of it.
 pub(crate) const DEFAULT_NODE_LIMIT: u64 = 2_000_000;
-
-/// The value of a position for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// The side to move wins; the game ends after `plies` more plies.
-    Win { plies: u32 },
-    /// The side to move loses after `plies` more plies.
-    Loss { plies: u32 },
-    /// Perfect play on both sides fills the board without a line.
-    Draw,
-    /// The search stopped before it could prove a result; a heuristic score.
-    Unknown(i32),
-}
-
-impl Value {
-    /// The proven win or loss a score stands for, in an engine whose
-    /// scores keep the distance to the end (`win - plies` for a win in
-    /// `plies`) and count as proven from `proven` on; `None` below it, where
-    /// each engine has its own answer (a draw, or a heuristic score).
-    pub(crate) fn proven(score: i32, win: i32, proven: i32) -> Option<Value> {
-        if score >= proven {
-            Some(Value::Win {
-                plies: (win - score) as u32,
-            })
-        } else if score <= -proven {
-            Some(Value::Loss {
-                plies: (win + score) as u32,
-            })
-        } else {
-            None
-        }
-    }
-}
 
 /// What a search found.
 #[derive(Clone, Debug)]

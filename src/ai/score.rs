@@ -3,7 +3,18 @@
 //! a proven result. Each engine has its scale (how far its heuristic
 //! scores reach); the arithmetic on it is here, once.
 
-use super::negamax::Value;
+/// The value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// The side to move wins; the game ends after `plies` more plies.
+    Win { plies: u32 },
+    /// The side to move loses after `plies` more plies.
+    Loss { plies: u32 },
+    /// Perfect play on both sides fills the board without a line.
+    Draw,
+    /// The search stopped before it could prove a result; a heuristic score.
+    Unknown(i32),
+}
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Scale {
@@ -47,9 +58,21 @@ impl Scale {
         }
     }
 
-    /// A proven score's value (a win or a loss in so many plies).
+    /// The proven win or loss a score stands for (`None` short of
+    /// `proven`, where each engine has its own answer: a draw, or a
+    /// heuristic score).
     pub(crate) fn value(self, score: i32) -> Option<Value> {
-        Value::proven(score, self.win, self.proven)
+        if score >= self.proven {
+            Some(Value::Win {
+                plies: (self.win - score) as u32,
+            })
+        } else if score <= -self.proven {
+            Some(Value::Loss {
+                plies: (self.win + score) as u32,
+            })
+        } else {
+            None
+        }
     }
 }
 

@@ -8,29 +8,7 @@ pub mod eval;
 pub mod solve;
 pub mod train;
 
-use std::fmt;
-
-/// Bad input from the user: reported in one line, exit status 2.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError(pub String);
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for InputError {}
-
-/// A clear error when one of `kinds` cannot play under `rules`.
-pub fn refuse_engines(
-    rules: crate::game::Rules,
-    kinds: &[crate::ai::EngineKind],
-) -> Result<(), InputError> {
-    match kinds.iter().find_map(|k| k.refuses(rules)) {
-        Some(why) => Err(InputError(why)),
-        None => Ok(()),
-    }
-}
+pub use crate::cli::{InputError, refuse_engines};
 
 /// A progress bar on stderr when it is a terminal (and not `quiet`), else
 /// one that draws nothing. `template` is indicatif's.

@@ -61,9 +61,7 @@ impl Default for SolveOptions {
     }
 }
 
-/// `solve`'s table may take this much unless `--hash` says otherwise; it
-/// grows only as far as the search needs.
-pub const DEFAULT_HASH_MB: usize = 1024;
+pub use crate::cli::DEFAULT_HASH_MB;
 
 /// Reads a move list such as "B2,C3" and plays it, with a clear error for
 /// malformed, repeated or illegal moves.

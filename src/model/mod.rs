@@ -13,8 +13,8 @@ pub use format::{ModelError, VERSION, decode, encode};
 pub use store::{ModelLock, Staged, default_path, load, lock, lock_path, resolve, save, stage};
 
 use crate::ai::rl::{Init, SharedTable, ValueTable};
+use crate::cli::InputError;
 use crate::game::Rules;
-use crate::headless::InputError;
 use crate::text::shown_path;
 
 /// A learning player's model as a run holds it.

@@ -2,13 +2,16 @@
 //! actions through the key map, and applies them.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::clock::SharedClock;
 use super::effects::post_all;
-use super::live::InputQueue;
 use super::scheduler::{Ctx, Event, Signals, wait_for};
 use crate::app::App;
+
+/// Terminal events waiting for the keyboard task.
+pub(crate) type InputQueue = Rc<RefCell<VecDeque<crossterm::event::Event>>>;
 
 pub(crate) fn run_keyboard(
     ctx: &Ctx,

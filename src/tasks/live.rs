@@ -1,7 +1,6 @@
 //! The live screen: spawns the tasks and runs the event loop.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::io;
 use std::os::fd::RawFd;
 use std::rc::Rc;
@@ -16,8 +15,9 @@ use ratatui::backend::Backend;
 use super::clock::{SharedClock, SystemClock};
 use super::effects::event_for;
 use super::hint::run_hint;
-use super::keyboard::run_keyboard;
+use super::keyboard::{InputQueue, run_keyboard};
 use super::load::LoadTracker;
+pub use super::renderer::FrameHook;
 use super::renderer::run_renderer;
 use super::scheduler::{Event, Scheduler, TaskRole};
 use super::seat::run_seat;
@@ -108,12 +108,6 @@ pub struct Summary {
     /// error reading it).
     pub terminal_lost: bool,
 }
-
-/// Hooks for tests and benchmarks: called after every frame is drawn.
-pub type FrameHook = Box<dyn FnMut(&App)>;
-
-/// Terminal events waiting for the keyboard task.
-pub(crate) type InputQueue = Rc<RefCell<VecDeque<TermEvent>>>;
 
 /// One live screen: the app state, its tasks and the scheduler.
 pub struct Live {

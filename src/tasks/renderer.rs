@@ -9,9 +9,11 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 
 use super::clock::{SharedClock, Slice};
-use super::live::FrameHook;
 use super::scheduler::{Ctx, Event, Suspend};
 use crate::app::App;
+
+/// Hooks for tests and benchmarks: called after every frame is drawn.
+pub type FrameHook = Box<dyn FnMut(&App)>;
 
 /// How often the human mode's spinner turns.
 const SPINNER_STEP: Duration = Duration::from_millis(100);

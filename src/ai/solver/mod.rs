@@ -40,8 +40,9 @@ mod lines;
 mod search;
 mod table;
 
-use super::negamax::{Analysis, Value};
+use super::negamax::Analysis;
 use super::score::Scale;
+use super::score::Value;
 use crate::game::{Cell, CellTables, Geometry, Player, Position, Rules};
 use lines::{LineCounts, count_stone, count_stones};
 use table::Table;
