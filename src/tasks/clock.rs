@@ -58,6 +58,99 @@ impl Slice {
     }
 }
 
+/// The CPU a search has used, slice by slice, against an optional clock:
+/// the logic every budget of the live screen (a seat's, the hint's)
+/// shares. A slice ends when it has had [`SLICE`] of CPU; the wall clock
+/// is read at each tick, the CPU clock only when the slice (or the clock)
+/// may be over.
+#[derive(Debug)]
+pub struct SliceClock {
+    slice: Slice,
+    /// CPU of the slices already closed.
+    thought: Duration,
+    /// The move's budget of CPU, if it has one.
+    clock: Option<Duration>,
+}
+
+/// What a tick finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Due {
+    /// Go on searching.
+    Run,
+    /// The slice has had its time: close it and yield.
+    Yield,
+    /// The clock is spent: the search must stop.
+    Stop,
+}
+
+/// CPU time a task runs before it yields to the others.
+pub const SLICE: Duration = Duration::from_millis(1);
+
+impl SliceClock {
+    pub fn new(clock: Option<Duration>) -> SliceClock {
+        SliceClock {
+            slice: Slice::start(),
+            thought: Duration::ZERO,
+            clock,
+        }
+    }
+
+    fn out_of_clock(&self, used: Duration) -> bool {
+        self.clock.is_some_and(|c| used >= c)
+    }
+
+    /// Whether to go on, yield, or stop. The wall clock runs at least as
+    /// fast as the CPU clock: while it says the slice and the clock go on,
+    /// they do; when it says they may be over, the CPU clock decides
+    /// (another process may have had the core meanwhile).
+    pub fn due(&self) -> Due {
+        let wall = self.slice.wall_elapsed();
+        if wall < SLICE && !self.out_of_clock(self.thought + wall) {
+            return Due::Run;
+        }
+        let ran = self.slice.cpu_used();
+        if self.out_of_clock(self.thought + ran) {
+            Due::Stop
+        } else if ran < SLICE {
+            Due::Run
+        } else {
+            Due::Yield
+        }
+    }
+
+    /// Closes the slice: returns the CPU it took, now counted.
+    pub fn close(&mut self) -> Duration {
+        let ran = self.slice.cpu_used();
+        self.thought += ran;
+        ran
+    }
+
+    /// A new slice starts (after a wait, which is not thinking).
+    pub fn restart(&mut self) {
+        self.slice = Slice::start();
+    }
+
+    /// CPU of the closed slices.
+    pub fn thought(&self) -> Duration {
+        self.thought
+    }
+
+    /// CPU used so far. The wall clock bounds it from above, so while that
+    /// stays under the clock it serves (no system call); near or past it,
+    /// the thread's CPU clock answers.
+    pub fn elapsed(&self) -> Duration {
+        let bound = self.thought + self.slice.wall_elapsed();
+        if self.clock.is_some_and(|c| bound < c) {
+            return bound;
+        }
+        self.thought + self.slice.cpu_used()
+    }
+
+    pub fn clock(&self) -> Option<Duration> {
+        self.clock
+    }
+}
+
 pub trait Clock {
     fn now(&self) -> Instant;
 }

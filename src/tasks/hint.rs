@@ -6,10 +6,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use super::clock::Slice;
+use super::clock::{Due, SliceClock};
 use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, wait_for};
-use super::seat::TIME_SLICE;
 use crate::ai::big::BigNegamax;
 use crate::ai::{Budget, Negamax};
 use crate::app::App;
@@ -24,8 +23,8 @@ struct HintBudget<'a> {
     ctx: &'a Ctx<'a>,
     app: &'a RefCell<App>,
     id: u64,
-    slice: Slice,
-    thought: Duration,
+    /// The search's CPU, slice by slice (the hint's own limits end it).
+    cpu: SliceClock,
 }
 
 impl HintBudget<'_> {
@@ -42,22 +41,18 @@ impl HintBudget<'_> {
 
 impl Budget for HintBudget<'_> {
     fn tick(&mut self) -> bool {
-        if self.slice.wall_elapsed() < TIME_SLICE {
+        if self.cpu.due() == Due::Run {
             return true;
         }
-        let ran = self.slice.cpu_used();
-        if ran < TIME_SLICE {
-            return true;
-        }
-        self.thought += ran;
+        let ran = self.cpu.close();
         self.ctx.cpu.add(ran);
         self.ctx.suspend(Suspend::Yield);
-        self.slice = Slice::start();
+        self.cpu.restart();
         self.still_wanted()
     }
 
     fn elapsed(&self) -> Duration {
-        self.thought + self.slice.wall_elapsed()
+        self.cpu.elapsed()
     }
 }
 
@@ -82,8 +77,7 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
             ctx,
             app: &app,
             id: request.id,
-            slice: Slice::start(),
-            thought: Duration::ZERO,
+            cpu: SliceClock::new(None),
         };
         let analysis = if rules.is_small() {
             let mut solver = Negamax::new(rules);
@@ -94,7 +88,7 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
             search.set_time_limit(BIG_BOARD_HINT_TIME);
             search.analyse(&request.pos, &mut budget)
         };
-        ctx.cpu.add(budget.slice.cpu_used());
+        ctx.cpu.add(budget.cpu.close());
         if budget.still_wanted() {
             let effects = app
                 .borrow_mut()

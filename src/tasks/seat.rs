@@ -6,7 +6,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::clock::SharedClock;
-use super::clock::Slice;
+use super::clock::{Due, SliceClock};
 use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
 use crate::ai::{Budget, Engine, EngineKind, SearchInfo, make_engine_with};
@@ -15,7 +15,7 @@ use crate::game::{Cell, Player, Position};
 use crate::protocol::outside::OutsideBrain;
 
 /// How long a seat thinks before it gives the others a turn.
-pub const TIME_SLICE: Duration = Duration::from_millis(1);
+pub const TIME_SLICE: Duration = super::clock::SLICE;
 
 /// Who is thinking, for reports.
 #[derive(Clone, Copy, Debug)]
@@ -36,11 +36,9 @@ pub struct SeatBudget<'a> {
     /// Where its reports wake the renderer.
     signals: &'a Signals,
     seat: SeatId,
-    /// The move's CPU clock; `None`: the engine's own limit decides.
-    clock: Option<Duration>,
-    slice: Slice,
-    /// CPU time of the slices already finished.
-    thought: Duration,
+    /// The move's CPU, slice by slice, against its clock (`None`: the
+    /// engine's own limit decides).
+    cpu: SliceClock,
     info: SearchInfo,
     /// Work and CPU already added to the engine's totals.
     accounted_work: u64,
@@ -60,9 +58,7 @@ impl<'a> SeatBudget<'a> {
             app,
             signals,
             seat,
-            clock,
-            slice: Slice::start(),
-            thought: Duration::ZERO,
+            cpu: SliceClock::new(clock),
             info: SearchInfo::default(),
             accounted_work: 0,
             accounted_cpu: Duration::ZERO,
@@ -72,21 +68,20 @@ impl<'a> SeatBudget<'a> {
     /// Closes the current slice: the CPU time it took goes to the move's
     /// clock and to the task's CPU meter.
     fn end_slice(&mut self) {
-        let ran = self.slice.cpu_used();
-        self.thought += ran;
+        let ran = self.cpu.close();
         self.ctx.cpu.add(ran);
-        self.slice = Slice::start();
+        self.cpu.restart();
     }
 
     /// Shows the search on screen and adds its work to the engine's totals.
     fn publish(&mut self, done: bool) {
         self.app.borrow_mut().account_work(
             self.seat.kind,
-            self.thought - self.accounted_cpu,
+            self.cpu.thought() - self.accounted_cpu,
             self.info.work - self.accounted_work,
             false,
         );
-        self.accounted_cpu = self.thought;
+        self.accounted_cpu = self.cpu.thought();
         self.accounted_work = self.info.work;
         let effects = self.app.borrow_mut().report_thinking(
             self.seat.game,
@@ -94,8 +89,8 @@ impl<'a> SeatBudget<'a> {
             Thinking {
                 side: self.seat.side,
                 engine: self.seat.kind,
-                used: self.thought,
-                clock: self.clock,
+                used: self.cpu.thought(),
+                clock: self.cpu.clock(),
                 info: self.info,
                 done,
             },
@@ -108,47 +103,28 @@ impl<'a> SeatBudget<'a> {
         self.end_slice();
         self.publish(true);
     }
-
-    fn out_of_clock(&self, used: Duration) -> bool {
-        self.clock.is_some_and(|c| used >= c)
-    }
 }
 
 impl Budget for SeatBudget<'_> {
     fn tick(&mut self) -> bool {
-        // The wall clock runs at least as fast as the CPU clock: while it
-        // says the slice and the move's clock go on, they do.
-        let wall = self.slice.wall_elapsed();
-        if wall < TIME_SLICE && !self.out_of_clock(self.thought + wall) {
-            return true;
+        match self.cpu.due() {
+            Due::Run => true,
+            Due::Stop => false,
+            Due::Yield => {
+                self.end_slice();
+                self.publish(false);
+                self.ctx.suspend(Suspend::Yield);
+                wait_while_paused(self.ctx, self.app);
+                // The clock starts again only now: waiting is not thinking.
+                self.cpu.restart();
+                !self.app.borrow().quit
+            }
         }
-        // It says they may be over: what counts is the CPU time (another
-        // process may have had the core meanwhile).
-        let ran = self.slice.cpu_used();
-        if self.out_of_clock(self.thought + ran) {
-            return false;
-        }
-        if ran < TIME_SLICE {
-            return true;
-        }
-        self.end_slice();
-        self.publish(false);
-        self.ctx.suspend(Suspend::Yield);
-        wait_while_paused(self.ctx, self.app);
-        // The clock starts again only now: waiting is not thinking.
-        self.slice = Slice::start();
-        !self.app.borrow().quit
     }
 
-    /// CPU time on this move. The wall clock bounds it from above, so
-    /// while that stays under the move's clock it serves (no system call);
-    /// near or past it, the thread's CPU clock answers.
+    /// CPU time on this move.
     fn elapsed(&self) -> Duration {
-        let bound = self.thought + self.slice.wall_elapsed();
-        if self.clock.is_some_and(|c| bound < c) {
-            return bound;
-        }
-        self.thought + self.slice.cpu_used()
+        self.cpu.elapsed()
     }
 
     /// An outside brain thinks in its own process: the seat sleeps until
@@ -159,7 +135,7 @@ impl Budget for SeatBudget<'_> {
         self.publish(false);
         self.ctx
             .suspend(Suspend::Wait(Event::Readable(fd), Some(deadline)));
-        self.slice = Slice::start();
+        self.cpu.restart();
         let app = self.app.borrow();
         !app.quit
             && app
