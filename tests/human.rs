@@ -367,19 +367,30 @@ fn a_key_pressed_during_the_hint_shows_at_once() {
         &[],
     );
     s.wait_for("Your move", T);
-    s.send(b"t");
-    s.wait_for("hint: thinking", T);
-    let start = std::time::Instant::now();
-    s.send(b"b");
-    s.wait_until("the typed letter", T, |sc| sc.contains("typing: B_"));
-    let took = start.elapsed();
-    assert!(took < Duration::from_millis(100), "the key took {took:?}");
-    // The key cancelled the hint.
-    let screen = s.screen();
-    assert!(!screen.contains("hint: thinking"), "{screen}");
+    // Five presses, each while a hint searches: the median is what a
+    // person feels, and one press slowed by another process on a busy
+    // machine does not decide it.
+    let mut took = Vec::new();
+    for _ in 0..5 {
+        s.send(b"t");
+        s.wait_for("hint: thinking", T);
+        let start = std::time::Instant::now();
+        s.send(b"b");
+        s.wait_until("the typed letter", T, |sc| sc.contains("typing: B_"));
+        took.push(start.elapsed());
+        // The key cancelled the hint.
+        let screen = s.screen();
+        assert!(!screen.contains("hint: thinking"), "{screen}");
+        s.send(b"\x1b");
+        s.wait_until("the typed cell dropped", T, |sc| !sc.contains("typing:"));
+    }
+    took.sort();
+    assert!(
+        took[2] < Duration::from_millis(100),
+        "the keys took {took:?} (median {:?})",
+        took[2]
+    );
     // A hint left alone is answered.
-    s.send(b"\x1b");
-    s.wait_until("the typed cell dropped", T, |sc| !sc.contains("typing:"));
     s.send(b"t");
     s.wait_until("the hint", Duration::from_secs(20), |sc| {
         sc.contains("hint: ") && !sc.contains("hint: thinking")
