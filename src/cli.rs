@@ -196,7 +196,10 @@ fn parse_side(s: &str) -> Result<Player, String> {
     match s.to_ascii_lowercase().as_str() {
         "o" => Ok(Player::O),
         "x" => Ok(Player::X),
-        _ => Err(format!("'{s}' is not a side: use o (moves first) or x")),
+        _ => Err(format!(
+            "'{}' is not a side: use o (moves first) or x",
+            crate::text::shown(s)
+        )),
     }
 }
 
@@ -363,14 +366,20 @@ pub struct SolveArgs {
 fn parse_hash_mb(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(mb) if (1..=65_536).contains(&mb) => Ok(mb),
-        _ => Err(format!("'{s}' is not a table size: use 1 to 65536 (MiB)")),
+        _ => Err(format!(
+            "'{}' is not a table size: use 1 to 65536 (MiB)",
+            crate::text::shown(s)
+        )),
     }
 }
 
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     match s.parse::<f64>() {
         Ok(secs) if secs > 0.0 && secs <= 1e7 => Ok(std::time::Duration::from_secs_f64(secs)),
-        _ => Err(format!("'{s}' is not a number of seconds above 0")),
+        _ => Err(format!(
+            "'{}' is not a number of seconds above 0",
+            crate::text::shown(s)
+        )),
     }
 }
 
@@ -409,7 +418,10 @@ pub struct ArenaArgs {
 fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
-        _ => Err(format!("'{s}' is not a number of threads: use 1 to 1024")),
+        _ => Err(format!(
+            "'{}' is not a number of threads: use 1 to 1024",
+            crate::text::shown(s)
+        )),
     }
 }
 

@@ -211,8 +211,9 @@ impl FromStr for EngineKind {
             "rl" | "td" => Ok(EngineKind::Rl),
             "brain" => Err("an outside brain needs its program: brain:PATH [ARGS]".into()),
             _ => Err(format!(
-                "unknown engine '{s}': choose one of random, negamax, mcts, rl, \
-                 or brain:PATH [ARGS]"
+                "unknown engine '{}': choose one of random, negamax, mcts, rl, \
+                 or brain:PATH [ARGS]",
+                crate::text::shown(s)
             )),
         }
     }

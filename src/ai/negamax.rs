@@ -116,20 +116,12 @@ impl Negamax {
     /// the result is proven or a limit is reached.
     pub fn analyse(&mut self, pos: &Position, budget: &mut dyn Budget) -> Analysis {
         let start = Instant::now();
+        let boards = [pos.small_board(Player::O), pos.small_board(Player::X)];
         let mut st = State {
-            boards: [pos.small_board(Player::O), pos.small_board(Player::X)],
+            boards,
             side: pos.to_move().index(),
-            hashes: [0; 8],
+            hashes: self.geo.symmetric_hashes(boards),
         };
-        for s in 0..8 {
-            for p in 0..2 {
-                let mut rest = st.boards[p];
-                while rest != 0 {
-                    st.hashes[s] ^= self.geo.sym_zobrist[s][p][rest.trailing_zeros() as usize];
-                    rest &= rest - 1;
-                }
-            }
-        }
         let empties = pos.small_empty().count_ones() as i32;
         self.nodes = 0;
         self.aborted = false;

@@ -112,14 +112,33 @@ pub fn random_playout<R: Rng + ?Sized>(
     side: usize,
     rng: &mut R,
 ) -> Option<usize> {
-    random_playout_on(crate::cpu::use_bmi2(), geo, boards, side, rng)
+    // SAFETY: `use_bmi2` never says yes on a CPU without BMI2.
+    unsafe { playout_with(crate::cpu::use_bmi2(), geo, boards, side, rng) }
 }
 
 /// [`random_playout`] on the kernels named: BMI2's when `bmi2` is set and
 /// the CPU has it, the portable ones otherwise (benchmarks and tests run
 /// both on one machine).
-#[inline(always)]
 pub fn random_playout_on<R: Rng + ?Sized>(
+    bmi2: bool,
+    geo: &Geometry,
+    boards: [u64; 2],
+    side: usize,
+    rng: &mut R,
+) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    let bmi2 = bmi2 && std::arch::is_x86_feature_detected!("bmi2");
+    // SAFETY: BMI2 only where the CPU has it, checked just above.
+    unsafe { playout_with(bmi2, geo, boards, side, rng) }
+}
+
+/// The playout on BMI2's kernels when `bmi2` is set.
+///
+/// # Safety
+/// `bmi2` only where the CPU has BMI2 (the callers check once, not here:
+/// this is every playout).
+#[inline(always)]
+unsafe fn playout_with<R: Rng + ?Sized>(
     bmi2: bool,
     geo: &Geometry,
     boards: [u64; 2],
@@ -129,9 +148,8 @@ pub fn random_playout_on<R: Rng + ?Sized>(
     let (mine, theirs) = (boards[side], boards[side ^ 1]);
     let empty = geo.full & !(mine | theirs);
     #[cfg(target_arch = "x86_64")]
-    if bmi2 && std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the CPU supports BMI2 (`use_bmi2` never says yes on a
-        // CPU without it). The two board
+    if bmi2 {
+        // SAFETY: the CPU supports BMI2 (this function's contract). The two board
         // kinds get a function each, so the small one's loop keeps its
         // few registers.
         let parity = unsafe {

@@ -54,7 +54,8 @@ impl Cell {
         let mut chars = t.chars();
         let bad = || {
             CoordError(format!(
-                "'{t}' is not a cell: use a column letter and a row number, like B3"
+                "'{}' is not a cell: use a column letter and a row number, like B3",
+                crate::text::shown(t)
             ))
         };
         let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
@@ -71,7 +72,7 @@ impl Cell {
         if col >= size as u32 || row == 0 || row > size as u32 {
             return Err(CoordError(format!(
                 "{} is off the board: columns are A to {last_col}, rows 1 to {size}",
-                t.to_ascii_uppercase()
+                crate::text::shown(&t.to_ascii_uppercase())
             )));
         }
         Ok(Cell::from_row_col((row - 1) as u8, col as u8, size))

@@ -318,6 +318,22 @@ impl Geometry {
         }
     }
 
+    /// The Zobrist hashes of a position (O's cells, X's cells) under each
+    /// of the 8 symmetries; the smallest is its key up to symmetry.
+    pub fn symmetric_hashes(&self, boards: [u64; 2]) -> [u64; 8] {
+        let mut hashes = [0u64; 8];
+        for (s, hash) in hashes.iter_mut().enumerate() {
+            for (p, &board) in boards.iter().enumerate() {
+                let mut rest = board;
+                while rest != 0 {
+                    *hash ^= self.sym_zobrist[s][p][rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+            }
+        }
+        hashes
+    }
+
     /// Whether `bb` contains a line through `cell` (the move just played).
     #[inline(always)]
     pub fn has_line_through(&self, bb: u64, _cell: u8) -> bool {

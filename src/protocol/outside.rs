@@ -49,8 +49,8 @@ impl BrainCommand {
     pub fn parse(text: &str) -> Result<BrainCommand, String> {
         let rest = text
             .strip_prefix("brain:")
-            .ok_or_else(|| format!("'{text}' is not a brain: write brain:PATH [ARGS]"))?;
-        let words = shell_words::split(rest).map_err(|e| format!("'{text}': {e}"))?;
+            .ok_or_else(|| format!("'{}' is not a brain: write brain:PATH [ARGS]", shown(text)))?;
+        let words = shell_words::split(rest).map_err(|e| format!("'{}': {e}", shown(text)))?;
         let Some((program, args)) = words.split_first() else {
             return Err("brain: needs a program, as in brain:./my-brain".into());
         };
@@ -388,7 +388,8 @@ impl OutsideBrain {
         )?;
         if !reply.eq_ignore_ascii_case("OK") {
             return Err(Forfeit::DidNotStart(format!(
-                "it answered '{reply}' to START"
+                "it answered '{}' to START",
+                shown(&reply)
             )));
         }
         for (key, value) in [

@@ -197,23 +197,15 @@ impl Solver {
         self.nodes = 0;
         self.next_poll = POLL_NODES;
         self.stopped = None;
+        let boards = [pos.small_board(Player::O), pos.small_board(Player::X)];
         let mut st = State {
-            boards: [pos.small_board(Player::O), pos.small_board(Player::X)],
+            boards,
             side: pos.to_move().index(),
-            hashes: [0; 8],
+            hashes: self.geo.symmetric_hashes(boards),
             counts: [[0; 3]; 2],
         };
         if let Some(masks) = &self.geo.line_index_masks {
             st.counts = st.boards.map(|stones| count_stones(masks, stones));
-        }
-        for s in 0..8 {
-            for p in 0..2 {
-                let mut rest = st.boards[p];
-                while rest != 0 {
-                    st.hashes[s] ^= self.geo.sym_zobrist[s][p][rest.trailing_zeros() as usize];
-                    rest &= rest - 1;
-                }
-            }
         }
         let empties = pos.small_empty().count_ones();
         // A quick probe: the whole game at once, for up to PROBE_NODES
