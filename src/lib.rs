@@ -8,6 +8,8 @@
 //! - [`tasks`]: the scheduler and the coroutines that play, read keys and draw.
 //! - [`ui`]: drawing, a pure function of the state.
 //! - [`headless`]: `solve`, `arena`, `train`, `eval`, `bench`.
+//! - [`tournament`]: what `arena` plays: schedules, openings, paired
+//!   statistics and the SPRT, records, state files and shards.
 //! - [`protocol`]: the Gomoku AI protocol, as a brain and with outside brains.
 //! - [`model`]: the learning player's model file and its policy.
 //! - [`screen`]: the live screen as a command; [`terminal`]: its terminal.
@@ -33,4 +35,5 @@ pub mod screen;
 pub mod tasks;
 pub mod terminal;
 pub mod text;
+pub mod tournament;
 pub mod ui;

@@ -7,9 +7,9 @@ use std::sync::atomic::AtomicBool;
 
 use kxo_tui::ai::accuracy::{self, Judge};
 use kxo_tui::ai::rl::{Init, RlPlayer, SharedTable, ValueTable};
-use kxo_tui::ai::{EngineKind, Negamax, ThinkLimit, Value};
+use kxo_tui::ai::{EngineKind, Negamax, Value};
 use kxo_tui::game::{Outcome, Player, Position, Rules};
-use kxo_tui::headless::arena::{self, ArenaConfig};
+use kxo_tui::tournament::{self, Clocks, EngineSpec, Format, Openings, Settings};
 use kxo_tui::headless::train::{DEFAULT_EPISODES, evaluate_as, train};
 
 fn table(rules: Rules, init: Init) -> SharedTable {
@@ -181,19 +181,36 @@ fn training_again_does_not_lower_accuracy() {
 fn two_learning_seats_share_one_table_and_learn_each_game_once() {
     let rules = Rules::default_rules();
     let t = table(rules, Init::Heuristic);
-    let config = ArenaConfig {
-        rules,
-        o: EngineKind::Rl,
-        x: EngineKind::Rl,
+    let specs = ["a", "b"].map(|name| EngineSpec::from_spec(name, "rl").unwrap());
+    let settings = Settings {
+        size: 4,
+        goal: 3,
+        engines: specs
+            .iter()
+            .map(|s| tournament::spec::SpecText {
+                name: s.name.clone(),
+                spec: s.spec_text(),
+            })
+            .collect(),
+        format: Format::RoundRobin,
         games: 100,
+        repeat: true,
+        openings: "none".into(),
         seed: 4,
-        limit: ThinkLimit::default(),
-        rl: Some(t.clone()),
-        jobs: 1,
-        brains: [None, None],
+        think_ms: None,
+        mcts_iterations: None,
+        match_ms: None,
+        sprt: None,
     };
-    let report = arena::run(&config, |_| {});
-    assert_eq!(report.games, 100);
+    let clocks = Clocks {
+        settings: &settings,
+        specs: &specs,
+        openings: &Openings::None,
+        shard: None,
+        jobs: 4,
+    };
+    let games = tournament::run(&clocks, Some(&t), Vec::new(), |_, _| Ok(())).unwrap();
+    assert_eq!(games.len(), 100);
     assert_eq!(t.borrow().games, 100);
     assert!(!t.borrow().is_empty());
 }

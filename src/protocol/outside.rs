@@ -351,6 +351,10 @@ pub struct OutsideBrain {
     messages: Vec<String>,
     /// Why it lost, once it has.
     forfeit: Option<Forfeit>,
+    /// The match clock (INFO timeout_match), and what is left of it
+    /// (INFO time_left before each move), when the game has one.
+    match_clock: Option<Duration>,
+    time_left: Option<Duration>,
 }
 
 impl OutsideBrain {
@@ -366,7 +370,23 @@ impl OutsideBrain {
             in_game: false,
             messages: Vec::new(),
             forfeit: None,
+            match_clock: None,
+            time_left: None,
         }
+    }
+
+    /// Plays under a match clock of `total` for the whole game: sent as
+    /// INFO timeout_match, then INFO time_left before each move; a move
+    /// is due within what is left (and `think`), plus the tolerance.
+    pub fn with_match_clock(mut self, total: Duration) -> OutsideBrain {
+        self.match_clock = Some(total);
+        self.time_left = Some(total);
+        self
+    }
+
+    /// What is left of the match clock, before the next move.
+    pub fn set_time_left(&mut self, left: Duration) {
+        self.time_left = Some(left);
     }
 
     /// The brain's MESSAGE lines since the last call.
@@ -394,7 +414,10 @@ impl OutsideBrain {
         }
         for (key, value) in [
             ("timeout_turn", self.think.as_millis().to_string()),
-            ("timeout_match", "0".into()),
+            (
+                "timeout_match",
+                self.match_clock.map_or(0, |t| t.as_millis()).to_string(),
+            ),
             ("max_memory", (256u64 << 20).to_string()),
             ("game_type", "1".into()),
             ("rule", "0".into()),
@@ -449,11 +472,15 @@ impl OutsideBrain {
         let Some(process) = self.process.as_mut() else {
             return Err(Forfeit::Exited);
         };
+        if let Some(left) = self.time_left {
+            process.send(&format!("INFO time_left {}", left.as_millis()))?;
+        }
         for line in &command {
             process.send(line)?;
         }
         let asked = Instant::now();
-        let deadline = asked + self.think + TOLERANCE;
+        let due = self.time_left.map_or(self.think, |left| left.min(self.think));
+        let deadline = asked + due + TOLERANCE;
         let reply =
             read_reply(process, budget, deadline, &mut self.messages).map_err(|e| match e {
                 Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),

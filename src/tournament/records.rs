@@ -1,0 +1,312 @@
+//! Game records on disk: SGF (`GM[4]`, every board size) and Gomocup's
+//! `.psq` (15x15 and 20x20, which piskvork and the Gomocup tools read).
+//!
+//! SGF: Black is the first player (O here). Coordinates are two letters,
+//! column then row, `a` the first from the top left, so H8 is `hh`. Each
+//! move carries its thinking time as a comment (`C[312 ms]`), an opening
+//! stone `C[opening]`; the root names the engines (`PB`, `PW`), the result
+//! (`RE[B+]`, `RE[W+T]` on time, `RE[B+F]` by forfeit, `RE[0]` a draw), the
+//! goal (`KX[5]`, a private property: SGF has none for K) and the reason.
+//!
+//! psq: a header `Piskvorky 15x15, 11:11, 0`, then a line `x,y,ms` a move
+//! (from 1, `x` the column), then the two engines' names, first player first.
+
+use std::fmt::Write as _;
+
+use super::{GameResult, PlayedGame};
+use crate::game::{Cell, Rules};
+
+/// The SGF text of a game.
+pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
+    let result = match game.result {
+        GameResult::Draw => "0".to_string(),
+        GameResult::First | GameResult::Second => {
+            let winner = if game.result == GameResult::First { 'B' } else { 'W' };
+            let how = if game.reason.starts_with("time") {
+                "T"
+            } else if game.reason.starts_with("forfeit") {
+                "F"
+            } else {
+                ""
+            };
+            format!("{winner}+{how}")
+        }
+    };
+    let mut out = format!(
+        "(;GM[4]FF[4]CA[UTF-8]AP[kxo-tui:{}]SZ[{}]KX[{}]GN[game {}]PB[{}]PW[{}]RE[{}]C[{}]",
+        env!("CARGO_PKG_VERSION"),
+        rules.size(),
+        rules.goal(),
+        game.game + 1,
+        escape(&game.first),
+        escape(&game.second),
+        result,
+        escape(&format!(
+            "{}; {}x{}, {} in a row; {} opening stones",
+            game.reason,
+            rules.size(),
+            rules.size(),
+            rules.goal(),
+            game.opening
+        )),
+    );
+    for (i, &cell) in game.moves.iter().enumerate() {
+        let cell = Cell::new(cell);
+        let colour = if i % 2 == 0 { 'B' } else { 'W' };
+        let (col, row) = (cell.col(rules.size()), cell.row(rules.size()));
+        let comment = if i < game.opening {
+            "opening".to_string()
+        } else {
+            format!("{} ms", game.us.get(i).copied().unwrap_or(0) / 1000)
+        };
+        let _ = write!(
+            out,
+            "\n;{colour}[{}{}]C[{comment}]",
+            (b'a' + col) as char,
+            (b'a' + row) as char
+        );
+    }
+    out.push_str(")\n");
+    out
+}
+
+/// SGF text values escape `]` and `\`.
+fn escape(text: &str) -> String {
+    crate::text::shown(text)
+        .replace('\\', "\\\\")
+        .replace(']', "\\]")
+}
+
+/// What a record file says: the board, the moves and the result.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ReadRecord {
+    pub size: u8,
+    pub moves: Vec<Cell>,
+    /// `B+`, `W+T`, `0`… (SGF only).
+    pub result: Option<String>,
+    pub names: [String; 2],
+}
+
+/// Reads an SGF game record of this family (one game, no variations).
+pub fn read_sgf(text: &str) -> Result<ReadRecord, String> {
+    let mut record = ReadRecord {
+        size: 0,
+        moves: Vec::new(),
+        result: None,
+        names: Default::default(),
+    };
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let mut ident = String::new();
+    let mut coords: Vec<(u8, u8)> = Vec::new();
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_uppercase() {
+            ident.push(b as char);
+            i += 1;
+        } else if b == b'[' {
+            // One value, up to an unescaped ']'.
+            let mut value = String::new();
+            i += 1;
+            while i < bytes.len() && bytes[i] != b']' {
+                if bytes[i] == b'\\' && i + 1 < bytes.len() {
+                    i += 1;
+                }
+                value.push(bytes[i] as char);
+                i += 1;
+            }
+            if i >= bytes.len() {
+                return Err("the SGF ends inside a value".into());
+            }
+            i += 1;
+            match ident.as_str() {
+                "GM" if value != "4" => return Err(format!("GM[{value}] is not Gomoku")),
+                "SZ" => {
+                    record.size = value
+                        .parse()
+                        .ok()
+                        .filter(|s| (3..=26).contains(s))
+                        .ok_or_else(|| format!("SZ[{value}] is not a board size"))?
+                }
+                "RE" => record.result = Some(value),
+                "PB" => record.names[0] = value,
+                "PW" => record.names[1] = value,
+                "B" | "W" => {
+                    let expected = if coords.len() % 2 == 0 { "B" } else { "W" };
+                    if ident != expected {
+                        return Err(format!("move {} is {ident}, not {expected}", coords.len() + 1));
+                    }
+                    let v = value.as_bytes();
+                    if v.len() != 2 || !v.iter().all(u8::is_ascii_lowercase) {
+                        return Err(format!("'{value}' is not an SGF point"));
+                    }
+                    coords.push((v[0] - b'a', v[1] - b'a'));
+                }
+                _ => {}
+            }
+            // A property may have several values: keep the name until the
+            // next letter starts another.
+            if i < bytes.len() && bytes[i] != b'[' {
+                ident.clear();
+            }
+        } else {
+            if !b.is_ascii_whitespace() {
+                ident.clear();
+            }
+            i += 1;
+        }
+    }
+    if record.size == 0 {
+        return Err("the SGF has no SZ".into());
+    }
+    record.moves = to_cells(&coords, record.size)?;
+    Ok(record)
+}
+
+/// The psq text of a game (15x15 and 20x20 boards).
+pub fn psq(game: &PlayedGame, rules: Rules) -> String {
+    let size = rules.size();
+    let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
+    for (i, &cell) in game.moves.iter().enumerate() {
+        let cell = Cell::new(cell);
+        let ms = if i < game.opening {
+            0
+        } else {
+            game.us.get(i).copied().unwrap_or(0) / 1000
+        };
+        let _ = writeln!(out, "{},{},{ms}", cell.col(size) + 1, cell.row(size) + 1);
+    }
+    let _ = writeln!(out, "{}", crate::text::shown(&game.first));
+    let _ = writeln!(out, "{}", crate::text::shown(&game.second));
+    out
+}
+
+/// Reads a psq record: the header's size, then `x,y,ms` lines.
+pub fn read_psq(text: &str) -> Result<ReadRecord, String> {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or("");
+    let size: u8 = header
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.trim_end_matches(',').split('x').next())
+        .and_then(|s| s.parse().ok())
+        .filter(|s| (3..=26).contains(s))
+        .ok_or_else(|| format!("'{}' is not a psq header", crate::text::shown(header)))?;
+    let mut coords = Vec::new();
+    let mut names = Vec::new();
+    for line in lines {
+        let parts: Vec<Option<u32>> = line.split(',').map(|p| p.trim().parse().ok()).collect();
+        match parts.as_slice() {
+            [Some(x), Some(y), Some(_)] if names.is_empty() => {
+                if !(1..=size as u32).contains(x) || !(1..=size as u32).contains(y) {
+                    return Err(format!("{x},{y} is off the board"));
+                }
+                coords.push((*x as u8 - 1, *y as u8 - 1));
+            }
+            _ => names.push(line.to_string()),
+        }
+    }
+    Ok(ReadRecord {
+        size,
+        moves: to_cells(&coords, size)?,
+        result: None,
+        names: [
+            names.first().cloned().unwrap_or_default(),
+            names.get(1).cloned().unwrap_or_default(),
+        ],
+    })
+}
+
+fn to_cells(coords: &[(u8, u8)], size: u8) -> Result<Vec<Cell>, String> {
+    coords
+        .iter()
+        .map(|&(col, row)| {
+            if col < size && row < size {
+                Ok(Cell::from_row_col(row, col, size))
+            } else {
+                Err(format!("({col},{row}) is off a {size}x{size} board"))
+            }
+        })
+        .collect()
+}
+
+/// Writes the game's records into `dir`: `game-0001.sgf`, and
+/// `game-0001.psq` on 15x15 and 20x20.
+pub fn write(dir: &std::path::Path, game: &PlayedGame, rules: Rules) -> std::io::Result<()> {
+    let stem = dir.join(format!("game-{:04}", game.game + 1));
+    std::fs::write(stem.with_extension("sgf"), sgf(game, rules))?;
+    if matches!(rules.size(), 15 | 20) {
+        std::fs::write(stem.with_extension("psq"), psq(game, rules))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(rules: Rules, names: &[&str]) -> PlayedGame {
+        let cells: Vec<u16> = names
+            .iter()
+            .map(|n| Cell::parse(n, rules.size()).unwrap().index() as u16)
+            .collect();
+        PlayedGame {
+            game: 6,
+            first: "mcts]x".into(),
+            second: "brain\\y".into(),
+            opening: 2,
+            us: (0..cells.len() as u64).map(|i| i * 10_000).collect(),
+            moves: cells,
+            result: GameResult::Second,
+            reason: "time: O's match clock ran out".into(),
+        }
+    }
+
+    #[test]
+    fn sgf_is_written_and_read_back() {
+        let rules = Rules::new(15, 5).unwrap();
+        let g = game(rules, &["H8", "I9", "J7", "A15", "O1"]);
+        let text = sgf(&g, rules);
+        assert!(text.starts_with("(;GM[4]FF[4]"), "{text}");
+        assert!(text.contains("SZ[15]") && text.contains("RE[W+T]"), "{text}");
+        assert!(text.contains(";B[hh]C[opening]"), "{text}");
+        assert!(text.contains(";W[ao]C[30 ms]"), "{text}");
+        let back = read_sgf(&text).unwrap();
+        assert_eq!(back.size, 15);
+        assert_eq!(
+            back.moves.iter().map(|c| c.index() as u16).collect::<Vec<_>>(),
+            g.moves
+        );
+        assert_eq!(back.result.as_deref(), Some("W+T"));
+        assert_eq!(back.names, ["mcts]x".to_string(), "brain\\y".to_string()]);
+    }
+
+    #[test]
+    fn psq_is_written_and_read_back() {
+        let rules = Rules::new(20, 5).unwrap();
+        let g = game(rules, &["J10", "K11", "T20", "A1"]);
+        let text = psq(&g, rules);
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("Piskvorky 20x20, 11:11, 0"));
+        assert_eq!(lines.next(), Some("10,10,0"));
+        assert_eq!(lines.next(), Some("11,11,0"));
+        assert_eq!(lines.next(), Some("20,20,20"));
+        let back = read_psq(&text).unwrap();
+        assert_eq!(back.size, 20);
+        assert_eq!(
+            back.moves.iter().map(|c| c.index() as u16).collect::<Vec<_>>(),
+            g.moves
+        );
+        assert_eq!(back.names[0], "mcts]x");
+    }
+
+    #[test]
+    fn broken_records_are_refused() {
+        assert!(read_sgf("(;GM[1]SZ[19])").is_err());
+        assert!(read_sgf("(;GM[4]SZ[15];B[hh").is_err());
+        assert!(read_sgf("(;GM[4]SZ[15];W[hh])").is_err());
+        assert!(read_sgf("(;GM[4];B[hh])").is_err());
+        assert!(read_psq("Piskvorky 15x15, 11:11, 0\n16,1,0\n").is_err());
+        assert!(read_psq("hello\n").is_err());
+    }
+}

@@ -1,0 +1,262 @@
+//! The statistics of paired games: pentanomial counts, an Elo difference
+//! with its interval, and the sequential probability ratio test.
+//!
+//! Each opening is played twice with colours swapped; the two games are
+//! one sample. Scoring a loss 0, a draw ½ and a win 1, a pair scores 0,
+//! ½, 1, 1½ or 2: LL, LD, DD or WL, WD, WW. The pairs are far less
+//! correlated than the games inside them (an opening that favours one
+//! colour favours each engine once), so the variance of the pair scores
+//! gives an honest interval where the per-game one would be too narrow
+//! or too wide.
+
+use serde::{Deserialize, Serialize};
+
+use crate::elo::{EloEstimate, elo_estimate};
+
+/// Pair outcomes from one engine's side: `[LL, LD, DD+WL, WD, WW]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pentanomial(pub [u32; 5]);
+
+impl Pentanomial {
+    /// Adds a pair whose two games scored `points` (0, 1, 2, 3 or 4 half
+    /// points) for the engine.
+    pub fn add(&mut self, half_points: u32) {
+        self.0[half_points.min(4) as usize] += 1;
+    }
+
+    pub fn pairs(&self) -> u32 {
+        self.0.iter().sum()
+    }
+
+    /// The same counts from the other engine's side.
+    pub fn flipped(&self) -> Pentanomial {
+        let mut f = self.0;
+        f.reverse();
+        Pentanomial(f)
+    }
+
+    /// The pair scores, each 0 to 1 (the mean of its two games).
+    fn pair_scores(&self) -> Vec<f64> {
+        self.0
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &n)| std::iter::repeat_n(i as f64 / 4.0, n as usize))
+            .collect()
+    }
+
+    /// Elo difference and its 95% interval from the pair scores.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        elo_estimate(&self.pair_scores())
+    }
+
+    /// The mean score and the variance of a pair's score, each pair a
+    /// sample in 0..=1.
+    fn mean_and_variance(&self) -> Option<(f64, f64)> {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let p = self.0.map(|c| c as f64 / n);
+        let mean: f64 = (0..5).map(|i| p[i] * i as f64 / 4.0).sum();
+        let var: f64 = (0..5).map(|i| p[i] * (i as f64 / 4.0 - mean).powi(2)).sum();
+        Some((mean, var))
+    }
+}
+
+/// `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05`: H0 "the first engine is
+/// `elo0` stronger" against H1 "`elo1` stronger", in logistic Elo.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// Where a test stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// H1 accepted: the first engine is stronger by about `elo1`.
+    H1,
+    /// H0 accepted: it is not stronger by `elo1`.
+    H0,
+    /// Neither bound crossed yet.
+    Continue,
+}
+
+impl Sprt {
+    /// Reads `elo0=0,elo1=10,alpha=0.05,beta=0.05` (any order; alpha and
+    /// beta default to 0.05).
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let mut sprt = Sprt {
+            elo0: f64::NAN,
+            elo1: f64::NAN,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for part in text.split(',').filter(|p| !p.trim().is_empty()) {
+            let (key, value) = part.split_once('=').ok_or_else(|| {
+                format!(
+                    "'{}' is not key=value: write elo0=0,elo1=10,alpha=0.05,beta=0.05",
+                    crate::text::shown(part)
+                )
+            })?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| format!("{}: '{}' is not a number", key.trim(), crate::text::shown(value)))?;
+            match key.trim() {
+                "elo0" => sprt.elo0 = value,
+                "elo1" => sprt.elo1 = value,
+                "alpha" => sprt.alpha = value,
+                "beta" => sprt.beta = value,
+                other => {
+                    return Err(format!(
+                        "unknown SPRT setting '{}': use elo0, elo1, alpha, beta",
+                        crate::text::shown(other)
+                    ));
+                }
+            }
+        }
+        if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
+            return Err("the SPRT needs elo0 and elo1, e.g. elo0=0,elo1=10".into());
+        }
+        if sprt.elo0 >= sprt.elo1 {
+            return Err(format!(
+                "elo0 ({}) must be below elo1 ({})",
+                sprt.elo0, sprt.elo1
+            ));
+        }
+        for (name, v) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
+            if !(v > 0.0 && v < 0.5) {
+                return Err(format!("{name} must be between 0 and 0.5, not {v}"));
+            }
+        }
+        Ok(sprt)
+    }
+
+    /// The bounds of the log-likelihood ratio: below `lower` accepts H0,
+    /// above `upper` accepts H1 (Wald's).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 against H0 after these pairs: the
+    /// normal approximation of the pentanomial model, `N (s1 − s0)
+    /// (2 s̄ − s0 − s1) / (2 σ²)` with `s̄` and `σ²` the mean and variance
+    /// of a pair's score and `s0`, `s1` the scores that `elo0`, `elo1`
+    /// predict. 0 while there is no spread to measure.
+    pub fn llr(&self, penta: &Pentanomial) -> f64 {
+        let Some((mean, var)) = penta.mean_and_variance() else {
+            return 0.0;
+        };
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
+        penta.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    pub fn verdict(&self, llr: f64) -> Verdict {
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Verdict::H1
+        } else if llr <= lower {
+            Verdict::H0
+        } else {
+            Verdict::Continue
+        }
+    }
+}
+
+/// The expected score of an engine `elo` stronger.
+fn score_of(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_count_into_five_bins_and_flip() {
+        let mut p = Pentanomial::default();
+        for half_points in [0, 1, 2, 2, 3, 4, 4, 4] {
+            p.add(half_points);
+        }
+        assert_eq!(p, Pentanomial([1, 1, 2, 1, 3]));
+        assert_eq!(p.pairs(), 8);
+        assert_eq!(p.flipped(), Pentanomial([3, 1, 2, 1, 1]));
+    }
+
+    #[test]
+    fn the_llr_matches_a_hand_worked_example() {
+        // Pentanomial [LL, LD, DD+WL, WD, WW] = [2, 10, 50, 20, 18], 100
+        // pairs. Pair scores 0, ¼, ½, ¾, 1:
+        //   mean = (10·0.25 + 50·0.5 + 20·0.75 + 18) / 100 = 0.605
+        //   var  = Σ pᵢ (xᵢ − 0.605)² = 0.02·0.366025 + 0.10·0.126025
+        //        + 0.50·0.011025 + 0.20·0.021025 + 0.18·0.156025 = 0.057725
+        // elo0 = 0 → s0 = 0.5; elo1 = 10 → s1 = 1 / (1 + 10^(−1/40))
+        //   = 0.5143872; LLR = 100 (s1 − s0)(2·0.605 − s0 − s1) / (2·0.057725)
+        //   = 2.4377
+        let p = Pentanomial([2, 10, 50, 20, 18]);
+        let (mean, var) = p.mean_and_variance().unwrap();
+        assert!((mean - 0.605).abs() < 1e-12);
+        assert!((var - 0.057725).abs() < 1e-12, "{var}");
+        let sprt = Sprt::parse("elo0=0,elo1=10").unwrap();
+        let s1 = 0.514_387_184_2;
+        let by_hand = 100.0 * (s1 - 0.5) * (2.0 * 0.605 - 0.5 - s1) / (2.0 * 0.057725);
+        let llr = sprt.llr(&p);
+        assert!((llr - by_hand).abs() < 1e-4, "{llr} vs {by_hand}");
+        assert!((llr - 2.4377).abs() < 1e-3, "{llr}");
+        // Bounds for alpha = beta = 0.05: ln(0.05/0.95), ln(0.95/0.05).
+        let (lo, hi) = sprt.bounds();
+        assert!((lo + 2.944_439).abs() < 1e-6 && (hi - 2.944_439).abs() < 1e-6);
+        assert_eq!(sprt.verdict(llr), Verdict::Continue);
+        // The same pairs seen from the other engine argue for H0.
+        assert!(sprt.llr(&p.flipped()) < 0.0);
+        // Twice the pairs: twice the evidence, past the upper bound.
+        let doubled = Pentanomial(p.0.map(|c| c * 2));
+        assert!((sprt.llr(&doubled) - 2.0 * llr).abs() < 1e-9);
+        assert_eq!(sprt.verdict(sprt.llr(&doubled)), Verdict::H1);
+    }
+
+    #[test]
+    fn no_spread_means_no_evidence() {
+        let sprt = Sprt::parse("elo0=0,elo1=10").unwrap();
+        assert_eq!(sprt.llr(&Pentanomial([0, 0, 40, 0, 0])), 0.0);
+        assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
+    }
+
+    #[test]
+    fn bad_sprt_settings_are_refused_by_name() {
+        for (text, needle) in [
+            ("elo0=0", "needs elo0 and elo1"),
+            ("elo0=10,elo1=0", "must be below"),
+            ("elo0=0,elo1=5,alpha=0.7", "alpha"),
+            ("elo0=0,elo1=x", "not a number"),
+            ("elo0=0,elo1=5,gamma=1", "unknown SPRT setting"),
+            ("elo0", "key=value"),
+        ] {
+            let err = Sprt::parse(text).unwrap_err();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+        let s = Sprt::parse("alpha=0.1, beta=0.2, elo1=5, elo0=-5").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-5.0, 5.0, 0.1, 0.2));
+    }
+
+    #[test]
+    fn the_pair_elo_is_the_elo_of_the_mean_pair_score() {
+        let p = Pentanomial([0, 0, 10, 10, 0]);
+        // Mean pair score 0.625: Elo 400·log10(0.625/0.375) = 88.7.
+        let e = p.elo().unwrap();
+        assert!((e.diff - 88.74).abs() < 0.01, "{e:?}");
+        assert!(e.lo < e.diff && e.diff < e.hi);
+    }
+}
