@@ -203,6 +203,8 @@ fn parse_side(s: &str) -> Result<Player, String> {
     }
 }
 
+// Parsed once at start-up: the size of the biggest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// The perfect-play value of a position, with the best move.

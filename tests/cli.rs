@@ -127,7 +127,14 @@ fn arena_json_is_reproducible_with_a_seed() {
     assert_eq!(code, 0);
     let (_, b, _) = kxo(&args);
     let (a, b) = (json(&a), json(&b));
-    for key in ["games", "first_wins", "second_wins", "draws", "pairings", "crosstable"] {
+    for key in [
+        "games",
+        "first_wins",
+        "second_wins",
+        "draws",
+        "pairings",
+        "crosstable",
+    ] {
         assert_eq!(a[key], b[key], "{key}");
     }
     assert_eq!(a["games"], 20);
@@ -136,7 +143,10 @@ fn arena_json_is_reproducible_with_a_seed() {
         + a["draws"].as_u64().unwrap();
     assert_eq!(total, 20);
     let pairing = &a["pairings"][0];
-    assert_eq!((&pairing["a"], &pairing["b"]), (&"mcts".into(), &"random".into()));
+    assert_eq!(
+        (&pairing["a"], &pairing["b"]),
+        (&"mcts".into(), &"random".into())
+    );
     for standing in a["ranking"].as_array().unwrap() {
         assert_eq!(standing["games"], 20);
         assert!(standing["ms_per_move"].as_f64().is_some());
@@ -445,8 +455,16 @@ fn headless_slips_stay_fixed() {
     let report = json(&out);
     assert_eq!(report["draws"], 4);
     for key in ["elo", "elo_lo", "elo_hi"] {
-        assert_eq!(report["pairings"][0][key].as_f64(), Some(0.0), "{key}: {out}");
-        assert_eq!(report["ranking"][0][key].as_f64(), Some(0.0), "{key}: {out}");
+        assert_eq!(
+            report["pairings"][0][key].as_f64(),
+            Some(0.0),
+            "{key}: {out}"
+        );
+        assert_eq!(
+            report["ranking"][0][key].as_f64(),
+            Some(0.0),
+            "{key}: {out}"
+        );
     }
     assert!(!out.contains("-0.0"), "{out}");
     let (_, text, _) = kxo(&[

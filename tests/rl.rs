@@ -9,8 +9,8 @@ use kxo_tui::ai::accuracy::{self, Judge};
 use kxo_tui::ai::rl::{Init, RlPlayer, SharedTable, ValueTable};
 use kxo_tui::ai::{EngineKind, Negamax, Value};
 use kxo_tui::game::{Outcome, Player, Position, Rules};
-use kxo_tui::tournament::{self, Clocks, EngineSpec, Format, Openings, Settings};
 use kxo_tui::headless::train::{DEFAULT_EPISODES, evaluate_as, train};
+use kxo_tui::tournament::{self, Clocks, EngineSpec, Format, Openings, Settings};
 
 fn table(rules: Rules, init: Init) -> SharedTable {
     Rc::new(RefCell::new(ValueTable::with_init(rules, init)))

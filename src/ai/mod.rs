@@ -261,7 +261,7 @@ pub fn make_engine_with(
     if !rules.is_small() {
         match kind {
             EngineKind::Negamax => {
-                let mut n = big::BigNegamax::new(rules);
+                let mut n = big::BigNegamax::new(rules).with_seed(seed);
                 if let ThinkLimit::Millis(ms) = limit {
                     n.set_time_limit(Duration::from_millis(ms));
                 }

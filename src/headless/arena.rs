@@ -48,6 +48,13 @@ fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
 
 /// `kxo-tui arena`.
 pub fn command(args: ArenaArgs) -> anyhow::Result<()> {
+    tournament_command(args).map_err(|e| match e.downcast::<state::Mismatch>() {
+        Ok(mismatch) => super::InputError(mismatch.0).into(),
+        Err(e) => e,
+    })
+}
+
+fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
     if let Some(ArenaCommand::Merge(merge_args)) = args.merge {
         return merge(merge_args);
     }

@@ -479,7 +479,9 @@ impl OutsideBrain {
             process.send(line)?;
         }
         let asked = Instant::now();
-        let due = self.time_left.map_or(self.think, |left| left.min(self.think));
+        let due = self
+            .time_left
+            .map_or(self.think, |left| left.min(self.think));
         let deadline = asked + due + TOLERANCE;
         let reply =
             read_reply(process, budget, deadline, &mut self.messages).map_err(|e| match e {

@@ -271,10 +271,7 @@ mod tests {
         // Without repeat: the first engine always first.
         let slots = schedule(&settings(2, Format::RoundRobin, 3, false));
         assert!(slots.iter().all(|s| s.first == 0));
-        assert_eq!(
-            slots.iter().map(|s| s.pair).collect::<Vec<_>>(),
-            [0, 1, 2]
-        );
+        assert_eq!(slots.iter().map(|s| s.pair).collect::<Vec<_>>(), [0, 1, 2]);
     }
 
     #[test]
@@ -297,7 +294,9 @@ mod tests {
     #[test]
     fn shards_split_whole_pairs_and_cover_the_schedule_once() {
         let slots = schedule(&settings(3, Format::RoundRobin, 6, true));
-        let shards: Vec<Shard> = (1..=4).map(|i| Shard::parse(&format!("{i}/4")).unwrap()).collect();
+        let shards: Vec<Shard> = (1..=4)
+            .map(|i| Shard::parse(&format!("{i}/4")).unwrap())
+            .collect();
         for slot in &slots {
             assert_eq!(shards.iter().filter(|s| s.holds(slot)).count(), 1);
         }

@@ -72,7 +72,12 @@ impl Openings {
             Openings::List(list) => {
                 let text: Vec<String> = list
                     .iter()
-                    .map(|o| o.iter().map(|c| c.index().to_string()).collect::<Vec<_>>().join(","))
+                    .map(|o| {
+                        o.iter()
+                            .map(|c| c.index().to_string())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    })
                     .collect();
                 format!(
                     "{} from a file (crc {:08x})",
@@ -130,8 +135,13 @@ pub fn decided_at_once(pos: &Position) -> bool {
         let board = pos.board(side);
         pos.legal_moves()
             .filter(|c| {
-                line_through(&board.with(c.index()), rules.size(), rules.goal(), c.index())
-                    .is_some()
+                line_through(
+                    &board.with(c.index()),
+                    rules.size(),
+                    rules.goal(),
+                    c.index(),
+                )
+                .is_some()
             })
             .count()
     };
@@ -141,8 +151,12 @@ pub fn decided_at_once(pos: &Position) -> bool {
 /// Reads an openings file: one opening a line; blank lines and lines
 /// starting with `#` are skipped.
 fn read_file(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| format!("cannot read openings file {}: {e}", shown(&path.display().to_string())))?;
+    let file = std::fs::File::open(path).map_err(|e| {
+        format!(
+            "cannot read openings file {}: {e}",
+            shown(&path.display().to_string())
+        )
+    })?;
     let mut reader = std::io::BufReader::new(file).take(64 << 20);
     let mut openings = Vec::new();
     let mut line = Vec::new();
@@ -193,16 +207,19 @@ pub fn parse_line(text: &str, rules: Rules) -> Result<Opening, String> {
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
         .collect();
-    let numeric = words
-        .iter()
-        .all(|w| w.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) && w.len() < 6);
+    let numeric = words.iter().all(|w| {
+        w.trim_start_matches('-')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            && w.len() < 6
+    });
     if !numeric {
         return words
             .iter()
             .map(|w| Cell::parse(w, rules.size()).map_err(|e| e.to_string()))
             .collect();
     }
-    if words.len() % 2 != 0 {
+    if !words.len().is_multiple_of(2) {
         return Err(format!(
             "'{}': offsets come in pairs (x,y from the centre)",
             shown(text)
@@ -291,7 +308,10 @@ mod tests {
         assert_eq!(offsets[2], Cell::parse("g10", 15).unwrap());
         // The same offsets fit 20x20 around its centre, K10.
         let twenty = Rules::new(20, 5).unwrap();
-        assert_eq!(parse_line("0,0", twenty).unwrap()[0], Cell::parse("k11", 20).unwrap());
+        assert_eq!(
+            parse_line("0,0", twenty).unwrap()[0],
+            Cell::parse("k11", 20).unwrap()
+        );
         assert!(parse_line("0,0, 1", rules).unwrap_err().contains("pairs"));
         assert!(parse_line("9,9", rules).unwrap_err().contains("off"));
         assert!(parse_line("z99", rules).is_err());
@@ -303,7 +323,8 @@ mod tests {
         let rules = Rules::new(15, 5).unwrap();
         let path = dir.path().join("openings.txt");
         std::fs::write(&path, "# two openings\nh8 i9 j7\n\n0,0, 1,0\n").unwrap();
-        let Openings::List(list) = Openings::from_arg(path.to_str().unwrap(), rules).unwrap() else {
+        let Openings::List(list) = Openings::from_arg(path.to_str().unwrap(), rules).unwrap()
+        else {
             panic!("a list");
         };
         assert_eq!(list.len(), 2);
@@ -311,7 +332,15 @@ mod tests {
         let err = Openings::from_arg(path.to_str().unwrap(), rules).unwrap_err();
         assert!(err.contains("line 2") && err.contains("taken"), "{err}");
         std::fs::write(&path, "# nothing\n").unwrap();
-        assert!(Openings::from_arg(path.to_str().unwrap(), rules).unwrap_err().contains("no opening"));
-        assert!(Openings::from_arg("/nonexistent/o.txt", rules).unwrap_err().contains("cannot read"));
+        assert!(
+            Openings::from_arg(path.to_str().unwrap(), rules)
+                .unwrap_err()
+                .contains("no opening")
+        );
+        assert!(
+            Openings::from_arg("/nonexistent/o.txt", rules)
+                .unwrap_err()
+                .contains("cannot read")
+        );
     }
 }

@@ -4,8 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{
-    EngineSpec, GameResult, Openings, PlayedGame, Settings, Shard, Slot, report, schedule,
-    seed_for,
+    EngineSpec, GameResult, Openings, PlayedGame, Settings, Shard, Slot, report, schedule, seed_for,
 };
 use crate::ai::rl::SharedTable;
 use crate::ai::{Budget, Engine, Unlimited, make_engine_with};
@@ -102,20 +101,26 @@ pub fn run(
 /// alone can be told its match clock).
 enum Seat {
     Engine(Box<dyn Engine>),
-    Brain(OutsideBrain),
+    Brain(Box<OutsideBrain>),
 }
 
 impl Seat {
-    fn new(clocks: &Clocks, rules: Rules, spec: &EngineSpec, seed: u64, rl: Option<&SharedTable>) -> Seat {
+    fn new(
+        clocks: &Clocks,
+        rules: Rules,
+        spec: &EngineSpec,
+        seed: u64,
+        rl: Option<&SharedTable>,
+    ) -> Seat {
         let settings = clocks.settings;
         let run_limit = settings.limit();
         match &spec.brain {
             Some(command) => {
                 let brain = OutsideBrain::new(command.clone(), rules, spec.brain_think(run_limit));
-                Seat::Brain(match settings.match_ms {
+                Seat::Brain(Box::new(match settings.match_ms {
                     Some(ms) => brain.with_match_clock(Duration::from_millis(ms)),
                     None => brain,
-                })
+                }))
             }
             None => {
                 // Under a match clock each move's budget stops the search,
@@ -131,7 +136,12 @@ impl Seat {
         }
     }
 
-    fn choose(&mut self, pos: &Position, budget: &mut dyn Budget, left: Option<Duration>) -> Result<crate::game::Cell, String> {
+    fn choose(
+        &mut self,
+        pos: &Position,
+        budget: &mut dyn Budget,
+        left: Option<Duration>,
+    ) -> Result<crate::game::Cell, String> {
         match self {
             Seat::Engine(engine) => engine.try_choose(pos, budget),
             Seat::Brain(brain) => {
@@ -180,8 +190,15 @@ fn move_share(left: Duration, pos: &Position, own: Option<Duration>) -> Duration
 fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable>) -> PlayedGame {
     let settings = clocks.settings;
     let specs = [&clocks.specs[slot.first], &clocks.specs[slot.second]];
-    let mut seats =
-        [0u64, 1].map(|side| Seat::new(clocks, rules, specs[side as usize], seed_for(settings.seed, slot.game, side), rl));
+    let mut seats = [0u64, 1].map(|side| {
+        Seat::new(
+            clocks,
+            rules,
+            specs[side as usize],
+            seed_for(settings.seed, slot.game, side),
+            rl,
+        )
+    });
     let opening = clocks.openings.get(rules, settings.seed, slot.round);
     let mut pos = Position::from_moves(rules, &opening).unwrap_or_else(|_| Position::new(rules));
     let opening_len = pos.move_count() as usize;
@@ -190,7 +207,10 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
         first: specs[0].name.clone(),
         second: specs[1].name.clone(),
         opening: opening_len,
-        moves: opening[..opening_len].iter().map(|c| c.index() as u16).collect(),
+        moves: opening[..opening_len]
+            .iter()
+            .map(|c| c.index() as u16)
+            .collect(),
         us: vec![0; opening_len],
         result: GameResult::Draw,
         reason: "board full".into(),
@@ -226,7 +246,8 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
         };
         let spent = start.elapsed();
         used[side] += spent;
-        let played = choice.and_then(|cell| pos.play(cell).map(|_| cell).map_err(|e| e.to_string()));
+        let played =
+            choice.and_then(|cell| pos.play(cell).map(|_| cell).map_err(|e| e.to_string()));
         match played {
             Ok(cell) => {
                 game.moves.push(cell.index() as u16);
@@ -255,7 +276,11 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
         _ => GameResult::Draw,
     };
     let mut record = GameRecord::new(rules);
-    record.moves = game.moves.iter().map(|&c| crate::game::Cell::new(c)).collect();
+    record.moves = game
+        .moves
+        .iter()
+        .map(|&c| crate::game::Cell::new(c))
+        .collect();
     record.outcome = outcome;
     record.id = Some(slot.game as u64);
     for (side, seat) in seats.iter_mut().enumerate() {

@@ -21,7 +21,11 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
     let result = match game.result {
         GameResult::Draw => "0".to_string(),
         GameResult::First | GameResult::Second => {
-            let winner = if game.result == GameResult::First { 'B' } else { 'W' };
+            let winner = if game.result == GameResult::First {
+                'B'
+            } else {
+                'W'
+            };
             let how = if game.reason.starts_with("time") {
                 "T"
             } else if game.reason.starts_with("forfeit") {
@@ -132,9 +136,16 @@ pub fn read_sgf(text: &str) -> Result<ReadRecord, String> {
                 "PB" => record.names[0] = value,
                 "PW" => record.names[1] = value,
                 "B" | "W" => {
-                    let expected = if coords.len() % 2 == 0 { "B" } else { "W" };
+                    let expected = if coords.len().is_multiple_of(2) {
+                        "B"
+                    } else {
+                        "W"
+                    };
                     if ident != expected {
-                        return Err(format!("move {} is {ident}, not {expected}", coords.len() + 1));
+                        return Err(format!(
+                            "move {} is {ident}, not {expected}",
+                            coords.len() + 1
+                        ));
                     }
                     let v = value.as_bytes();
                     if v.len() != 2 || !v.iter().all(u8::is_ascii_lowercase) {
@@ -268,13 +279,19 @@ mod tests {
         let g = game(rules, &["H8", "I9", "J7", "A15", "O1"]);
         let text = sgf(&g, rules);
         assert!(text.starts_with("(;GM[4]FF[4]"), "{text}");
-        assert!(text.contains("SZ[15]") && text.contains("RE[W+T]"), "{text}");
+        assert!(
+            text.contains("SZ[15]") && text.contains("RE[W+T]"),
+            "{text}"
+        );
         assert!(text.contains(";B[hh]C[opening]"), "{text}");
         assert!(text.contains(";W[ao]C[30 ms]"), "{text}");
         let back = read_sgf(&text).unwrap();
         assert_eq!(back.size, 15);
         assert_eq!(
-            back.moves.iter().map(|c| c.index() as u16).collect::<Vec<_>>(),
+            back.moves
+                .iter()
+                .map(|c| c.index() as u16)
+                .collect::<Vec<_>>(),
             g.moves
         );
         assert_eq!(back.result.as_deref(), Some("W+T"));
@@ -294,7 +311,10 @@ mod tests {
         let back = read_psq(&text).unwrap();
         assert_eq!(back.size, 20);
         assert_eq!(
-            back.moves.iter().map(|c| c.index() as u16).collect::<Vec<_>>(),
+            back.moves
+                .iter()
+                .map(|c| c.index() as u16)
+                .collect::<Vec<_>>(),
             g.moves
         );
         assert_eq!(back.names[0], "mcts]x");

@@ -99,13 +99,21 @@ fn first_points(result: GameResult) -> u32 {
     }
 }
 
-/// The games of each pair in schedule order, `None` where a game of the
-/// pair is not finished.
-fn pairs<'a>(
-    slots: &[Slot],
-    by_game: &HashMap<u32, &'a PlayedGame>,
-) -> Vec<(u32, Vec<(Slot, Option<&'a PlayedGame>)>)> {
-    let mut out: Vec<(u32, Vec<(Slot, Option<&PlayedGame>)>)> = Vec::new();
+/// A pair's number and its games, `None` where one is not finished.
+type PairGames<'a> = (u32, Vec<(Slot, Option<&'a PlayedGame>)>);
+
+/// What two engines did against each other: their pairs from the first's
+/// side, its Elo samples, and its [wins, draws, losses].
+#[derive(Default)]
+struct Meeting {
+    pentanomial: Pentanomial,
+    samples: Vec<f64>,
+    wdl: [u32; 3],
+}
+
+/// The games of each pair in schedule order.
+fn pairs<'a>(slots: &[Slot], by_game: &HashMap<u32, &'a PlayedGame>) -> Vec<PairGames<'a>> {
+    let mut out: Vec<PairGames> = Vec::new();
     for slot in slots {
         let game = by_game.get(&slot.game).copied();
         match out.last_mut() {
@@ -194,11 +202,12 @@ impl Report {
         let mut time = vec![(0u64, 0u64); n];
         let mut samples: Vec<Vec<f64>> = vec![Vec::new(); n];
         let mut pentas = vec![Pentanomial::default(); n];
-        let mut meetings: HashMap<(usize, usize), (Pentanomial, Vec<f64>, [u32; 3])> =
-            HashMap::new();
+        let mut meetings: HashMap<(usize, usize), Meeting> = HashMap::new();
         for (_, pair) in pairs(&slots, &by_game) {
-            let played: Vec<(Slot, &PlayedGame)> =
-                pair.iter().filter_map(|(s, g)| g.map(|g| (*s, g))).collect();
+            let played: Vec<(Slot, &PlayedGame)> = pair
+                .iter()
+                .filter_map(|(s, g)| g.map(|g| (*s, g)))
+                .collect();
             for (slot, game) in &played {
                 match game.result {
                     GameResult::First => report.first_wins += 1,
@@ -206,7 +215,9 @@ impl Report {
                     GameResult::Draw => report.draws += 1,
                 }
                 if game.reason.starts_with("forfeit") || game.reason.starts_with("time") {
-                    report.forfeits.push(format!("game {}: {}", game.game + 1, game.reason));
+                    report
+                        .forfeits
+                        .push(format!("game {}: {}", game.game + 1, game.reason));
                 }
                 let p = first_points(game.result);
                 for (engine, points) in [(slot.first, p), (slot.second, 2 - p)] {
@@ -225,7 +236,10 @@ impl Report {
             let Some((first_slot, _)) = played.first() else {
                 continue;
             };
-            let (a, b) = (first_slot.first.min(first_slot.second), first_slot.first.max(first_slot.second));
+            let (a, b) = (
+                first_slot.first.min(first_slot.second),
+                first_slot.first.max(first_slot.second),
+            );
             let a_half: u32 = played
                 .iter()
                 .map(|(s, g)| {
@@ -237,19 +251,33 @@ impl Report {
             if played.len() == 2 {
                 pentas[a].add(a_half);
                 pentas[b].add(4 - a_half);
-                meeting.0.add(a_half);
+                meeting.pentanomial.add(a_half);
             }
             // Elo samples: a whole pair is one sample, a lone game its own.
             let sample = a_half as f64 / (2.0 * played.len() as f64);
             samples[a].push(sample);
             samples[b].push(1.0 - sample);
-            meeting.1.push(sample);
-            meeting.2[0] += played.iter().filter(|(s, g)| winner(s, g) == Some(a)).count() as u32;
-            meeting.2[2] += played.iter().filter(|(s, g)| winner(s, g) == Some(b)).count() as u32;
-            meeting.2[1] += played.iter().filter(|(s, g)| winner(s, g).is_none()).count() as u32;
+            meeting.samples.push(sample);
+            meeting.wdl[0] += played
+                .iter()
+                .filter(|(s, g)| winner(s, g) == Some(a))
+                .count() as u32;
+            meeting.wdl[2] += played
+                .iter()
+                .filter(|(s, g)| winner(s, g) == Some(b))
+                .count() as u32;
+            meeting.wdl[1] += played
+                .iter()
+                .filter(|(s, g)| winner(s, g).is_none())
+                .count() as u32;
         }
         for (a, b) in pairings(n, settings.format) {
-            let Some((penta, sample, [aw, d, bw])) = meetings.get(&(a, b)) else {
+            let Some(Meeting {
+                pentanomial: penta,
+                samples: sample,
+                wdl: [aw, d, bw],
+            }) = meetings.get(&(a, b))
+            else {
                 continue;
             };
             let games = aw + d + bw;
@@ -298,9 +326,7 @@ impl Report {
             });
         }
         // Best score first; ties in the order the engines were given.
-        report
-            .ranking
-            .sort_by(|x, y| y.score.total_cmp(&x.score));
+        report.ranking.sort_by(|x, y| y.score.total_cmp(&x.score));
         if let Some(sprt) = settings.sprt {
             let seen = sprt_pentanomials(settings, games);
             let stop = decided.map_or(seen.len(), |p| p as usize + 1);
@@ -337,11 +363,25 @@ impl Report {
             self.openings,
             self.seed
         );
-        let width = self.engines.iter().map(|e| e.chars().count()).max().unwrap_or(6).max(6);
+        let width = self
+            .engines
+            .iter()
+            .map(|e| e.chars().count())
+            .max()
+            .unwrap_or(6)
+            .max(6);
         let _ = writeln!(
             out,
             "\n{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>6}  {:<27}  {:>8}",
-            "rank", "engine", "games", "wins", "draws", "loss", "score", "Elo (95% interval)", "ms/move"
+            "rank",
+            "engine",
+            "games",
+            "wins",
+            "draws",
+            "loss",
+            "score",
+            "Elo (95% interval)",
+            "ms/move"
         );
         for (rank, s) in self.ranking.iter().enumerate() {
             let _ = writeln!(
@@ -359,11 +399,18 @@ impl Report {
             );
         }
         if self.engines.len() > 2 {
-            let _ = writeln!(out, "\ncrosstable (points of the row's engine against the column's):");
+            let _ = writeln!(
+                out,
+                "\ncrosstable (points of the row's engine against the column's):"
+            );
             let cell = 9;
             let _ = write!(out, "{:<width$}", "");
             for name in &self.engines {
-                let _ = write!(out, " {:>cell$}", name.chars().take(cell).collect::<String>());
+                let _ = write!(
+                    out,
+                    " {:>cell$}",
+                    name.chars().take(cell).collect::<String>()
+                );
             }
             out.push('\n');
             for (i, name) in self.engines.iter().enumerate() {
@@ -378,7 +425,10 @@ impl Report {
                 out.push('\n');
             }
         }
-        let _ = writeln!(out, "\npairs [LL LD DD/WL WD WW] and Elo of the first against the second:");
+        let _ = writeln!(
+            out,
+            "\npairs [LL LD DD/WL WD WW] and Elo of the first against the second:"
+        );
         for p in &self.pairings {
             let [ll, ld, dd, wd, ww] = p.pentanomial.0;
             let score = (p.a_wins as f64 + p.draws as f64 / 2.0) / p.games.max(1) as f64;

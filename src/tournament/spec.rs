@@ -108,9 +108,7 @@ impl EngineSpec {
             }
         }
         if out.think_ms.is_some() && out.iterations.is_some() {
-            return Err(format!(
-                "{name}: give think-ms or iterations, not both"
-            ));
+            return Err(format!("{name}: give think-ms or iterations, not both"));
         }
         Ok(out)
     }
@@ -151,7 +149,7 @@ impl EngineSpec {
     /// The spec as text: `mcts:think-ms=300`, `brain:./x --flag`.
     pub fn spec_text(&self) -> String {
         if let Some(command) = &self.brain {
-            return format!("brain:{command}");
+            return command.to_string();
         }
         let mut text = self.kind.name().to_string();
         if let Some(ms) = self.think_ms {
@@ -171,7 +169,10 @@ mod tests {
     #[test]
     fn specs_read_kinds_options_and_brains() {
         let s = EngineSpec::parse("fast=mcts:think-ms=300").unwrap();
-        assert_eq!((s.name.as_str(), s.kind, s.think_ms), ("fast", EngineKind::Mcts, Some(300)));
+        assert_eq!(
+            (s.name.as_str(), s.kind, s.think_ms),
+            ("fast", EngineKind::Mcts, Some(300))
+        );
         assert_eq!(s.limit(ThinkLimit::Millis(5)), ThinkLimit::Millis(300));
         assert_eq!(s.spec_text(), "mcts:think-ms=300");
         let s = EngineSpec::parse("m2=mcts:iterations=2000").unwrap();

@@ -20,6 +20,18 @@ use crate::text::shown;
 /// The most a line may hold (a 20x20 game is about 3 KB).
 const MAX_LINE: u64 = 256 << 10;
 
+/// A state file that does not fit the run: another run's, or no state
+/// file at all. The user's arguments are wrong, not the machine.
+#[derive(Debug)]
+pub struct Mismatch(pub String);
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for Mismatch {}
+
 /// The first line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Header {
@@ -83,7 +95,9 @@ pub fn read(path: &Path) -> anyhow::Result<Option<Contents>> {
     loop {
         line.clear();
         number += 1;
-        let n = (&mut reader).take(MAX_LINE + 1).read_until(b'\n', &mut line)?;
+        let n = (&mut reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut line)?;
         if n == 0 {
             break;
         }
@@ -142,11 +156,12 @@ impl StateFile {
         let games = match existing {
             Some(contents) => {
                 if contents.header != *header {
-                    anyhow::bail!(
+                    return Err(Mismatch(format!(
                         "state file {} belongs to another run (other engines, settings, seed or \
                          shard): give the same arguments to resume it, or another file",
                         name(path)
-                    );
+                    ))
+                    .into());
                 }
                 // Drop a cut last line, then append after the whole ones.
                 file.set_len(contents.valid_len)?;
@@ -192,15 +207,18 @@ pub fn merge(paths: &[PathBuf]) -> anyhow::Result<(Settings, Vec<PlayedGame>, Ve
     let mut shards: Vec<Shard> = Vec::new();
     let mut whole = false;
     for path in paths {
-        let contents = read(path)?
-            .ok_or_else(|| anyhow::anyhow!("no state file {}", name(path)))?;
+        let contents =
+            read(path)?.ok_or_else(|| Mismatch(format!("no state file {}", name(path))))?;
         match &settings {
             None => settings = Some(contents.header.settings.clone()),
-            Some(s) if *s != contents.header.settings => anyhow::bail!(
-                "{} is the state of another run than {}: other engines, settings or seed",
-                name(path),
-                name(&paths[0])
-            ),
+            Some(s) if *s != contents.header.settings => {
+                return Err(Mismatch(format!(
+                    "{} is the state of another run than {}: other engines, settings or seed",
+                    name(path),
+                    name(&paths[0])
+                ))
+                .into());
+            }
             Some(_) => {}
         }
         match contents.header.shard {
@@ -215,7 +233,10 @@ pub fn merge(paths: &[PathBuf]) -> anyhow::Result<(Settings, Vec<PlayedGame>, Ve
     let mut missing = Vec::new();
     if !whole && let Some(count) = shards.first().map(|s| s.count) {
         if shards.iter().any(|s| s.count != count) {
-            anyhow::bail!("the state files split the run into different numbers of shards");
+            return Err(Mismatch(
+                "the state files split the run into different numbers of shards".into(),
+            )
+            .into());
         }
         for index in 1..=count {
             if !shards.iter().any(|s| s.index == index) {

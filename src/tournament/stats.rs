@@ -49,14 +49,22 @@ impl Pentanomial {
         elo_estimate(&self.pair_scores())
     }
 
-    /// The mean score and the variance of a pair's score, each pair a
-    /// sample in 0..=1.
-    fn mean_and_variance(&self) -> Option<(f64, f64)> {
-        let n = self.pairs() as f64;
-        if n == 0.0 {
+    /// The share of pairs in each bin; an empty bin counts as 0.001 of a
+    /// pair (as fastchess does), so no outcome is impossible.
+    fn regularized(&self) -> Option<[f64; 5]> {
+        if self.pairs() == 0 {
             return None;
         }
-        let p = self.0.map(|c| c as f64 / n);
+        let counts = self.0.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+        let n: f64 = counts.iter().sum();
+        Some(counts.map(|c| c / n))
+    }
+
+    /// The mean score and the variance of a pair's score, each pair a
+    /// sample in 0..=1 (the normal approximation's figures, for the tests).
+    #[cfg(test)]
+    fn mean_and_variance(&self) -> Option<(f64, f64)> {
+        let p = self.regularized()?;
         let mean: f64 = (0..5).map(|i| p[i] * i as f64 / 4.0).sum();
         let var: f64 = (0..5).map(|i| p[i] * (i as f64 / 4.0 - mean).powi(2)).sum();
         Some((mean, var))
@@ -107,7 +115,13 @@ impl Sprt {
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite())
-                .ok_or_else(|| format!("{}: '{}' is not a number", key.trim(), crate::text::shown(value)))?;
+                .ok_or_else(|| {
+                    format!(
+                        "{}: '{}' is not a number",
+                        key.trim(),
+                        crate::text::shown(value)
+                    )
+                })?;
             match key.trim() {
                 "elo0" => sprt.elo0 = value,
                 "elo1" => sprt.elo1 = value,
@@ -147,20 +161,26 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 after these pairs: the
-    /// normal approximation of the pentanomial model, `N (s1 − s0)
-    /// (2 s̄ − s0 − s1) / (2 σ²)` with `s̄` and `σ²` the mean and variance
-    /// of a pair's score and `s0`, `s1` the scores that `elo0`, `elo1`
-    /// predict. 0 while there is no spread to measure.
+    /// The log-likelihood ratio of H1 against H0 after these pairs, in the
+    /// pentanomial model (the generalised SPRT of fishtest and fastchess):
+    /// for each hypothesis, the distribution of pair scores closest to the
+    /// observed one (maximum likelihood) whose mean is the score that
+    /// `elo0` or `elo1` predicts; the LLR is the log of how much likelier
+    /// the observed pairs are under the one than the other. 0 before the
+    /// first pair.
     pub fn llr(&self, penta: &Pentanomial) -> f64 {
-        let Some((mean, var)) = penta.mean_and_variance() else {
+        let Some(observed) = penta.regularized() else {
             return 0.0;
         };
-        if var <= 0.0 {
-            return 0.0;
-        }
         let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
-        penta.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        let (p0, p1) = (
+            closest_with_mean(&observed, s0),
+            closest_with_mean(&observed, s1),
+        );
+        let pairs = penta.pairs() as f64;
+        (0..5)
+            .map(|i| pairs * observed[i] * (p1[i] / p0[i]).ln())
+            .sum()
     }
 
     pub fn verdict(&self, llr: f64) -> Verdict {
@@ -173,6 +193,39 @@ impl Sprt {
             Verdict::Continue
         }
     }
+}
+
+/// The pair scores of the five bins.
+const PAIR_SCORE: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The distribution over the five bins with mean `s` that is likeliest
+/// to have produced `observed`: `pᵢ = oᵢ / (1 + λ (xᵢ − s))`, with λ the
+/// root of `Σ oᵢ (xᵢ − s) / (1 + λ (xᵢ − s)) = 0`, found by bisection on
+/// the interval where every `pᵢ` is positive (the sum falls as λ grows).
+fn closest_with_mean(observed: &[f64; 5], s: f64) -> [f64; 5] {
+    let f = |lambda: f64| -> f64 {
+        (0..5)
+            .map(|i| {
+                let d = PAIR_SCORE[i] - s;
+                observed[i] * d / (1.0 + lambda * d)
+            })
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    let margin = (hi - lo) * 1e-12;
+    (lo, hi) = (lo + margin, hi - margin);
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = (lo + hi) / 2.0;
+    let p: [f64; 5] = std::array::from_fn(|i| observed[i] / (1.0 + lambda * (PAIR_SCORE[i] - s)));
+    let total: f64 = p.iter().sum();
+    p.map(|x| x / total)
 }
 
 /// The expected score of an engine `elo` stronger.
@@ -196,25 +249,40 @@ mod tests {
     }
 
     #[test]
-    fn the_llr_matches_a_hand_worked_example() {
-        // Pentanomial [LL, LD, DD+WL, WD, WW] = [2, 10, 50, 20, 18], 100
-        // pairs. Pair scores 0, ¼, ½, ¾, 1:
+    fn the_llr_matches_hand_worked_examples() {
+        let sprt = Sprt::parse("elo0=0,elo1=10").unwrap();
+        let s1 = 0.514_387_184_2; // 1 / (1 + 10^(−10/400)); s0 = ½.
+        // Only LL and WW pairs: the closest distribution with mean s is
+        // (1 − s, 0, 0, 0, s) whatever was seen, so the LLR is a sum over
+        // the pairs: n_WW ln(s1/s0) + n_LL ln((1 − s1)/(1 − s0)).
+        // 60 WW and 40 LL: 60 ln(1.0287744) + 40 ln(0.9712256) = 0.53423.
+        // (The empty bins hold 0.001 of a pair each, which moves the
+        // figure in its fourth decimal.)
+        let two_bins = Pentanomial([40, 0, 0, 0, 60]);
+        let by_hand = 60.0 * (s1 / 0.5f64).ln() + 40.0 * ((1.0 - s1) / 0.5f64).ln();
+        assert!((by_hand - 0.534_23).abs() < 1e-4, "{by_hand}");
+        let llr = sprt.llr(&two_bins);
+        assert!((llr - by_hand).abs() < 2e-3, "{llr} vs {by_hand}");
+
+        // Every bin used: [LL, LD, DD+WL, WD, WW] = [2, 10, 50, 20, 18].
+        // Pair scores 0, ¼, ½, ¾, 1:
         //   mean = (10·0.25 + 50·0.5 + 20·0.75 + 18) / 100 = 0.605
         //   var  = Σ pᵢ (xᵢ − 0.605)² = 0.02·0.366025 + 0.10·0.126025
         //        + 0.50·0.011025 + 0.20·0.021025 + 0.18·0.156025 = 0.057725
-        // elo0 = 0 → s0 = 0.5; elo1 = 10 → s1 = 1 / (1 + 10^(−1/40))
-        //   = 0.5143872; LLR = 100 (s1 − s0)(2·0.605 − s0 − s1) / (2·0.057725)
-        //   = 2.4377
+        // The normal approximation N (s1 − s0)(2 mean − s0 − s1) / (2 var)
+        //   = 100 · 0.0143872 · 0.1956128 / 0.11545 = 2.4377.
+        // The exact ratio, worked apart in a short script (bisection for λ,
+        // and a random search that finds no likelier distribution with
+        // mean s1): 2.1417, lower because the observed mean 0.605 lies far
+        // from both hypotheses, where the approximation overstates.
         let p = Pentanomial([2, 10, 50, 20, 18]);
         let (mean, var) = p.mean_and_variance().unwrap();
         assert!((mean - 0.605).abs() < 1e-12);
         assert!((var - 0.057725).abs() < 1e-12, "{var}");
-        let sprt = Sprt::parse("elo0=0,elo1=10").unwrap();
-        let s1 = 0.514_387_184_2;
-        let by_hand = 100.0 * (s1 - 0.5) * (2.0 * 0.605 - 0.5 - s1) / (2.0 * 0.057725);
         let llr = sprt.llr(&p);
-        assert!((llr - by_hand).abs() < 1e-4, "{llr} vs {by_hand}");
-        assert!((llr - 2.4377).abs() < 1e-3, "{llr}");
+        assert!((llr - 2.1417).abs() < 1e-3, "{llr}");
+        let normal = 100.0 * (s1 - 0.5) * (2.0 * mean - 0.5 - s1) / (2.0 * var);
+        assert!((normal - 2.4377).abs() < 1e-3 && llr < normal && llr > 0.85 * normal);
         // Bounds for alpha = beta = 0.05: ln(0.05/0.95), ln(0.95/0.05).
         let (lo, hi) = sprt.bounds();
         assert!((lo + 2.944_439).abs() < 1e-6 && (hi - 2.944_439).abs() < 1e-6);
@@ -228,10 +296,35 @@ mod tests {
     }
 
     #[test]
-    fn no_spread_means_no_evidence() {
+    fn one_pair_is_not_enough_for_a_verdict() {
+        let sprt = Sprt::parse("elo0=0,elo1=50").unwrap();
+        for bin in 0..5 {
+            let mut p = Pentanomial::default();
+            p.add(bin);
+            assert_eq!(sprt.verdict(sprt.llr(&p)), Verdict::Continue, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn sweeps_and_all_draws_are_evidence_and_no_pairs_none() {
         let sprt = Sprt::parse("elo0=0,elo1=10").unwrap();
-        assert_eq!(sprt.llr(&Pentanomial([0, 0, 40, 0, 0])), 0.0);
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
+        // Every pair won: each is ln(s1/s0) = 0.028 of evidence for H1, so
+        // 200 pairs cross the bound (5.7 > 2.94); every pair lost: H0.
+        assert_eq!(
+            sprt.verdict(sprt.llr(&Pentanomial([0, 0, 0, 0, 200]))),
+            Verdict::H1
+        );
+        assert_eq!(
+            sprt.verdict(sprt.llr(&Pentanomial([0, 0, 0, 0, 60]))),
+            Verdict::Continue
+        );
+        assert_eq!(
+            sprt.verdict(sprt.llr(&Pentanomial([200, 0, 0, 0, 0]))),
+            Verdict::H0
+        );
+        // All draws says little about 10 Elo: no pair tells the engines apart.
+        assert!(sprt.llr(&Pentanomial([0, 0, 60, 0, 0])) < 0.0);
     }
 
     #[test]

@@ -41,6 +41,9 @@ pub struct BigNegamax {
     time_limit: Duration,
     nodes: u64,
     aborted: bool,
+    /// Breaks ties between equally promising moves, so that two engines
+    /// with other seeds play other games from one position.
+    seed: u64,
 }
 
 impl BigNegamax {
@@ -50,7 +53,20 @@ impl BigNegamax {
             time_limit: DEFAULT_TIME,
             nodes: 0,
             aborted: false,
+            seed: 0,
         }
+    }
+
+    /// Ties between equally promising moves broken by `seed`.
+    pub fn with_seed(mut self, seed: u64) -> BigNegamax {
+        self.seed = seed;
+        self
+    }
+
+    /// A cell's place among its equals: a mix of the seed and the cell.
+    fn tie_break(&self, cell: usize) -> u64 {
+        let z = (self.seed ^ cell as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z ^ (z >> 29)
     }
 
     /// Thinking time per move.
@@ -76,7 +92,10 @@ impl BigNegamax {
             .iter()
             .map(|c| (b.move_value(t, c), c))
             .collect();
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.sort_unstable_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(self.tie_break(a.1).cmp(&self.tie_break(b.1)))
+        });
         scored.truncate(width);
         scored.into_iter().map(|(_, c)| c).collect()
     }

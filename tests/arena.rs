@@ -1,0 +1,536 @@
+//! `arena` as a tournament tool, from outside: the binary with its flags,
+//! its state files, records and reports.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kxo_tui::game::{Cell, Outcome, Position, Rules};
+use kxo_tui::tournament::records::{read_psq, read_sgf};
+use kxo_tui::tournament::{GameResult, PlayedGame};
+
+fn kxo(args: &[&str]) -> (i32, String, String) {
+    common::kxo_with(args, &[])
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// The report without the times per move, which differ run to run.
+fn timeless(mut report: serde_json::Value) -> serde_json::Value {
+    for standing in report["ranking"].as_array_mut().expect("a ranking") {
+        standing["ms_per_move"] = 0.into();
+    }
+    report
+}
+
+/// The games of a state file (after its header line).
+fn state_games(path: &Path) -> Vec<PlayedGame> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A run whose games are the same every time: MCTS by iterations and
+/// Random, seeded.
+const FIXED: [&str; 14] = [
+    "arena",
+    "--size",
+    "5",
+    "--goal",
+    "4",
+    "--engine",
+    "m=mcts:iterations=3000",
+    "--engine",
+    "r=random",
+    "--games",
+    "24",
+    "--seed",
+    "11",
+    "--json",
+];
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_same_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("run.state");
+    let state_arg = state.to_str().unwrap();
+    let (code, whole, err) = kxo(&FIXED);
+    assert_eq!(code, 0, "{err}");
+    let whole = timeless(json(&whole));
+    assert_eq!(whole["games"], 24);
+
+    let mut args: Vec<&str> = FIXED.to_vec();
+    args.extend(["--state", state_arg, "--jobs", "1"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .args(&args)
+        .env("XDG_DATA_HOME", dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a few games are on disk (a header line and games).
+    let start = Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&state).map_or(0, |t| t.lines().count());
+        if lines >= 6 {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "it finished before the kill"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no games written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: no cleanup of any kind
+    child.wait().unwrap();
+    let before = state_games(&state).len();
+    assert!((5..24).contains(&before), "{before} games before the kill");
+    // A line cut short by the kill is dropped: simulate one.
+    let mut text = std::fs::read(&state).unwrap();
+    text.extend_from_slice(b"{\"game\":23,\"fir");
+    std::fs::write(&state, text).unwrap();
+
+    let (code, resumed, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("resuming: {before} games")) || err.is_empty(),
+        "{err}"
+    );
+    assert_eq!(timeless(json(&resumed)), whole);
+    // Each game once in the file; a third run plays nothing and agrees.
+    let games = state_games(&state);
+    assert_eq!(games.len(), 24);
+    let mut numbers: Vec<u32> = games.iter().map(|g| g.game).collect();
+    numbers.sort();
+    numbers.dedup();
+    assert_eq!(numbers.len(), 24);
+    let (_, again, _) = kxo(&args);
+    assert_eq!(timeless(json(&again)), whole);
+
+    // Other arguments on the same file are refused, and the file kept.
+    let mut other = args.clone();
+    other[12] = "12";
+    let (code, _, err) = kxo(&other);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("belongs to another run"), "{err}");
+    assert_eq!(state_games(&state).len(), 24);
+}
+
+#[test]
+fn shards_played_at_once_merge_into_the_report_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, whole, err) = kxo(&FIXED);
+    assert_eq!(code, 0, "{err}");
+    let whole = timeless(json(&whole));
+    // Three shards as background jobs, as GNU parallel or a job array would.
+    let paths: Vec<String> = (1..=3)
+        .map(|i| {
+            dir.path()
+                .join(format!("shard{i}.state"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let children: Vec<_> = (1..=3)
+        .map(|i| {
+            let shard = format!("{i}/3");
+            let mut args: Vec<&str> = FIXED.to_vec();
+            args.extend(["--shard", &shard, "--state", &paths[i - 1], "--jobs", "1"]);
+            Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+                .args(&args)
+                .env("XDG_DATA_HOME", dir.path())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut shard_games = 0;
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report = json(&String::from_utf8_lossy(&out.stdout));
+        shard_games += report["games"].as_u64().unwrap();
+        assert!(report["games"].as_u64().unwrap() < 24);
+    }
+    assert_eq!(shard_games, 24);
+    let mut merge = vec!["arena", "merge", "--json"];
+    merge.extend(paths.iter().map(String::as_str));
+    let (code, merged, err) = kxo(&merge);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(timeless(json(&merged)), whole);
+    // A missing shard is said, and the rest still reported.
+    let (code, partial, err) = kxo(&["arena", "merge", "--json", &paths[0], &paths[2]]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("no state file for shard 2/3"), "{err}");
+    assert!(json(&partial)["games"].as_u64().unwrap() < 24);
+    // State files of different runs do not merge.
+    let other = dir.path().join("other.state");
+    let mut args: Vec<&str> = FIXED.to_vec();
+    args[12] = "99";
+    args[10] = "2";
+    let other_arg = other.display().to_string();
+    args.extend(["--state", &other_arg, "--shard", "2/3"]);
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = kxo(&["arena", "merge", &paths[0], &other_arg]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("another run"), "{err}");
+}
+
+#[test]
+fn the_sprt_stops_a_clear_match_early_and_says_why() {
+    let (code, out, err) = kxo(&[
+        "arena",
+        "--engine",
+        "strong=mcts:iterations=2000",
+        "--engine",
+        "weak=random",
+        "--size",
+        "5",
+        "--goal",
+        "4",
+        "--games",
+        "2000",
+        "--seed",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=50",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().find(|l| l.starts_with("SPRT")).expect(&out);
+    assert!(line.contains("H1 accepted"), "{line}");
+    assert!(line.contains("(-2.94, 2.94)"), "{line}");
+    let games: u32 = out.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(games < 400 && games.is_multiple_of(2), "{out}");
+    // Against itself it does not find 50 Elo: H0, or still undecided.
+    let (_, out, _) = kxo(&[
+        "arena",
+        "--engine",
+        "a=random",
+        "--engine",
+        "b=random",
+        "--games",
+        "400",
+        "--seed",
+        "3",
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--json",
+    ]);
+    let r = json(&out);
+    assert_ne!(r["sprt"]["verdict"], "h1", "{out}");
+}
+
+#[test]
+fn a_small_round_robin_has_a_consistent_crosstable() {
+    let (code, out, err) = kxo(&[
+        "arena",
+        "--size",
+        "3",
+        "--engine",
+        "perfect=negamax",
+        "--engine",
+        "uct=mcts:iterations=200",
+        "--engine",
+        "rand=random",
+        "--games",
+        "10",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let r = json(&out);
+    assert_eq!(r["games"], 30);
+    let table = r["crosstable"].as_array().unwrap();
+    for (i, row) in table.iter().enumerate() {
+        for (j, entry) in row.as_array().unwrap().iter().enumerate() {
+            if i == j {
+                assert!(entry.is_null());
+                continue;
+            }
+            let (p, g) = (entry[0].as_f64().unwrap(), entry[1].as_u64().unwrap());
+            let q = table[j][i][0].as_f64().unwrap();
+            assert_eq!(g, 10);
+            assert_eq!(p + q, 10.0);
+        }
+    }
+    // A perfect player never loses on 3x3: at least half the points
+    // against each, and first in the ranking or tied for it.
+    assert!(table[0][1][0].as_f64().unwrap() >= 5.0);
+    assert!(table[0][2][0].as_f64().unwrap() >= 5.0);
+    let perfect = r["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "perfect")
+        .unwrap();
+    assert_eq!(perfect["losses"], 0);
+    assert_eq!(perfect["games"], 20);
+    // Text: the crosstable under its heading.
+    let (_, text, _) = kxo(&[
+        "arena",
+        "--size",
+        "3",
+        "--engine",
+        "a=negamax",
+        "--engine",
+        "b=random",
+        "--engine",
+        "c=random",
+        "--games",
+        "2",
+        "--format",
+        "gauntlet",
+        "--seed",
+        "1",
+    ]);
+    assert!(text.contains("crosstable"), "{text}");
+    assert!(
+        text.contains("a vs b") && text.contains("a vs c") && !text.contains("b vs c"),
+        "{text}"
+    );
+}
+
+#[test]
+fn records_are_written_per_game_and_read_back_as_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    let state = dir.path().join("s.state");
+    let (code, _, err) = kxo(&[
+        "arena",
+        "--size",
+        "15",
+        "--goal",
+        "5",
+        "--engine",
+        "m=mcts:iterations=300",
+        "--engine",
+        "n=negamax:think-ms=5",
+        "--games",
+        "4",
+        "--seed",
+        "8",
+        "--records",
+        records.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rules = Rules::new(15, 5).unwrap();
+    let games = state_games(&state);
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        let stem = records.join(format!("game-{:04}", game.game + 1));
+        let sgf = read_sgf(&std::fs::read_to_string(stem.with_extension("sgf")).unwrap()).unwrap();
+        let psq = read_psq(&std::fs::read_to_string(stem.with_extension("psq")).unwrap()).unwrap();
+        let moves: Vec<Cell> = game.moves.iter().map(|&c| Cell::new(c)).collect();
+        assert_eq!(sgf.moves, moves);
+        assert_eq!(psq.moves, moves);
+        assert_eq!(sgf.names, [game.first.clone(), game.second.clone()]);
+        // The moves replay to the result recorded.
+        let pos = Position::from_moves(rules, &moves).unwrap();
+        let expected = match game.result {
+            GameResult::First => Outcome::Win(kxo_tui::game::Player::O),
+            GameResult::Second => Outcome::Win(kxo_tui::game::Player::X),
+            GameResult::Draw => Outcome::Draw,
+        };
+        assert_eq!(pos.outcome(), expected, "{game:?}");
+        let re = sgf.result.unwrap();
+        assert_eq!(
+            re.starts_with('B'),
+            game.result == GameResult::First,
+            "{re}"
+        );
+        // A random opening of 2 to 4 stones.
+        assert!((2..=4).contains(&game.opening), "{game:?}");
+    }
+    // A pair: one opening, colours swapped.
+    for pair in games.chunks(2) {
+        assert_eq!(
+            pair[0].moves[..pair[0].opening],
+            pair[1].moves[..pair[1].opening]
+        );
+        assert_eq!(
+            (&pair[0].first, &pair[0].second),
+            (&pair[1].second, &pair[1].first)
+        );
+    }
+    assert_ne!(
+        games[0].moves[..games[0].opening],
+        games[2].moves[..games[2].opening]
+    );
+}
+
+/// The move lists of a Gomoku run's games.
+fn gomoku_games(extra: &[&str]) -> Vec<PlayedGame> {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("s.state");
+    let mut args = vec![
+        "arena",
+        "--size",
+        "15",
+        "--goal",
+        "5",
+        "--games",
+        "36",
+        "--seed",
+        "3",
+        "--state",
+        state.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    state_games(&state)
+}
+
+#[test]
+fn thirty_six_gomoku_games_are_thirty_six_different_games() {
+    // One deterministic engine against itself, each game from its own
+    // opening: before openings, all 36 were one game.
+    let games = gomoku_games(&[
+        "--o",
+        "negamax",
+        "--x",
+        "negamax",
+        "--think-ms",
+        "3",
+        "--no-repeat",
+    ]);
+    assert_eq!(games.len(), 36);
+    let distinct: std::collections::HashSet<&Vec<u16>> = games.iter().map(|g| &g.moves).collect();
+    assert_eq!(distinct.len(), 36, "some games repeat move for move");
+    // Paired: two engines, 18 openings each played with colours swapped.
+    let games = gomoku_games(&[
+        "--engine",
+        "m=mcts:iterations=300",
+        "--engine",
+        "n=negamax:think-ms=3",
+    ]);
+    assert_eq!(games.len(), 36);
+    let distinct: std::collections::HashSet<&Vec<u16>> = games.iter().map(|g| &g.moves).collect();
+    assert_eq!(distinct.len(), 36, "some games repeat move for move");
+}
+
+#[test]
+fn a_brain_gets_the_match_clock_and_loses_on_time_when_it_runs_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("brain.log");
+    let brain = format!(
+        "slow=brain:env SLOW_BRAIN_MS=300 BRAIN_LOG={} {}",
+        log.display(),
+        common::brain_script("slow.sh")
+    );
+    let (code, out, err) = kxo(&[
+        "arena",
+        "--size",
+        "15",
+        "--goal",
+        "5",
+        "--engine",
+        &brain,
+        "--engine",
+        "r=random",
+        "--games",
+        "1",
+        "--no-repeat",
+        "--openings",
+        "none",
+        "--match-ms",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(said.contains("INFO timeout_match 1000"), "{said}");
+    assert!(said.contains("INFO time_left 1000"), "{said}");
+    // Later moves are told less.
+    let lefts: Vec<u64> = said
+        .lines()
+        .filter_map(|l| l.strip_prefix("INFO time_left "))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(
+        lefts.len() >= 3 && lefts.windows(2).all(|w| w[1] < w[0]),
+        "{lefts:?}"
+    );
+    let r = json(&out);
+    assert_eq!(r["second_wins"], 1, "{out}");
+    let forfeit = r["forfeits"][0].as_str().unwrap();
+    assert!(
+        forfeit.contains("time: slow (O)") && forfeit.contains("1000 ms match clock"),
+        "{forfeit}"
+    );
+}
+
+#[test]
+fn bad_tournament_flags_get_one_line_and_status_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("o.txt");
+    std::fs::write(&openings, "h8 i9\nh8 z99\n").unwrap();
+    let openings_arg = format!("{}", openings.display());
+    for (args, needle) in [
+        (vec!["--engine", "a=mcts"], "at least two engines"),
+        (
+            vec!["--engine", "a=mcts", "--engine", "a=random"],
+            "two engines are called 'a'",
+        ),
+        (
+            vec!["--engine", "a=mcts", "--o", "mcts"],
+            "cannot be used with",
+        ),
+        (
+            vec![
+                "--engine",
+                "a=mcts",
+                "--engine",
+                "b=random",
+                "--engine",
+                "c=random",
+                "--sprt",
+                "elo0=0,elo1=5",
+            ],
+            "two engines",
+        ),
+        (vec!["--sprt", "elo0=5,elo1=0"], "must be below"),
+        (vec!["--shard", "1/2"], "--state"),
+        (vec!["--shard", "3/2", "--state", "x"], "not a shard"),
+        (vec!["--format", "swiss"], "not a format"),
+        (
+            vec!["--size", "15", "--goal", "5", "--openings", &openings_arg],
+            "line 2",
+        ),
+        (
+            vec!["--openings", "/nonexistent/openings.txt"],
+            "cannot read openings file",
+        ),
+    ] {
+        let mut full = vec!["arena"];
+        full.extend(args.iter().copied());
+        let (code, out, err) = kxo(&full);
+        assert_eq!(code, 2, "{full:?}: {err}");
+        assert!(out.is_empty(), "{full:?}: {out}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{full:?}: {err}");
+        assert!(err.contains(needle), "{full:?}: {err}");
+    }
+    let (code, _, err) = kxo(&["arena", "merge", "/nonexistent/a.state"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no state file"), "{err}");
+}
