@@ -352,6 +352,10 @@ fn records_are_written_per_game_and_read_back_as_played() {
             GameResult::Draw => Outcome::Draw,
         };
         assert_eq!(pos.outcome(), expected, "{game:?}");
+        assert!(matches!(
+            game.end,
+            kxo_tui::tournament::End::Line | kxo_tui::tournament::End::Full
+        ));
         let re = sgf.result.unwrap();
         assert_eq!(
             re.starts_with('B'),
@@ -475,7 +479,7 @@ fn a_brain_gets_the_match_clock_and_loses_on_time_when_it_runs_out() {
     assert_eq!(r["second_wins"], 1, "{out}");
     let forfeit = r["forfeits"][0].as_str().unwrap();
     assert!(
-        forfeit.contains("time: slow (O)") && forfeit.contains("1000 ms match clock"),
+        forfeit.contains("slow (O) loses on time") && forfeit.contains("1000 ms match clock"),
         "{forfeit}"
     );
 }

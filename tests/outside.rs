@@ -82,10 +82,10 @@ fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
         );
         assert_eq!(code, 0, "{mode}: {err}");
         let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(report["o_wins"], 1, "{mode}: {out}");
+        assert_eq!(report["first_wins"], 1, "{mode}: {out}");
         let forfeit = report["forfeits"][0].as_str().unwrap_or_default();
         assert!(
-            forfeit.contains("X forfeits") && forfeit.contains(reason),
+            forfeit.contains("faulty.sh (X) forfeits") && forfeit.contains(reason),
             "{mode}: {forfeit}"
         );
         let pid: u32 = std::fs::read_to_string(&pidfile)
@@ -115,7 +115,24 @@ fn a_brain_that_cannot_start_forfeits() {
     );
     assert_eq!(code, 0);
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(report["o_wins"], 2, "{out}");
+    // It forfeits both games of the pair, as X and then as O.
+    let brain = &report["ranking"][1];
+    assert_eq!(
+        (&brain["name"], &brain["losses"]),
+        (&"pbrain".into(), &2.into()),
+        "{out}"
+    );
+    assert_eq!(
+        report["forfeits"].as_array().map(Vec::len),
+        Some(2),
+        "{out}"
+    );
+    assert!(
+        report["forfeits"][1]
+            .as_str()
+            .is_some_and(|f| f.contains("pbrain (O) forfeits")),
+        "{out}"
+    );
     assert!(
         report["forfeits"][0]
             .as_str()
@@ -129,15 +146,22 @@ fn a_brain_that_cannot_start_forfeits() {
     assert!(code == 2 && err.contains("brain:PATH"), "{err}");
 }
 
+/// The games an engine of an arena report lost.
+fn losses(report: &serde_json::Value, name: &str) -> u64 {
+    report["ranking"]
+        .as_array()
+        .and_then(|r| r.iter().find(|s| s["name"] == name))
+        .and_then(|s| s["losses"].as_u64())
+        .unwrap_or_else(|| panic!("no {name} in {report}"))
+}
+
 #[test]
 fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
     // 4x4 with four in a row is a draw: the perfect player, through the
     // protocol, never loses it (on either side).
     let perfect = own_brain("--engine negamax --goal 4 --think-ms 200");
-    for (o, x, loser) in [
-        (perfect.as_str(), "mcts", "o_wins"),
-        ("mcts", perfect.as_str(), "x_wins"),
-    ] {
+    // Paired games: each order plays both colours.
+    for (o, x) in [(perfect.as_str(), "mcts"), ("mcts", perfect.as_str())] {
         let (code, out, err) = kxo(
             &[
                 "arena",
@@ -161,12 +185,11 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
         );
         assert_eq!(code, 0, "{err}");
         let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-        let lost = if loser == "o_wins" {
-            "x_wins"
-        } else {
-            "o_wins"
-        };
-        assert_eq!(report[lost], 0, "the perfect brain lost: {out}");
+        assert_eq!(
+            losses(&report, "kxo-tui"),
+            0,
+            "the perfect brain lost: {out}"
+        );
         assert!(report.get("forfeits").is_none(), "{out}");
     }
     // MCTS through the protocol against the perfect player: the perfect
@@ -181,7 +204,7 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
     );
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(report["o_wins"], 0, "{out}");
+    assert_eq!(losses(&report, "negamax"), 0, "{out}");
     assert!(report.get("forfeits").is_none(), "{out}");
     // In process, the same engines give the same: no game lost.
     let (_, out, _) = kxo(
@@ -206,7 +229,7 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
         &[],
     );
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(report["x_wins"], 0, "{out}");
+    assert_eq!(losses(&report, "negamax"), 0, "{out}");
     // Gomoku: whole games through the protocol, no forfeit.
     let mcts = own_brain("--engine mcts --think-ms 50");
     let (code, out, err) = kxo(

@@ -213,8 +213,24 @@ pub struct PlayedGame {
     /// Thinking time of each move in microseconds (0 for the opening's).
     pub us: Vec<u64>,
     pub result: GameResult,
-    /// "five in a row", "board full", "forfeit: …", "time: …".
+    pub end: End,
+    /// In words: "5 in a row", "board full", "mine (X) forfeits: the
+    /// brain exited", "mine (O) loses on time: …".
     pub reason: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum End {
+    /// K in a row.
+    Line,
+    /// The board full: a draw.
+    Full,
+    /// A side failed (an outside brain crashed, cheated, was late).
+    Forfeit,
+    /// A side overran its match clock.
+    Time,
 }
 
 /// A seed per game and side: SplitMix64's finaliser, so nearby games get

@@ -4,7 +4,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{
-    EngineSpec, GameResult, Openings, PlayedGame, Settings, Shard, Slot, report, schedule, seed_for,
+    End, EngineSpec, GameResult, Openings, PlayedGame, Settings, Shard, Slot, report, schedule,
+    seed_for,
 };
 use crate::ai::rl::SharedTable;
 use crate::ai::{Budget, Engine, Unlimited, make_engine_with};
@@ -213,6 +214,7 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
             .collect(),
         us: vec![0; opening_len],
         result: GameResult::Draw,
+        end: End::Full,
         reason: "board full".into(),
     };
     let match_clock = settings.match_ms.map(Duration::from_millis);
@@ -221,6 +223,7 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
         match pos.outcome() {
             Outcome::Ongoing => {}
             Outcome::Win(_) => {
+                game.end = End::Line;
                 game.reason = format!("{} in a row", rules.goal());
                 break pos.outcome();
             }
@@ -254,15 +257,17 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
                 game.us.push(spent.as_micros().min(u64::MAX as u128) as u64);
             }
             Err(why) => {
-                game.reason = format!("forfeit: {} ({me}): {why}", specs[side].name);
+                game.end = End::Forfeit;
+                game.reason = format!("{} ({me}) forfeits: {why}", specs[side].name);
                 break Outcome::Win(me.other());
             }
         }
         if let Some(total) = match_clock
             && used[side] > total + MATCH_GRACE
         {
+            game.end = End::Time;
             game.reason = format!(
-                "time: {} ({me}) used {} ms of a {} ms match clock",
+                "{} ({me}) loses on time: {} ms used of a {} ms match clock",
                 specs[side].name,
                 used[side].as_millis(),
                 total.as_millis()

@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use super::{GameResult, PlayedGame};
+use super::{End, GameResult, PlayedGame};
 use crate::game::{Cell, Rules};
 
 /// The SGF text of a game.
@@ -26,12 +26,10 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
             } else {
                 'W'
             };
-            let how = if game.reason.starts_with("time") {
-                "T"
-            } else if game.reason.starts_with("forfeit") {
-                "F"
-            } else {
-                ""
+            let how = match game.end {
+                End::Time => "T",
+                End::Forfeit => "F",
+                End::Line | End::Full => "",
             };
             format!("{winner}+{how}")
         }
@@ -269,7 +267,8 @@ mod tests {
             us: (0..cells.len() as u64).map(|i| i * 10_000).collect(),
             moves: cells,
             result: GameResult::Second,
-            reason: "time: O's match clock ran out".into(),
+            end: End::Time,
+            reason: "mcts]x (X) loses on time".into(),
         }
     }
 

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::stats::{Pentanomial, Verdict};
-use super::{GameResult, PlayedGame, Settings, Slot, pairings, schedule};
+use super::{End, GameResult, PlayedGame, Settings, Slot, pairings, schedule};
 use crate::elo::elo_estimate;
 
 /// One engine's line of the ranking.
@@ -85,7 +85,8 @@ pub struct Report {
     pub pairings: Vec<Pairing>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtReport>,
-    /// "game 3: forfeit: brain (X): the brain exited".
+    /// Games lost by failing or on time: "game 3: mine (X) forfeits: the
+    /// brain exited".
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forfeits: Vec<String>,
 }
@@ -214,7 +215,7 @@ impl Report {
                     GameResult::Second => report.second_wins += 1,
                     GameResult::Draw => report.draws += 1,
                 }
-                if game.reason.starts_with("forfeit") || game.reason.starts_with("time") {
+                if matches!(game.end, End::Forfeit | End::Time) {
                     report
                         .forfeits
                         .push(format!("game {}: {}", game.game + 1, game.reason));
@@ -470,7 +471,7 @@ impl Report {
             );
         }
         for f in &self.forfeits {
-            let _ = writeln!(out, "forfeit: {f}");
+            let _ = writeln!(out, "{f}");
         }
         out
     }
