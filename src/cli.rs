@@ -98,9 +98,71 @@ pub struct LiveArgs {
     /// The learning player's model file (default: under the user's data folder).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
+    /// Show a tournament: a participant NAME=SPEC, repeated, as in
+    /// `arena` (mcts:think-ms=300, negamax, 'brain:PATH [ARGS]'…). The
+    /// boxes play its games in order; the Leaderboard tab (W) shows its
+    /// ranking and crosstable.
+    #[arg(long = "engine", value_name = "NAME=SPEC", value_parser = parse_engine_spec,
+          conflicts_with_all = ["o", "x", "human"])]
+    pub engines: Vec<crate::tournament::EngineSpec>,
+    /// With --engine: round-robin or gauntlet.
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value = "round-robin",
+        requires = "engines"
+    )]
+    pub format: crate::tournament::Format,
+    /// With --engine: games per pairing of two engines, in pairs of one
+    /// opening with colours swapped.
+    #[arg(long, value_name = "N", default_value_t = 10, requires = "engines",
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub tournament_games: u32,
+    /// With --engine: where games start, as in `arena` (random above 8x8).
+    #[arg(long, value_name = "random|none|FILE", requires = "engines")]
+    pub openings: Option<String>,
 }
 
 impl LiveArgs {
+    /// The tournament `--engine` names, if any: its plan, checked.
+    fn tournament(
+        &self,
+        rules: Rules,
+        seed: u64,
+        limit: ThinkLimit,
+    ) -> Result<Option<crate::tournament::Plan>, InputError> {
+        use crate::tournament::{Openings, Plan, Settings};
+        if self.engines.is_empty() {
+            return Ok(None);
+        }
+        crate::tournament::spec::check_names(&self.engines).map_err(InputError)?;
+        let kinds: Vec<EngineKind> = self.engines.iter().map(|e| e.kind).collect();
+        refuse_engines(rules, &kinds)?;
+        let openings = match &self.openings {
+            Some(arg) => Openings::from_arg(arg, rules).map_err(InputError)?,
+            None => Openings::default_for(rules),
+        };
+        let (think_ms, mcts_iterations) = match limit {
+            ThinkLimit::Millis(ms) => (Some(ms), None),
+            ThinkLimit::Default { mcts_iterations } => (None, Some(mcts_iterations)),
+        };
+        let settings = Settings {
+            size: rules.size(),
+            goal: rules.goal(),
+            engines: self.engines.iter().map(|e| e.text()).collect(),
+            format: self.format,
+            games: self.tournament_games,
+            repeat: true,
+            openings: openings.describe(),
+            seed,
+            think_ms,
+            mcts_iterations,
+            match_ms: None,
+            sprt: None,
+        };
+        Ok(Some(Plan::new(self.engines.clone(), settings, openings)))
+    }
+
     /// The live screen's configuration, without the learning player's
     /// table (the caller opens the model) and with the environment's
     /// `color` and `fault_game`. Pure: reads no file and no terminal.
@@ -131,24 +193,29 @@ impl LiveArgs {
         }
         let rules = self.rules.rules()?;
         refuse_engines(rules, &[o, x].into_iter().flatten().collect::<Vec<_>>())?;
+        let seed = self.seed.unwrap_or_else(rand::random);
+        let tournament = self.tournament(rules, seed, limit)?;
+        let games = match (&tournament, self.human) {
+            (_, Some(_)) => 1,
+            // No more boxes than the tournament has games.
+            (Some(plan), None) => (self.games as usize).min(plan.slots.len()),
+            (None, None) => self.games as usize,
+        };
         Ok(crate::app::LiveConfig {
+            tournament: tournament.map(std::rc::Rc::new),
             rules,
             rl: None,
             brains,
             animate: !self.no_anim,
             warning: None,
-            games: if self.human.is_some() {
-                1
-            } else {
-                self.games as usize
-            },
+            games,
             o,
             x,
             delay: std::time::Duration::from_millis(self.delay),
             hold: std::time::Duration::from_millis(self.hold),
             limit,
             human: self.human,
-            seed: self.seed.unwrap_or_else(rand::random),
+            seed,
             fps: self.fps,
             color,
             fault_game,
@@ -158,7 +225,9 @@ impl LiveArgs {
     /// Whether the learning player was asked for by name (`--model`,
     /// `--o rl`): then a model that cannot be read stops the run.
     pub fn names_the_learner(&self, config: &crate::app::LiveConfig) -> bool {
-        self.model.is_some() || [config.o, config.x].contains(&Some(EngineKind::Rl))
+        self.model.is_some()
+            || [config.o, config.x].contains(&Some(EngineKind::Rl))
+            || self.engines.iter().any(|e| e.kind == EngineKind::Rl)
     }
 }
 
@@ -604,5 +673,48 @@ mod tests {
         let args = live(&["--o", "rl"]);
         let c = args.config(ColorMode::None, None).unwrap();
         assert!(args.names_the_learner(&c));
+    }
+
+    #[test]
+    fn engines_on_the_live_screen_make_a_tournament_plan() {
+        use crate::ui::palette::ColorMode;
+        let args = live(&[
+            "--engine",
+            "a=mcts:think-ms=50",
+            "--engine",
+            "b=negamax",
+            "--engine",
+            "c=random",
+            "--format",
+            "gauntlet",
+            "--tournament-games",
+            "3",
+            "--games",
+            "9",
+            "--seed",
+            "2",
+        ]);
+        let c = args.config(ColorMode::None, None).unwrap();
+        let plan = c.tournament.as_ref().unwrap();
+        // Gauntlet: a against b and c, two rounds of a pair (3 rounds up).
+        assert_eq!(plan.slots.len(), 6);
+        assert_eq!(c.games, 6, "no more boxes than games");
+        assert_eq!(plan.settings.seed, 2);
+        let err = live(&["--engine", "a=mcts", "--engine", "a=random"])
+            .config(ColorMode::None, None)
+            .unwrap_err();
+        assert!(err.0.contains("two engines are called 'a'"), "{err}");
+        let err = live(&["--engine", "a=mcts"])
+            .config(ColorMode::None, None)
+            .unwrap_err();
+        assert!(err.0.contains("at least two"), "{err}");
+        for bad in [
+            vec!["--engine", "a=mcts", "--o", "mcts"],
+            vec!["--tournament-games", "4"],
+            vec!["--engine", "a=mcts", "--human"],
+        ] {
+            let argv = std::iter::once("kxo-tui").chain(bad.iter().copied());
+            assert!(Cli::try_parse_from(argv).is_err(), "{bad:?}");
+        }
     }
 }

@@ -267,7 +267,8 @@ fn a_failing_brain_forfeits_on_the_live_screen_and_is_gone_after_quit() {
             "--games", "1", "--size", "15", "--goal", "5", "--o", "random", "--x", &brain,
             "--hold", "60000",
         ],
-        120,
+        // Wide enough for the Records line, with the opening's moves, in one.
+        200,
         40,
         &[("FAULT_PIDFILE", &pidfile)],
     );

@@ -597,3 +597,49 @@ fn the_records_tab_scrolls_to_every_game() {
     s.send(CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
 }
+
+#[test]
+fn the_live_screen_shows_a_tournament_and_its_crosstable() {
+    let mut s = Session::start(
+        &[
+            "--size",
+            "3",
+            "--engine",
+            "alpha=negamax",
+            "--engine",
+            "beta=random",
+            "--engine",
+            "gamma=mcts:iterations=200",
+            "--tournament-games",
+            "2",
+            "--games",
+            "3",
+            "--delay",
+            "0",
+            "--hold",
+            "200",
+            "--seed",
+            "4",
+        ],
+        120,
+        50,
+        &[],
+    );
+    // The boxes name the tournament's engines.
+    s.wait_for("alpha", T);
+    s.send(b"E");
+    // Three pairings of two games: all six end, and the tab says so.
+    let screen = s.wait_for("6 games of 6", Duration::from_secs(30));
+    assert!(screen.contains("Tournament"), "{screen}");
+    assert!(screen.contains("crosstable"), "{screen}");
+    // The perfect player loses no game of 3x3.
+    let alpha = screen
+        .lines()
+        .find(|l| l.contains(" alpha ") && l.contains('%'))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let n = numbers(alpha);
+    // rank, games, wins, draws, losses…
+    assert_eq!((n[1], n[4]), (4.0, 0.0), "{alpha}");
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+}

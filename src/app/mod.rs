@@ -78,6 +78,10 @@ pub struct LiveConfig {
     pub brains: [Option<crate::protocol::outside::BrainCommand>; 2],
     /// The logo's colours drift slowly (off with `--no-anim`).
     pub animate: bool,
+    /// A tournament to show (`--engine` … `--format`): the boxes play its
+    /// games in order, and the Leaderboard tab shows its ranking and
+    /// crosstable.
+    pub tournament: Option<std::rc::Rc<crate::tournament::Plan>>,
 }
 
 impl Default for LiveConfig {
@@ -102,6 +106,7 @@ impl Default for LiveConfig {
             rl: None,
             brains: [None, None],
             animate: true,
+            tournament: None,
         }
     }
 }
@@ -175,12 +180,22 @@ pub struct GameView {
     pub pos: Position,
     pub record: GameRecord,
     pub engines: [EngineKind; 2],
+    /// The seats' names on screen: "MCTS", "pbrain-foo", a tournament
+    /// engine's NAME.
+    pub labels: [String; 2],
+    /// The tournament game it plays, if it plays one.
+    pub slot: Option<crate::tournament::Slot>,
+    /// How many of the record's first moves are the opening's stones.
+    pub opening: usize,
+    /// Each move's thinking time (CPU), as its seat last reported it; 0 for
+    /// the opening's stones and a person's moves.
+    pub move_cpu: Vec<Duration>,
     pub last_move: Option<Cell>,
     pub status: GameStatus,
     /// Bumped at every restart, so a seat never plays into a newer game.
     pub generation: u64,
-    /// The previous game's engines and result.
-    pub previous: Option<([EngineKind; 2], Outcome)>,
+    /// The previous game's seats (their labels) and result.
+    pub previous: Option<([String; 2], Outcome)>,
     /// The first move waits until then (staggered starts).
     pub not_before: Instant,
     /// The seat to move, while it thinks.
@@ -267,7 +282,28 @@ pub struct App {
     pub human: Option<human::HumanState>,
     /// The terminal's size (columns, rows) as last seen.
     pub screen: (u16, u16),
+    /// The tournament's finished games and their report, when the screen
+    /// shows one.
+    pub tournament: Option<TournamentProgress>,
     rng: Xoshiro256PlusPlus,
+}
+
+/// How far the tournament the screen shows has got.
+#[derive(Clone, Debug)]
+pub struct TournamentProgress {
+    /// The next game of the plan to start.
+    next: usize,
+    pub games: Vec<crate::tournament::PlayedGame>,
+    pub report: crate::tournament::Report,
+}
+
+/// What a game starts with: its engines, their names, the tournament game
+/// it is, and the opening's stones.
+struct Start {
+    engines: [EngineKind; 2],
+    labels: [String; 2],
+    slot: Option<crate::tournament::Slot>,
+    opening: Vec<Cell>,
 }
 
 impl App {
@@ -301,23 +337,35 @@ impl App {
                 .human
                 .map(|side| human::HumanState::new(side, config.rules.size())),
             screen: (0, 0),
+            tournament: config.tournament.as_ref().map(|plan| TournamentProgress {
+                next: 0,
+                games: Vec::new(),
+                report: crate::tournament::Report::new(&plan.settings, &[]),
+            }),
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
             config,
         };
         let count = app.config.games;
         for index in 0..count {
-            let engines = app.pick_engines();
+            let Some(start) = app.next_start(index, 0) else {
+                break;
+            };
             // Game i starts i/count of the way through the stagger.
             let offset = if app.human.is_some() {
                 Duration::ZERO
             } else {
                 STAGGER.mul_f64(index as f64 / count as f64)
             };
+            let (pos, record) = start_position(app.config.rules, &start.opening);
             app.games.push(GameView {
                 index,
-                pos: Position::new(app.config.rules),
-                record: GameRecord::new(app.config.rules),
-                engines,
+                pos,
+                record,
+                engines: start.engines,
+                labels: start.labels,
+                slot: start.slot,
+                opening: start.opening.len(),
+                move_cpu: Vec::new(),
                 last_move: None,
                 status: GameStatus::Playing,
                 generation: 0,
@@ -329,6 +377,41 @@ impl App {
             });
         }
         app
+    }
+
+    /// What game `index` plays next (its round `generation`): the
+    /// tournament's next game, or a fresh pair of engines; on boards above
+    /// 8x8 from an opening of its own, so that no two games are alike.
+    /// `None` when the tournament has no game left.
+    fn next_start(&mut self, index: usize, generation: u64) -> Option<Start> {
+        if let (Some(plan), Some(progress)) = (&self.config.tournament, &mut self.tournament) {
+            let slot = *plan.slots.get(progress.next)?;
+            progress.next += 1;
+            let specs = [&plan.specs[slot.first], &plan.specs[slot.second]];
+            return Some(Start {
+                engines: specs.map(|s| s.kind),
+                labels: specs.map(|s| s.name.clone()),
+                slot: Some(slot),
+                opening: plan.opening(&slot),
+            });
+        }
+        let engines = self.pick_engines();
+        let rules = self.config.rules;
+        let opening = if rules.is_small() || self.human.is_some() {
+            Vec::new()
+        } else {
+            crate::tournament::opening::random(rules, self.engine_seed(index, 2, generation))
+        };
+        Some(Start {
+            labels: [Player::O, Player::X].map(|side| {
+                self.config
+                    .seat_label(engines[side.index()], side)
+                    .to_string()
+            }),
+            engines,
+            slot: None,
+            opening,
+        })
     }
 
     /// A fresh pair for a game. A side the command line fixes stays fixed;
@@ -355,6 +438,30 @@ impl App {
         }
     }
 
+    /// The CPU time seat `side` of game `index` may think per move: the
+    /// run's clock, or a tournament engine's own; `None` when its budget
+    /// is iterations.
+    pub fn seat_clock(&self, index: usize, side: Player) -> Option<Duration> {
+        let limit = match (
+            &self.config.tournament,
+            self.games.get(index).and_then(|g| g.slot),
+        ) {
+            (Some(plan), Some(slot)) => {
+                let spec = if side == Player::O {
+                    slot.first
+                } else {
+                    slot.second
+                };
+                plan.specs[spec].limit(self.config.limit)
+            }
+            _ => self.config.limit,
+        };
+        match limit {
+            ThinkLimit::Millis(ms) => Some(Duration::from_millis(ms)),
+            ThinkLimit::Default { .. } => None,
+        }
+    }
+
     /// A seed for the engine of `side` in game `index`, generation `gen`.
     pub fn engine_seed(&self, index: usize, side: usize, generation: u64) -> u64 {
         let mix = (index as u64) << 32 ^ (generation << 1) ^ side as u64;
@@ -374,7 +481,10 @@ impl App {
             Tab::Records => games,
             // Summary and engines, then a line per seat when narrow.
             Tab::Load => 12 + 2 * games,
-            Tab::Leaderboard => 4 + EngineKind::COUNT as u16,
+            Tab::Leaderboard => match &self.tournament {
+                Some(t) => 16 + 2 * t.report.engines.len() as u16 + t.report.pairings.len() as u16,
+                None => 4 + EngineKind::COUNT as u16,
+            },
         }
     }
 
@@ -409,7 +519,11 @@ impl App {
         }
         game.record.moves.push(cell);
         game.last_move = Some(cell);
-        game.thinking = None;
+        // The CPU time the seat's last report gave: what the move cost.
+        let used = game.thinking.take().map_or(Duration::ZERO, |t| t.used);
+        game.move_cpu
+            .resize(game.record.moves.len() - 1, Duration::ZERO);
+        game.move_cpu.push(used);
         let outcome = game.pos.outcome();
         self.totals.moves += 1;
         self.rate.record(now);
@@ -459,6 +573,13 @@ impl App {
         if outcome.is_over() && !human_mode {
             self.leaderboard.record(game.engines, outcome);
         }
+        if outcome.is_over()
+            && let (Some(slot), Some(plan), Some(progress)) =
+                (game.slot, &self.config.tournament, &mut self.tournament)
+        {
+            progress.games.push(played_game(game, slot, outcome));
+            progress.report = crate::tournament::Report::new(&plan.settings, &progress.games);
+        }
         if outcome.is_over() {
             game.status = GameStatus::Over {
                 restart_at: (!human_mode).then_some(now + hold),
@@ -477,20 +598,34 @@ impl App {
 
     /// Starts game `index` afresh with a new pair of engines (unless fixed).
     pub fn restart_game(&mut self, index: usize, now: Instant) -> Vec<Effect> {
-        let engines = self.pick_engines();
         let rules = self.config.rules;
+        let (failed, generation) = match self.games.get(index) {
+            Some(g) => (matches!(g.status, GameStatus::Failed(_)), g.generation),
+            None => return Vec::new(),
+        };
+        if failed {
+            return Vec::new();
+        }
+        let Some(start) = self.next_start(index, generation + 1) else {
+            // The tournament has no game left: the box keeps its last one.
+            if let Some(game) = self.games.get_mut(index) {
+                game.status = GameStatus::Over { restart_at: None };
+            }
+            self.touch(false);
+            return vec![Effect::Redraw];
+        };
         let Some(game) = self.games.get_mut(index) else {
             return Vec::new();
         };
-        if matches!(game.status, GameStatus::Failed(_)) {
-            return Vec::new();
-        }
-        game.previous = Some((game.engines, game.outcome()));
+        game.previous = Some((game.labels.clone(), game.outcome()));
         game.forfeit = None;
         game.brain_says = None;
-        game.pos = Position::new(rules);
-        game.record = GameRecord::new(rules);
-        game.engines = engines;
+        (game.pos, game.record) = start_position(rules, &start.opening);
+        game.engines = start.engines;
+        game.labels = start.labels;
+        game.slot = start.slot;
+        game.opening = start.opening.len();
+        game.move_cpu.clear();
         game.last_move = None;
         game.status = GameStatus::Playing;
         game.generation += 1;
@@ -684,6 +819,52 @@ impl App {
     }
 }
 
+/// A game's position and record after its opening's stones.
+fn start_position(rules: crate::game::Rules, opening: &[Cell]) -> (Position, GameRecord) {
+    let mut record = GameRecord::new(rules);
+    match Position::from_moves(rules, opening) {
+        Ok(pos) => {
+            record.moves = opening.to_vec();
+            (pos, record)
+        }
+        Err(_) => (Position::new(rules), record),
+    }
+}
+
+/// A finished tournament game as the tournament's report counts it.
+fn played_game(
+    game: &GameView,
+    slot: crate::tournament::Slot,
+    outcome: Outcome,
+) -> crate::tournament::PlayedGame {
+    use crate::tournament::{End, GameResult};
+    let (end, reason) = match (&game.forfeit, outcome) {
+        (Some((loser, why)), _) => (
+            End::Forfeit,
+            format!("{} ({loser}) forfeits: {why}", game.labels[loser.index()]),
+        ),
+        (None, Outcome::Win(_)) => (End::Line, format!("{} in a row", game.pos.rules().goal())),
+        _ => (End::Full, "board full".into()),
+    };
+    crate::tournament::PlayedGame {
+        game: slot.game,
+        first: game.labels[0].clone(),
+        second: game.labels[1].clone(),
+        opening: game.opening,
+        moves: game.record.moves.iter().map(|c| c.index() as u16).collect(),
+        us: (0..game.record.moves.len())
+            .map(|i| game.move_cpu.get(i).map_or(0, |t| t.as_micros() as u64))
+            .collect(),
+        result: match outcome {
+            Outcome::Win(Player::O) => GameResult::First,
+            Outcome::Win(Player::X) => GameResult::Second,
+            _ => GameResult::Draw,
+        },
+        end,
+        reason,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -789,7 +970,7 @@ mod tests {
         assert!(a.apply_move(1, 0, Cell::new(15), now).is_empty());
         a.restart_game(1, now);
         assert_eq!(
-            a.games[1].previous.map(|p| p.1),
+            a.games[1].previous.as_ref().map(|p| p.1),
             Some(Outcome::Win(Player::O))
         );
     }
@@ -812,5 +993,117 @@ mod tests {
         assert!(a.games[0].thinking.is_none());
         a.report_thinking(0, 7, thinking);
         assert!(a.games[0].thinking.is_none());
+    }
+
+    /// Plays game `index` to its end with the first legal move each turn.
+    fn play_out(a: &mut App, index: usize, now: Instant) {
+        while a.games[index].status == GameStatus::Playing {
+            let g = &a.games[index];
+            let cell = g.pos.legal_moves().next().unwrap();
+            a.apply_move(index, g.generation, cell, now);
+        }
+    }
+
+    #[test]
+    fn big_boards_start_every_game_from_its_own_opening() {
+        let rules = Rules::new(15, 5).unwrap();
+        let config = LiveConfig {
+            rules,
+            games: 9,
+            o: Some(EngineKind::Negamax),
+            x: Some(EngineKind::Negamax),
+            seed: 3,
+            ..LiveConfig::default()
+        };
+        let mut a = App::new(config, Instant::now());
+        let mut openings = std::collections::HashSet::new();
+        for g in &a.games {
+            assert!((2..=4).contains(&g.opening), "{}", g.opening);
+            assert_eq!(g.record.moves.len(), g.opening);
+            assert_eq!(g.pos.move_count() as usize, g.opening);
+            openings.insert(g.record.moves.clone());
+        }
+        // Nine games, nine move lists: they differ in their first stones.
+        assert_eq!(openings.len(), 9);
+        // A restart draws a new one.
+        let now = Instant::now();
+        play_out(&mut a, 0, now);
+        let before = a.games[0].record.moves[..a.games[0].opening].to_vec();
+        a.restart_game(0, now);
+        assert_ne!(a.games[0].record.moves, before);
+        // Small boards start empty, as before.
+        let small = App::new(
+            LiveConfig {
+                games: 4,
+                ..LiveConfig::default()
+            },
+            now,
+        );
+        assert!(
+            small
+                .games
+                .iter()
+                .all(|g| g.opening == 0 && g.record.moves.is_empty())
+        );
+    }
+
+    #[test]
+    fn a_tournament_plays_its_games_in_order_and_reports_them() {
+        use crate::tournament::{EngineSpec, Format, Openings, Plan, Settings};
+        let specs = vec![
+            EngineSpec::parse("alpha=random").unwrap(),
+            EngineSpec::parse("beta=negamax").unwrap(),
+        ];
+        let settings = Settings {
+            size: 4,
+            goal: 3,
+            engines: specs.iter().map(EngineSpec::text).collect(),
+            format: Format::RoundRobin,
+            games: 4,
+            repeat: true,
+            openings: "none".into(),
+            seed: 5,
+            think_ms: None,
+            mcts_iterations: None,
+            match_ms: None,
+            sprt: None,
+        };
+        let plan = Plan::new(specs, settings, Openings::None);
+        let config = LiveConfig {
+            games: 2,
+            seed: 1,
+            tournament: Some(std::rc::Rc::new(plan)),
+            ..LiveConfig::default()
+        };
+        let now = Instant::now();
+        let mut a = App::new(config, now);
+        // Box 1 plays game 1 (alpha first), box 2 game 2 (colours swapped).
+        assert_eq!(a.games[0].labels, ["alpha", "beta"]);
+        assert_eq!(a.games[1].labels, ["beta", "alpha"]);
+        assert_eq!(
+            a.games[0].engines,
+            [EngineKind::Random, EngineKind::Negamax]
+        );
+        for round in 0..2 {
+            for index in 0..2 {
+                play_out(&mut a, index, now);
+            }
+            let progress = a.tournament.as_ref().unwrap();
+            assert_eq!(progress.report.games, 2 * (round + 1));
+            for index in 0..2 {
+                a.restart_game(index, now);
+            }
+        }
+        // Four games played: the boxes keep their last, and do not restart.
+        for g in &a.games {
+            assert_eq!(g.status, GameStatus::Over { restart_at: None });
+        }
+        let report = &a.tournament.as_ref().unwrap().report;
+        assert_eq!((report.games, report.scheduled), (4, 4));
+        assert_eq!(report.pairings[0].pentanomial.pairs(), 2);
+        assert_eq!(
+            report.pairings[0].games,
+            report.pairings[0].a_wins + report.pairings[0].draws + report.pairings[0].b_wins
+        );
     }
 }

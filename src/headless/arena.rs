@@ -6,13 +6,11 @@ use std::io::Write;
 
 use crate::ai::EngineKind;
 use crate::cli::{ArenaArgs, ArenaCommand, MergeArgs, SeatArg};
-use crate::tournament::{
-    self, Clocks, EngineSpec, Openings, Report, Settings, spec::SpecText, state,
-};
+use crate::tournament::{self, Clocks, EngineSpec, Openings, Report, Settings, state};
 
 /// The engines the flags name: `--engine`s, or `--o` and `--x`.
 fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
-    let mut engines = if args.engines.is_empty() {
+    let engines = if args.engines.is_empty() {
         let seat = |arg: &Option<SeatArg>, default: EngineKind| match arg {
             Some(seat) => EngineSpec::for_seat(seat.kind(), seat.brain()),
             None => EngineSpec::for_seat(default, None),
@@ -29,20 +27,7 @@ fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
     } else {
         args.engines.clone()
     };
-    if engines.len() < 2 {
-        return Err(super::InputError(
-            "a tournament needs at least two engines: give --engine twice or more".into(),
-        ));
-    }
-    for (i, e) in engines.iter().enumerate() {
-        if engines[..i].iter().any(|other| other.name == e.name) {
-            return Err(super::InputError(format!(
-                "two engines are called '{}': give each its own NAME",
-                e.name
-            )));
-        }
-    }
-    engines.shrink_to_fit();
+    tournament::spec::check_names(&engines).map_err(super::InputError)?;
     Ok(engines)
 }
 
@@ -84,13 +69,7 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
     let settings = Settings {
         size: rules.size(),
         goal: rules.goal(),
-        engines: specs
-            .iter()
-            .map(|s| SpecText {
-                name: s.name.clone(),
-                spec: s.spec_text(),
-            })
-            .collect(),
+        engines: specs.iter().map(EngineSpec::text).collect(),
         format: args.format,
         games: args.games,
         repeat: !args.no_repeat,

@@ -705,7 +705,7 @@ mod tests {
         assert!(clock.now() - over_at <= hold + Duration::from_millis(100));
         {
             let a = live.app.borrow();
-            assert_eq!(a.games[0].previous.map(|p| p.1), Some(result));
+            assert_eq!(a.games[0].previous.as_ref().map(|p| p.1), Some(result));
             assert_eq!(a.games[0].status, GameStatus::Playing);
         }
         // The new game is played by the same coroutines: no task was added.

@@ -229,7 +229,9 @@ fn finished_record(app: &App, game: usize, generation: u64) -> Option<crate::gam
 }
 
 /// A fresh engine for seat `me` of game `game` in its round `generation`:
-/// its seed from the run's, an outside brain with the seat's clock.
+/// its seed from the run's, an outside brain with the seat's clock; in a
+/// tournament, the engine its game's participant names, seeded as `arena`
+/// seeds that game.
 fn seat_engine(
     app: &App,
     game: usize,
@@ -238,6 +240,31 @@ fn seat_engine(
     kind: EngineKind,
 ) -> Box<dyn Engine> {
     let config = &app.config;
+    if let (Some(plan), Some(slot)) = (&config.tournament, app.games[game].slot) {
+        let spec = &plan.specs[if me == Player::O {
+            slot.first
+        } else {
+            slot.second
+        }];
+        return match &spec.brain {
+            Some(command) => Box::new(OutsideBrain::new(
+                command.clone(),
+                config.rules,
+                spec.brain_think(config.limit),
+            )),
+            None => {
+                let seed =
+                    crate::tournament::seed_for(plan.settings.seed, slot.game, me.index() as u64);
+                make_engine_with(
+                    spec.kind,
+                    config.rules,
+                    spec.limit(config.limit),
+                    seed,
+                    config.rl.as_ref(),
+                )
+            }
+        };
+    }
     match &config.brains[me.index()] {
         Some(command) if kind == EngineKind::Brain => {
             let think = config
@@ -317,7 +344,7 @@ pub fn run_seat(
                     side: me,
                     kind,
                 };
-                let think_clock = app.borrow().config.clock();
+                let think_clock = app.borrow().seat_clock(game, me);
                 let mut budget = SeatBudget::new(ctx, &app, &signals, seat, think_clock);
                 let choice = e.try_choose(&pos, &mut budget);
                 budget.finish();

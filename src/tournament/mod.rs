@@ -233,6 +233,36 @@ pub enum End {
     Time,
 }
 
+/// A tournament the live screen shows: its engines, settings and games.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub specs: Vec<EngineSpec>,
+    pub settings: Settings,
+    pub openings: Openings,
+    /// [`schedule`]'s games, in the order the boxes take them.
+    pub slots: Vec<Slot>,
+}
+
+impl Plan {
+    pub fn new(specs: Vec<EngineSpec>, settings: Settings, openings: Openings) -> Plan {
+        let slots = schedule(&settings);
+        Plan {
+            specs,
+            settings,
+            openings,
+            slots,
+        }
+    }
+
+    /// The opening of a game of the plan.
+    pub fn opening(&self, slot: &Slot) -> Opening {
+        match self.settings.rules() {
+            Ok(rules) => self.openings.get(rules, self.settings.seed, slot.round),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
 /// A seed per game and side: SplitMix64's finaliser, so nearby games get
 /// unrelated seeds.
 pub fn seed_for(seed: u64, game: u32, side: u64) -> u64 {

@@ -146,6 +146,14 @@ impl EngineSpec {
         }
     }
 
+    /// Its name and spec, as the settings keep them.
+    pub fn text(&self) -> SpecText {
+        SpecText {
+            name: self.name.clone(),
+            spec: self.spec_text(),
+        }
+    }
+
     /// The spec as text: `mcts:think-ms=300`, `brain:./x --flag`.
     pub fn spec_text(&self) -> String {
         if let Some(command) = &self.brain {
@@ -160,6 +168,22 @@ impl EngineSpec {
         }
         text
     }
+}
+
+/// A tournament needs two engines or more, each with its own name.
+pub fn check_names(engines: &[EngineSpec]) -> Result<(), String> {
+    if engines.len() < 2 {
+        return Err("a tournament needs at least two engines: give --engine twice or more".into());
+    }
+    for (i, e) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|other| other.name == e.name) {
+            return Err(format!(
+                "two engines are called '{}': give each its own NAME",
+                e.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

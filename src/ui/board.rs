@@ -19,6 +19,9 @@ pub struct Marks {
     pub winning_line: Bits,
     /// The move a thinking seat is considering, and its side: drawn faintly.
     pub candidate: Option<(Cell, Player)>,
+    /// The opening's stones, placed before the engines played: dimmer
+    /// than the played ones.
+    pub opening: Bits,
 }
 
 fn cell_spans(
@@ -41,6 +44,11 @@ fn cell_spans(
         (None, Some((at, Player::X))) if at == cell => ("x", faint(c.x_style())),
         (None, _) if width == 1 => ("·", c.dim()),
         (None, _) => (" ", Style::default()),
+    };
+    let style = if marks.opening.contains(cell.index()) {
+        faint(style)
+    } else {
+        style
     };
     let on_line = marks.winning_line.contains(cell.index());
     let mark_style = if on_line || marks.last_move == Some(cell) {

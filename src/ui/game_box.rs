@@ -85,7 +85,7 @@ pub fn clock_bar(t: &Thinking, width: usize) -> (String, String) {
 }
 
 /// What a live game's board shows besides the marks: the last move, the
-/// thinking seat's candidate, the winning line.
+/// thinking seat's candidate, the winning line, the opening's stones.
 pub fn marks(game: &GameView) -> board::Marks {
     board::Marks {
         last_move: game.last_move,
@@ -95,6 +95,10 @@ pub fn marks(game: &GameView) -> board::Marks {
             .filter(|_| game.status == GameStatus::Playing)
             .and_then(|t| t.info.best.map(|cell| (cell, t.side))),
         winning_line: game.pos.winning_line().unwrap_or_default(),
+        opening: game.record.moves[..game.opening.min(game.record.moves.len())]
+            .iter()
+            .map(|c| c.index())
+            .collect(),
         ..board::Marks::default()
     }
 }
@@ -190,14 +194,7 @@ pub fn draw_game(
     let c = app.config.color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let compact = style == BoardStyle::Compact;
-    let (o, x) = (
-        app.config
-            .seat_label(game.engines[0], Player::O)
-            .to_string(),
-        app.config
-            .seat_label(game.engines[1], Player::X)
-            .to_string(),
-    );
+    let (o, x) = (game.labels[0].clone(), game.labels[1].clone());
     let thinking = game.thinking.as_ref().filter(|_| !compact);
     let (name, right, right_style, terse) = box_titles(c, game, rect.width, compact);
     // Bottom: the engines, the one thinking underlined.

@@ -103,9 +103,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let c = app.config.color;
     super::draw_header(frame, app, plan.header, plan.logo, None);
     let game = &app.games[0];
-    let computer = app
-        .config
-        .seat_label(game.engines[human.side.other().index()], human.side.other());
+    let computer = game.labels[human.side.other().index()].as_str();
     let (o, x) = if human.side == crate::game::Player::O {
         ("YOU", computer)
     } else {
@@ -131,7 +129,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         last_move: game.last_move,
         cursor: (game.status == GameStatus::Playing).then_some(human.cursor),
         winning_line,
-        candidate: None,
+        ..Marks::default()
     };
     let (ox, oy) = board_origin(&plan, n);
     let (bw, bh) = board_size(plan.style, n);
@@ -252,9 +250,7 @@ pub fn record_lines(app: &App) -> Vec<Line<'static>> {
     let c = app.config.color;
     let game = &app.games[0];
     let label = |person: crate::game::Player| {
-        let computer = app
-            .config
-            .seat_label(game.engines[person.other().index()], person.other());
+        let computer = &game.labels[person.other().index()];
         if person == crate::game::Player::O {
             format!("YOU vs {computer}")
         } else {

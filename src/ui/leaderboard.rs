@@ -1,5 +1,6 @@
 //! The Leaderboard tab: per engine, its games, wins, draws and losses as O,
-//! as X and in all, and its Elo against the engines it met.
+//! as X and in all, and its Elo against the engines it met; or, when the
+//! screen shows a tournament, its ranking, crosstable and pairs.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -28,6 +29,18 @@ fn elo(s: &Standing) -> String {
 pub fn lines(app: &App) -> Vec<Line<'static>> {
     let c = app.config.color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
+    if let Some(progress) = &app.tournament {
+        // The tournament's report, as `arena` prints it.
+        let mut out = vec![Line::from(Span::styled("Tournament", bold))];
+        out.extend(
+            progress
+                .report
+                .to_text()
+                .lines()
+                .map(|l| Line::from(l.to_string())),
+        );
+        return out;
+    }
     let standings = app.leaderboard.standings();
     if standings.is_empty() {
         return vec![Line::from(Span::styled(

@@ -401,11 +401,7 @@ fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
                     format!("Game-{:<3}", g.index + 1),
                     Style::default().add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(format!(
-                    "{} vs {}  ",
-                    app.config.seat_label(g.engines[0], Player::O),
-                    app.config.seat_label(g.engines[1], Player::X)
-                )),
+                Span::raw(format!("{} vs {}  ", g.labels[0], g.labels[1])),
             ];
             let moves = g.record.notation();
             spans.push(Span::raw(if moves.is_empty() {
@@ -432,13 +428,13 @@ fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
             if let Some((side, said)) = &g.brain_says {
                 spans.push(Span::styled(format!("  {side} says: {said}"), c.dim()));
             }
-            if let Some((engines, outcome)) = g.previous {
+            if let Some((labels, outcome)) = &g.previous {
                 spans.push(Span::styled(
                     format!(
                         "  (previous: {} vs {}, {})",
-                        app.config.seat_label(engines[0], Player::O),
-                        app.config.seat_label(engines[1], Player::X),
-                        result_text(outcome)
+                        labels[0],
+                        labels[1],
+                        result_text(*outcome)
                     ),
                     c.dim(),
                 ));

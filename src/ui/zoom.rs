@@ -13,7 +13,6 @@ use super::game_box::thinking_lines;
 use super::layout::{BoardStyle, board_size};
 use super::result_text;
 use crate::app::{App, GameStatus, GameView};
-use crate::game::Player;
 
 /// Columns the side panel wants beside the board.
 const INFO_WIDTH: u16 = 26;
@@ -73,20 +72,10 @@ pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::from(vec![
             Span::styled("O ", c.o_style()),
-            Span::styled(
-                app.config
-                    .seat_label(game.engines[0], Player::O)
-                    .to_string(),
-                bold,
-            ),
+            Span::styled(game.labels[0].clone(), bold),
             Span::raw("  vs  "),
             Span::styled("X ", c.x_style()),
-            Span::styled(
-                app.config
-                    .seat_label(game.engines[1], Player::X)
-                    .to_string(),
-                bold,
-            ),
+            Span::styled(game.labels[1].clone(), bold),
         ]),
         Line::from(""),
     ];
@@ -139,14 +128,14 @@ pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         })
         .collect();
     lines.push(Line::from(pairs.join("   ")));
-    if let Some((engines, outcome)) = game.previous {
+    if let Some((labels, outcome)) = &game.previous {
         lines.push(Line::from(""));
         lines.push(Line::from(Span::styled(
             format!(
                 "previous game: {} vs {}, {}",
-                app.config.seat_label(engines[0], Player::O),
-                app.config.seat_label(engines[1], Player::X),
-                result_text(outcome)
+                labels[0],
+                labels[1],
+                result_text(*outcome)
             ),
             c.dim(),
         )));
