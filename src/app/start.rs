@@ -1,0 +1,111 @@
+//! How a game on the live screen starts: its engines and names, the
+//! tournament game it plays, and its opening; and how a finished
+//! tournament game is counted.
+
+use super::{App, GameView, Player};
+use crate::ai::EngineKind;
+use crate::game::{Cell, GameRecord, Outcome, Position};
+
+/// How far the tournament the screen shows has got.
+#[derive(Clone, Debug)]
+pub struct TournamentProgress {
+    /// The next game of the plan to start.
+    pub(super) next: usize,
+    pub games: Vec<crate::tournament::PlayedGame>,
+    pub report: crate::tournament::Report,
+}
+
+/// What a game starts with: its engines, their names, the tournament game
+/// it is, and the opening's stones.
+pub(super) struct Start {
+    pub(super) engines: [EngineKind; 2],
+    pub(super) labels: [String; 2],
+    pub(super) slot: Option<crate::tournament::Slot>,
+    pub(super) opening: Vec<Cell>,
+}
+
+impl App {
+    /// What game `index` plays next (its round `generation`): the
+    /// tournament's next game, or a fresh pair of engines; on boards above
+    /// 8x8 from an opening of its own, so that no two games are alike.
+    /// `None` when the tournament has no game left.
+    pub(super) fn next_start(&mut self, index: usize, generation: u64) -> Option<Start> {
+        if let (Some(plan), Some(progress)) = (&self.config.tournament, &mut self.tournament) {
+            let slot = *plan.slots.get(progress.next)?;
+            progress.next += 1;
+            let specs = [&plan.specs[slot.first], &plan.specs[slot.second]];
+            return Some(Start {
+                engines: specs.map(|s| s.kind),
+                labels: specs.map(|s| s.name.clone()),
+                slot: Some(slot),
+                opening: plan.opening(&slot),
+            });
+        }
+        let engines = self.pick_engines();
+        let rules = self.config.rules;
+        let opening = if rules.is_small() || self.human.is_some() {
+            Vec::new()
+        } else {
+            crate::tournament::opening::random(rules, self.engine_seed(index, 2, generation))
+        };
+        Some(Start {
+            labels: [Player::O, Player::X].map(|side| {
+                self.config
+                    .seat_label(engines[side.index()], side)
+                    .to_string()
+            }),
+            engines,
+            slot: None,
+            opening,
+        })
+    }
+}
+
+/// A game's position and record after its opening's stones.
+pub(super) fn start_position(
+    rules: crate::game::Rules,
+    opening: &[Cell],
+) -> (Position, GameRecord) {
+    let mut record = GameRecord::new(rules);
+    match Position::from_moves(rules, opening) {
+        Ok(pos) => {
+            record.moves = opening.to_vec();
+            (pos, record)
+        }
+        Err(_) => (Position::new(rules), record),
+    }
+}
+
+/// A finished tournament game as the tournament's report counts it.
+pub(super) fn played_game(
+    game: &GameView,
+    slot: crate::tournament::Slot,
+    outcome: Outcome,
+) -> crate::tournament::PlayedGame {
+    use crate::tournament::{End, GameResult};
+    let (end, reason) = match (&game.forfeit, outcome) {
+        (Some((loser, why)), _) => (
+            End::Forfeit,
+            format!("{} ({loser}) forfeits: {why}", game.labels[loser.index()]),
+        ),
+        (None, Outcome::Win(_)) => (End::Line, format!("{} in a row", game.pos.rules().goal())),
+        _ => (End::Full, "board full".into()),
+    };
+    crate::tournament::PlayedGame {
+        game: slot.game,
+        first: game.labels[0].clone(),
+        second: game.labels[1].clone(),
+        opening: game.opening,
+        moves: game.record.moves.iter().map(|c| c.index() as u16).collect(),
+        us: (0..game.record.moves.len())
+            .map(|i| game.move_cpu.get(i).map_or(0, |t| t.as_micros() as u64))
+            .collect(),
+        result: match outcome {
+            Outcome::Win(Player::O) => GameResult::First,
+            Outcome::Win(Player::X) => GameResult::Second,
+            _ => GameResult::Draw,
+        },
+        end,
+        reason,
+    }
+}
