@@ -82,6 +82,19 @@ impl std::str::FromStr for Init {
 const NET_DECAY: f32 = 10_000.0;
 /// Values closer than this count as a tie (broken at random).
 const TIE: f32 = 1e-4;
+/// Each ply between an afterstate and the end of the game moves its value
+/// this much of the way toward ½: a win sooner is worth more than a win
+/// later, a loss later more than a loss sooner, and a draw is ½ at any
+/// distance. Greedy play then wins fastest and, when every move loses,
+/// resists longest, which gives a fallible opponent the most chances to
+/// go wrong. The sign of a value (above, at or below ½) is its
+/// game-theoretic result, as without the discount.
+pub const DISCOUNT: f32 = 0.99;
+
+/// `value` one ply further from the end: a step of [`DISCOUNT`] toward ½.
+fn discounted(value: f32) -> f32 {
+    0.5 + DISCOUNT * (value - 0.5)
+}
 
 /// The learned values of one (size, goal).
 #[derive(Clone, Debug)]
@@ -220,7 +233,7 @@ impl ValueTable {
         match after.outcome() {
             Outcome::Ongoing => match self.stored(after) {
                 Some(v) => v,
-                None => 1.0 - self.best_reply(after),
+                None => discounted(1.0 - self.best_reply(after)),
             },
             _ => self.value(after),
         }
@@ -240,8 +253,27 @@ impl ValueTable {
         best
     }
 
+    /// How many moves of the side to move in `pos` reach the best value
+    /// it can (within the tie margin).
+    fn best_replies(&self, pos: &Position) -> usize {
+        if pos.outcome().is_over() {
+            return 0;
+        }
+        let values: Vec<f32> = pos
+            .legal_moves()
+            .map(|m| {
+                let mut next = *pos;
+                next.play_unchecked(m);
+                self.value(&next)
+            })
+            .collect();
+        let best = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        values.iter().filter(|&&v| v > best - TIE).count()
+    }
+
     /// The learning target of `after`: one minus the opponent's best reply,
-    /// each reply valued one ply deeper when the table does not know it.
+    /// each reply valued one ply deeper when the table does not know it,
+    /// discounted by a ply toward ½.
     fn target(&self, after: &Position) -> f32 {
         let mut best = 0.0f32;
         for m in after.legal_moves() {
@@ -252,7 +284,7 @@ impl ValueTable {
                 break;
             }
         }
-        1.0 - best
+        discounted(1.0 - best)
     }
 
     /// Learns from a finished game: backwards over its afterstates, each
@@ -285,7 +317,7 @@ impl ValueTable {
                 // table entry, a weight serves many positions, whose
                 // targets disagree while they are learned: the step decays
                 // with the games learned, or later games undo earlier ones.
-                let target = 1.0 - self.best_reply(after);
+                let target = discounted(1.0 - self.best_reply(after));
                 let scale = NET_DECAY / (NET_DECAY + self.games as f32);
                 if let Some(net) = &mut self.net {
                     net.learn(after, target, scale);
@@ -337,6 +369,10 @@ pub struct RlPlayer {
     pub epsilon: f64,
     /// Whether to learn from finished games.
     pub learning: bool,
+    /// When lost, among equally slow losses, play the one that leaves the
+    /// opponent the fewest winning replies. A way to play, not to learn:
+    /// training turns it off (it costs a lookup per reply).
+    pub resist: bool,
 }
 
 impl RlPlayer {
@@ -346,6 +382,7 @@ impl RlPlayer {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             epsilon: 0.0,
             learning: true,
+            resist: true,
         }
     }
 
@@ -369,6 +406,20 @@ impl RlPlayer {
             } else if v > best - TIE {
                 ties.push(m);
             }
+        }
+        // Lost, among equally slow losses: the ones that leave the opponent
+        // the fewest winning replies. An opponent that can err is likelier
+        // to; one that cannot loses nothing by it. (Only when lost: the
+        // count costs a table lookup per reply, and training meets many
+        // ties elsewhere.)
+        if self.resist && ties.len() > 1 && best < 0.5 - TIE {
+            let narrowness = |m: &Cell| {
+                let mut next = *pos;
+                next.play_unchecked(*m);
+                table.best_replies(&next)
+            };
+            let fewest = ties.iter().map(narrowness).min().unwrap_or(0);
+            ties.retain(|m| narrowness(m) == fewest);
         }
         drop(table);
         match ties.len() {
@@ -405,6 +456,17 @@ mod tests {
 
     fn pos(moves: &str) -> Position {
         Position::from_moves(Rules::default_rules(), &Cell::parse_list(moves, 4).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_ply_moves_a_value_toward_a_half_and_keeps_its_side() {
+        assert_eq!(discounted(0.5), 0.5);
+        let (win_now, win_later) = (1.0, discounted(discounted(1.0)));
+        assert!(0.5 < win_later && win_later < win_now);
+        let (loss_now, loss_later) = (0.0, discounted(discounted(0.0)));
+        assert!(loss_now < loss_later && loss_later < 0.5);
+        // Two plies apart is far more than a tie.
+        assert!(discounted(1.0) - discounted(discounted(discounted(1.0))) > 50.0 * TIE);
     }
 
     #[test]

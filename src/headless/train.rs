@@ -173,9 +173,12 @@ pub fn train(
     let mut learner = RlPlayer::new(table.clone(), seed);
     let mut partner = RlPlayer::new(table.clone(), seed ^ 0x9e37);
     let mut random = RandomPlayer::new(seed ^ 0x5eed);
-    // Learning is done once per game, below.
+    // Learning is done once per game, below; the values, not the way of
+    // playing them out, are what training is for.
     learner.learning = false;
     partner.learning = false;
+    learner.resist = false;
+    partner.resist = false;
     let every = episodes.checked_div(points).map_or(u64::MAX, |e| e.max(1));
     let mut curve = Vec::new();
     if points > 0 {
