@@ -22,6 +22,9 @@ use crate::game::{Cell, Outcome, Player, Position, Rules};
 pub struct Accuracy {
     pub moves: u64,
     pub kept: u64,
+    /// The learner's results, when the moves came from whole games
+    /// (against Random): wins, draws, losses.
+    pub results: [u32; 3],
 }
 
 impl Accuracy {
@@ -117,6 +120,12 @@ pub fn against_random(
                 break;
             }
         }
+        let result = match pos.outcome() {
+            Outcome::Win(p) if p == side => 0,
+            Outcome::Win(_) => 2,
+            _ => 1,
+        };
+        accuracy.results[result] += 1;
     }
     accuracy
 }

@@ -29,6 +29,10 @@ pub fn command(args: EvalArgs) -> anyhow::Result<()> {
     );
     if args.json {
         let share = |a: Accuracy| serde_json::json!({ "accuracy": a.share(), "moves": a.moves, "kept": a.kept });
+        let with_results = |a: Accuracy| {
+            serde_json::json!({ "accuracy": a.share(), "moves": a.moves, "kept": a.kept,
+                "wins": a.results[0], "draws": a.results[1], "losses": a.results[2] })
+        };
         let report = serde_json::json!({
             "size": rules.size(),
             "goal": rules.goal(),
@@ -36,16 +40,22 @@ pub fn command(args: EvalArgs) -> anyhow::Result<()> {
             "entries": entries,
             "games_learned": games,
             "accuracy_when_saved": kept,
-            "vs_random_o": share(skill.vs_random_o),
-            "vs_random_x": share(skill.vs_random_x),
+            "vs_random_o": with_results(skill.vs_random_o),
+            "vs_random_x": with_results(skill.vs_random_x),
             "sample": share(skill.sample),
         });
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
     let line = |what: &str, a: Accuracy| {
+        let results = if a.results == [0; 3] {
+            String::new()
+        } else {
+            let [w, d, l] = a.results;
+            format!("; won {w}, drew {d}, lost {l}")
+        };
         format!(
-            "  {what:<28} {:6.2}%  ({} of {} moves)\n",
+            "  {what:<28} {:6.2}%  ({} of {} moves{results})\n",
             100.0 * a.share(),
             thousands(a.kept),
             thousands(a.moves)

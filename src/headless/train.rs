@@ -179,6 +179,8 @@ pub fn train(
     partner.learning = false;
     learner.resist = false;
     partner.resist = false;
+    learner.tie = crate::ai::rl::TRAINING_TIE;
+    partner.tie = crate::ai::rl::TRAINING_TIE;
     let every = episodes.checked_div(points).map_or(u64::MAX, |e| e.max(1));
     let mut curve = Vec::new();
     if points > 0 {
@@ -321,7 +323,11 @@ mod tests {
 
     #[test]
     fn the_curve_table_headers_end_where_their_columns_do() {
-        let a = Accuracy { moves: 3, kept: 2 };
+        let a = Accuracy {
+            moves: 3,
+            kept: 2,
+            ..Accuracy::default()
+        };
         let report = TrainReport {
             episodes: 1_500_000,
             stopped_early: false,
