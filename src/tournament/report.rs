@@ -150,6 +150,24 @@ fn sprt_pentanomials(settings: &Settings, games: &[PlayedGame]) -> Vec<Pentanomi
     out
 }
 
+/// The games that count, in game order, each once: those of the pairs up
+/// to the one after which the SPRT stopped the run.
+fn counted_games<'a>(
+    slots: &[Slot],
+    games: &'a [PlayedGame],
+    decided: Option<u32>,
+) -> Vec<&'a PlayedGame> {
+    let last_pair = decided.unwrap_or(u32::MAX);
+    let pair_of: HashMap<u32, u32> = slots.iter().map(|s| (s.game, s.pair)).collect();
+    let mut counted: Vec<&PlayedGame> = games
+        .iter()
+        .filter(|g| pair_of.get(&g.game).is_some_and(|&p| p <= last_pair))
+        .collect();
+    counted.sort_by_key(|g| g.game);
+    counted.dedup_by_key(|g| g.game);
+    counted
+}
+
 /// The pair after which the SPRT stopped the run, if it did.
 pub fn sprt_decided(settings: &Settings, games: &[PlayedGame]) -> Option<u32> {
     let sprt = settings.sprt?;
@@ -157,6 +175,91 @@ pub fn sprt_decided(settings: &Settings, games: &[PlayedGame]) -> Option<u32> {
         .iter()
         .position(|p| sprt.verdict(sprt.llr(p)) != Verdict::Continue)
         .map(|i| i as u32)
+}
+
+/// What one engine did over the counted games.
+#[derive(Clone, Default)]
+struct EngineTally {
+    /// Wins, draws, losses.
+    wdl: [u32; 3],
+    /// Its own moves (after the opening) and their thinking time (µs).
+    moves: u64,
+    us: u64,
+    /// Its Elo samples: a pair's score, or a lone game's (0 to 1).
+    samples: Vec<f64>,
+    pentanomial: Pentanomial,
+}
+
+/// The counted games, summed per engine and per meeting of two engines.
+struct Tally {
+    engines: Vec<EngineTally>,
+    meetings: HashMap<(usize, usize), Meeting>,
+}
+
+impl Tally {
+    /// Adds one pair's finished games (one or two), counting the colours'
+    /// results and the forfeits into `report`.
+    fn add_pair(&mut self, played: &[(Slot, &PlayedGame)], report: &mut Report) {
+        for (slot, game) in played {
+            match game.result {
+                GameResult::First => report.first_wins += 1,
+                GameResult::Second => report.second_wins += 1,
+                GameResult::Draw => report.draws += 1,
+            }
+            if matches!(game.end, End::Forfeit | End::Time) {
+                report
+                    .forfeits
+                    .push(format!("game {}: {}", game.game + 1, game.reason));
+            }
+            let p = first_points(game.result);
+            for (engine, points) in [(slot.first, p), (slot.second, 2 - p)] {
+                let tally = &mut self.engines[engine];
+                tally.wdl[2 - points as usize] += 1;
+                // The engine's own moves: the first player's are the even
+                // ones after the opening, whoever placed it.
+                let own = if engine == slot.first { 0 } else { 1 };
+                for (i, us) in game.us.iter().enumerate().skip(game.opening) {
+                    if i % 2 == own {
+                        tally.moves += 1;
+                        tally.us += *us;
+                    }
+                }
+            }
+        }
+        let Some((first_slot, _)) = played.first() else {
+            return;
+        };
+        let (a, b) = (
+            first_slot.first.min(first_slot.second),
+            first_slot.first.max(first_slot.second),
+        );
+        let a_half: u32 = played
+            .iter()
+            .map(|(s, g)| {
+                let p = first_points(g.result);
+                if s.first == a { p } else { 2 - p }
+            })
+            .sum();
+        let meeting = self.meetings.entry((a, b)).or_default();
+        if played.len() == 2 {
+            self.engines[a].pentanomial.add(a_half);
+            self.engines[b].pentanomial.add(4 - a_half);
+            meeting.pentanomial.add(a_half);
+        }
+        // Elo samples: a whole pair is one sample, a lone game its own.
+        let sample = a_half as f64 / (2.0 * played.len() as f64);
+        self.engines[a].samples.push(sample);
+        self.engines[b].samples.push(1.0 - sample);
+        meeting.samples.push(sample);
+        for (s, g) in played {
+            let column = match winner(s, g) {
+                Some(w) if w == a => 0,
+                Some(_) => 2,
+                None => 1,
+            };
+            meeting.wdl[column] += 1;
+        }
+    }
 }
 
 impl Report {
@@ -167,17 +270,7 @@ impl Report {
         let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
         let n = names.len();
         let decided = sprt_decided(settings, games);
-        let counted: Vec<&PlayedGame> = {
-            let last_pair = decided.unwrap_or(u32::MAX);
-            let pair_of: HashMap<u32, u32> = slots.iter().map(|s| (s.game, s.pair)).collect();
-            let mut v: Vec<&PlayedGame> = games
-                .iter()
-                .filter(|g| pair_of.get(&g.game).is_some_and(|&p| p <= last_pair))
-                .collect();
-            v.sort_by_key(|g| g.game);
-            v.dedup_by_key(|g| g.game);
-            v
-        };
+        let counted = counted_games(&slots, games, decided);
         let by_game: HashMap<u32, &PlayedGame> = counted.iter().map(|g| (g.game, *g)).collect();
         let mut report = Report {
             size: settings.size,
@@ -191,143 +284,25 @@ impl Report {
             second_wins: 0,
             draws: 0,
             ranking: Vec::new(),
-            engines: names.clone(),
+            engines: names,
             crosstable: vec![vec![None; n]; n],
             pairings: Vec::new(),
             sprt: None,
             forfeits: Vec::new(),
         };
-        // Per engine: [wins, draws, losses], moves and milliseconds, and
-        // the samples of its Elo (pair or lone-game scores, 0 to 1).
-        let mut wdl = vec![[0u32; 3]; n];
-        let mut time = vec![(0u64, 0u64); n];
-        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); n];
-        let mut pentas = vec![Pentanomial::default(); n];
-        let mut meetings: HashMap<(usize, usize), Meeting> = HashMap::new();
+        let mut tally = Tally {
+            engines: vec![EngineTally::default(); n],
+            meetings: HashMap::new(),
+        };
         for (_, pair) in pairs(&slots, &by_game) {
             let played: Vec<(Slot, &PlayedGame)> = pair
                 .iter()
                 .filter_map(|(s, g)| g.map(|g| (*s, g)))
                 .collect();
-            for (slot, game) in &played {
-                match game.result {
-                    GameResult::First => report.first_wins += 1,
-                    GameResult::Second => report.second_wins += 1,
-                    GameResult::Draw => report.draws += 1,
-                }
-                if matches!(game.end, End::Forfeit | End::Time) {
-                    report
-                        .forfeits
-                        .push(format!("game {}: {}", game.game + 1, game.reason));
-                }
-                let p = first_points(game.result);
-                for (engine, points) in [(slot.first, p), (slot.second, 2 - p)] {
-                    wdl[engine][2 - points as usize] += 1;
-                    // The engine's own moves: the first player's are the
-                    // even ones after the opening, whoever placed it.
-                    let own = if engine == slot.first { 0 } else { 1 };
-                    for (i, us) in game.us.iter().enumerate().skip(game.opening) {
-                        if i % 2 == own {
-                            time[engine].0 += 1;
-                            time[engine].1 += *us;
-                        }
-                    }
-                }
-            }
-            let Some((first_slot, _)) = played.first() else {
-                continue;
-            };
-            let (a, b) = (
-                first_slot.first.min(first_slot.second),
-                first_slot.first.max(first_slot.second),
-            );
-            let a_half: u32 = played
-                .iter()
-                .map(|(s, g)| {
-                    let p = first_points(g.result);
-                    if s.first == a { p } else { 2 - p }
-                })
-                .sum();
-            let meeting = meetings.entry((a, b)).or_default();
-            if played.len() == 2 {
-                pentas[a].add(a_half);
-                pentas[b].add(4 - a_half);
-                meeting.pentanomial.add(a_half);
-            }
-            // Elo samples: a whole pair is one sample, a lone game its own.
-            let sample = a_half as f64 / (2.0 * played.len() as f64);
-            samples[a].push(sample);
-            samples[b].push(1.0 - sample);
-            meeting.samples.push(sample);
-            meeting.wdl[0] += played
-                .iter()
-                .filter(|(s, g)| winner(s, g) == Some(a))
-                .count() as u32;
-            meeting.wdl[2] += played
-                .iter()
-                .filter(|(s, g)| winner(s, g) == Some(b))
-                .count() as u32;
-            meeting.wdl[1] += played
-                .iter()
-                .filter(|(s, g)| winner(s, g).is_none())
-                .count() as u32;
+            tally.add_pair(&played, &mut report);
         }
-        for (a, b) in pairings(n, settings.format) {
-            let Some(Meeting {
-                pentanomial: penta,
-                samples: sample,
-                wdl: [aw, d, bw],
-            }) = meetings.get(&(a, b))
-            else {
-                continue;
-            };
-            let games = aw + d + bw;
-            let a_points = *aw as f64 + *d as f64 / 2.0;
-            report.crosstable[a][b] = Some((a_points, games));
-            report.crosstable[b][a] = Some((games as f64 - a_points, games));
-            let elo = elo_estimate(sample);
-            report.pairings.push(Pairing {
-                a: names[a].clone(),
-                b: names[b].clone(),
-                games,
-                a_wins: *aw,
-                draws: *d,
-                b_wins: *bw,
-                pentanomial: *penta,
-                elo: elo.map(|e| e.diff),
-                elo_lo: elo.map(|e| e.lo),
-                elo_hi: elo.map(|e| e.hi),
-            });
-        }
-        for e in 0..n {
-            let [w, d, l] = wdl[e];
-            let games = w + d + l;
-            let elo = elo_estimate(&samples[e]);
-            report.ranking.push(Standing {
-                name: names[e].clone(),
-                spec: settings.engines[e].spec.clone(),
-                games,
-                wins: w,
-                draws: d,
-                losses: l,
-                score: if games == 0 {
-                    0.0
-                } else {
-                    (w as f64 + d as f64 / 2.0) / games as f64
-                },
-                elo: elo.map(|e| e.diff),
-                elo_lo: elo.map(|e| e.lo),
-                elo_hi: elo.map(|e| e.hi),
-                ms_per_move: if time[e].0 == 0 {
-                    0.0
-                } else {
-                    time[e].1 as f64 / 1000.0 / time[e].0 as f64
-                },
-                pentanomial: pentas[e],
-            });
-        }
-        // Best score first; ties in the order the engines were given.
-        report.ranking.sort_by(|x, y| y.score.total_cmp(&x.score));
+        report.add_meetings(&tally, settings.format);
+        report.add_standings(&tally, settings);
         if let Some(sprt) = settings.sprt {
             let seen = sprt_pentanomials(settings, games);
             let stop = decided.map_or(seen.len(), |p| p as usize + 1);
@@ -347,6 +322,66 @@ impl Report {
             });
         }
         report
+    }
+
+    /// The crosstable and the pairings, from the meetings.
+    fn add_meetings(&mut self, tally: &Tally, format: super::Format) {
+        for (a, b) in pairings(self.engines.len(), format) {
+            let Some(meeting) = tally.meetings.get(&(a, b)) else {
+                continue;
+            };
+            let [aw, d, bw] = meeting.wdl;
+            let games = aw + d + bw;
+            let a_points = aw as f64 + d as f64 / 2.0;
+            self.crosstable[a][b] = Some((a_points, games));
+            self.crosstable[b][a] = Some((games as f64 - a_points, games));
+            let elo = elo_estimate(&meeting.samples);
+            self.pairings.push(Pairing {
+                a: self.engines[a].clone(),
+                b: self.engines[b].clone(),
+                games,
+                a_wins: aw,
+                draws: d,
+                b_wins: bw,
+                pentanomial: meeting.pentanomial,
+                elo: elo.map(|e| e.diff),
+                elo_lo: elo.map(|e| e.lo),
+                elo_hi: elo.map(|e| e.hi),
+            });
+        }
+    }
+
+    /// The ranking: best score first, ties in the order the engines were
+    /// given.
+    fn add_standings(&mut self, tally: &Tally, settings: &Settings) {
+        for (e, t) in tally.engines.iter().enumerate() {
+            let [w, d, l] = t.wdl;
+            let games = w + d + l;
+            let elo = elo_estimate(&t.samples);
+            self.ranking.push(Standing {
+                name: self.engines[e].clone(),
+                spec: settings.engines[e].spec.clone(),
+                games,
+                wins: w,
+                draws: d,
+                losses: l,
+                score: if games == 0 {
+                    0.0
+                } else {
+                    (w as f64 + d as f64 / 2.0) / games as f64
+                },
+                elo: elo.map(|e| e.diff),
+                elo_lo: elo.map(|e| e.lo),
+                elo_hi: elo.map(|e| e.hi),
+                ms_per_move: if t.moves == 0 {
+                    0.0
+                } else {
+                    t.us as f64 / 1000.0 / t.moves as f64
+                },
+                pentanomial: t.pentanomial,
+            });
+        }
+        self.ranking.sort_by(|x, y| y.score.total_cmp(&x.score));
     }
 
     /// The report as text.
@@ -400,31 +435,7 @@ impl Report {
             );
         }
         if self.engines.len() > 2 {
-            let _ = writeln!(
-                out,
-                "\ncrosstable (points of the row's engine against the column's):"
-            );
-            let cell = 9;
-            let _ = write!(out, "{:<width$}", "");
-            for name in &self.engines {
-                let _ = write!(
-                    out,
-                    " {:>cell$}",
-                    name.chars().take(cell).collect::<String>()
-                );
-            }
-            out.push('\n');
-            for (i, name) in self.engines.iter().enumerate() {
-                let _ = write!(out, "{name:<width$}");
-                for entry in &self.crosstable[i] {
-                    let text = match entry {
-                        Some((points, games)) => format!("{points}/{games}"),
-                        None => "·".into(),
-                    };
-                    let _ = write!(out, " {text:>cell$}");
-                }
-                out.push('\n');
-            }
+            self.crosstable_text(&mut out, width);
         }
         let _ = writeln!(
             out,
@@ -474,6 +485,35 @@ impl Report {
             let _ = writeln!(out, "{f}");
         }
         out
+    }
+
+    /// The crosstable: the points of the row's engine against the column's.
+    fn crosstable_text(&self, out: &mut String, width: usize) {
+        let _ = writeln!(
+            out,
+            "\ncrosstable (points of the row's engine against the column's):"
+        );
+        let cell = 9;
+        let _ = write!(out, "{:<width$}", "");
+        for name in &self.engines {
+            let _ = write!(
+                out,
+                " {:>cell$}",
+                name.chars().take(cell).collect::<String>()
+            );
+        }
+        out.push('\n');
+        for (i, name) in self.engines.iter().enumerate() {
+            let _ = write!(out, "{name:<width$}");
+            for entry in &self.crosstable[i] {
+                let text = match entry {
+                    Some((points, games)) => format!("{points}/{games}"),
+                    None => "·".into(),
+                };
+                let _ = write!(out, " {text:>cell$}");
+            }
+            out.push('\n');
+        }
     }
 }
 
