@@ -405,6 +405,12 @@ fn gomoku_games(extra: &[&str]) -> Vec<PlayedGame> {
     state_games(&state)
 }
 
+fn all_different(games: &[PlayedGame]) {
+    assert_eq!(games.len(), 36);
+    let distinct: std::collections::HashSet<&Vec<u16>> = games.iter().map(|g| &g.moves).collect();
+    assert_eq!(distinct.len(), 36, "some games repeat move for move");
+}
+
 #[test]
 fn thirty_six_gomoku_games_are_thirty_six_different_games() {
     // One deterministic engine against itself, each game from its own
@@ -418,9 +424,7 @@ fn thirty_six_gomoku_games_are_thirty_six_different_games() {
         "3",
         "--no-repeat",
     ]);
-    assert_eq!(games.len(), 36);
-    let distinct: std::collections::HashSet<&Vec<u16>> = games.iter().map(|g| &g.moves).collect();
-    assert_eq!(distinct.len(), 36, "some games repeat move for move");
+    all_different(&games);
     // Paired: two engines, 18 openings each played with colours swapped.
     let games = gomoku_games(&[
         "--engine",
@@ -428,9 +432,7 @@ fn thirty_six_gomoku_games_are_thirty_six_different_games() {
         "--engine",
         "n=negamax:think-ms=3",
     ]);
-    assert_eq!(games.len(), 36);
-    let distinct: std::collections::HashSet<&Vec<u16>> = games.iter().map(|g| &g.moves).collect();
-    assert_eq!(distinct.len(), 36, "some games repeat move for move");
+    all_different(&games);
 }
 
 #[test]

@@ -254,6 +254,10 @@ pub fn write(dir: &std::path::Path, game: &PlayedGame, rules: Rules) -> std::io:
 mod tests {
     use super::*;
 
+    fn indices(cells: &[Cell]) -> Vec<u16> {
+        cells.iter().map(|c| c.index() as u16).collect()
+    }
+
     fn game(rules: Rules, names: &[&str]) -> PlayedGame {
         let cells: Vec<u16> = names
             .iter()
@@ -286,13 +290,7 @@ mod tests {
         assert!(text.contains(";W[ao]C[30 ms]"), "{text}");
         let back = read_sgf(&text).unwrap();
         assert_eq!(back.size, 15);
-        assert_eq!(
-            back.moves
-                .iter()
-                .map(|c| c.index() as u16)
-                .collect::<Vec<_>>(),
-            g.moves
-        );
+        assert_eq!(indices(&back.moves), g.moves);
         assert_eq!(back.result.as_deref(), Some("W+T"));
         assert_eq!(back.names, ["mcts]x".to_string(), "brain\\y".to_string()]);
     }
@@ -309,13 +307,7 @@ mod tests {
         assert_eq!(lines.next(), Some("20,20,20"));
         let back = read_psq(&text).unwrap();
         assert_eq!(back.size, 20);
-        assert_eq!(
-            back.moves
-                .iter()
-                .map(|c| c.index() as u16)
-                .collect::<Vec<_>>(),
-            g.moves
-        );
+        assert_eq!(indices(&back.moves), g.moves);
         assert_eq!(back.names[0], "mcts]x");
     }
 
