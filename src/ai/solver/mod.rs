@@ -18,6 +18,11 @@
 //!   win even so, it cannot win at all; the same for its opponent. Most
 //!   draws are settled by these two small proofs; only a side that wins the
 //!   weak game needs the whole game, searched for the exact distance;
+//! - pairing strategies (five in a row and more): when the defender can
+//!   pair off every line still open to a side (disjoint pairs of empty
+//!   cells, each open line holding one), that side cannot win; found by a
+//!   small backtracking search at each node ([`pairing`]). They settle
+//!   (6,6,5) a few moves in;
 //! - a transposition table sized in bytes (`--hash MB`), keyed by the
 //!   smallest of the 8 symmetric hashes and kept across searches, with
 //!   two entries per bucket (the larger subtree, and the newest);
@@ -37,6 +42,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod lines;
+pub mod pairing;
 mod search;
 mod table;
 
@@ -123,6 +129,9 @@ pub struct Solver {
     root_best: Option<u8>,
     /// In the weak game, the only side whose lines count.
     weak: Option<usize>,
+    /// Look for pairing strategies at each node (five in a row and more,
+    /// where lines are long enough for pairs to cover them).
+    use_pairing: bool,
 }
 
 impl Solver {
@@ -157,6 +166,7 @@ impl Solver {
             root_moves: 0,
             root_best: None,
             weak: None,
+            use_pairing: rules.goal() >= 5,
         }
     }
 
@@ -172,6 +182,13 @@ impl Solver {
     /// The table's size in bytes now.
     pub fn hash_bytes(&self) -> usize {
         self.table.bytes()
+    }
+
+    /// Whether to look for pairing strategies (on by default for five in a
+    /// row and more; off, the search is the one before them, for tests
+    /// and measurements).
+    pub fn set_pairing(&mut self, on: bool) {
+        self.use_pairing = on;
     }
 
     /// Give up after this much time (`None`: never).

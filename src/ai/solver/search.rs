@@ -6,6 +6,9 @@
 use super::lines::{Lines, best_key_index};
 use super::table::Entry;
 use super::{INF, SCALE, Solver, State, WEAK_KEYS};
+
+/// Steps a pairing search may take at a node before it gives up.
+const PAIRING_BUDGET: u32 = 64;
 use crate::ai::negamax::sort_by_key_desc;
 
 /// What the lines say at a node, each masked with the empty cells.
@@ -79,6 +82,16 @@ impl Solver {
             Ok(probe) => probe,
             Err(cut) => return cut,
         };
+        // A side whose open lines the other can pair off cannot win.
+        if beta > 0 && my_lines && self.pairs_off(theirs, empty) {
+            beta = 0;
+        }
+        if alpha < 0 && their_lines && self.pairs_off(mine, empty) {
+            alpha = 0;
+        }
+        if alpha >= beta {
+            return alpha;
+        }
         // One threat forces the block; otherwise every live cell.
         let candidates = if facts.threats != 0 {
             facts.threats
@@ -173,6 +186,16 @@ impl Solver {
         };
         self.store(&probe, ply, (lower, upper), best_move, empty);
         best
+    }
+
+    /// Whether `defender` has a pairing strategy against the other side's
+    /// open lines (see [`pairing`](super::pairing)), found within a small
+    /// budget.
+    fn pairs_off(&self, defender: u64, empty: u64) -> bool {
+        if !self.use_pairing {
+            return false;
+        }
+        super::pairing::find(&self.geo.lines, defender, empty, PAIRING_BUDGET).is_some()
     }
 
     /// At the root, the first of `cells` is the best move found.
