@@ -73,7 +73,7 @@ impl Search {
                 candidates.push((covered, a, b));
             }
         }
-        candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        candidates.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
         for (_, a, b) in candidates {
             if self.steps == 0 {
                 return false;
@@ -127,7 +127,7 @@ mod tests {
         attacker_to_move: bool,
         memo: &mut std::collections::HashMap<(u64, u64), bool>,
     ) -> bool {
-        if lines.iter().any(|&l| l & a == l) {
+        if lines.iter().any(|&l| l & !a == 0) {
             return true;
         }
         if empty == 0 || lines.iter().all(|&l| l & d != 0) {
