@@ -125,13 +125,23 @@ fn solve(c: &mut Criterion) {
     }
     // The classic boards the solver settles (not in the 4x4 comparison).
     group.sample_size(10);
-    for (size, goal) in [(5, 4), (5, 5), (6, 4)] {
+    for (size, goal) in [(5, 4), (5, 5), (6, 4), (6, 5)] {
         let rules = Rules::new(size, goal).unwrap();
         let pos = Position::new(rules);
         group.bench_function(format!("{size}x{size}_k{goal}_empty_board"), |b| {
             b.iter(|| Solver::with_hash_bytes(rules, 1 << 30).solve(black_box(&pos)))
         });
     }
+    // Five in a row without the pairing strategies: what they save.
+    let rules = Rules::new(5, 5).unwrap();
+    let pos = Position::new(rules);
+    group.bench_function("5x5_k5_empty_board_no_pairing", |b| {
+        b.iter(|| {
+            let mut solver = Solver::with_hash_bytes(rules, 1 << 30);
+            solver.set_pairing(false);
+            solver.solve(black_box(&pos))
+        })
+    });
     group.finish();
 }
 
