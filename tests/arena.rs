@@ -539,4 +539,32 @@ fn bad_tournament_flags_get_one_line_and_status_two() {
     let (code, _, err) = kxo(&["arena", "merge", "/nonexistent/a.state"]);
     assert_eq!(code, 2);
     assert!(err.contains("no state file"), "{err}");
+    // A file that is not a state file is refused, and left as it was.
+    let foreign = dir.path().join("notes.txt");
+    std::fs::write(&foreign, "my notes\n").unwrap();
+    let foreign_arg = foreign.display().to_string();
+    let (code, _, err) = kxo(&["arena", "merge", &foreign_arg]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a kxo-tui arena state file"), "{err}");
+    let (code, _, err) = kxo(&["arena", "--games", "2", "--state", &foreign_arg]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_to_string(&foreign).unwrap(), "my notes\n");
+    // A link planted at the state file's name is not followed.
+    let target = dir.path().join("victim.txt");
+    std::fs::write(&target, "keep\n").unwrap();
+    let link = dir.path().join("link.state");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let link_arg = link.display().to_string();
+    let (code, _, err) = kxo(&["arena", "--games", "2", "--state", &link_arg]);
+    assert_ne!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
+    // Nor one at a record's name.
+    let records = dir.path().join("records");
+    std::fs::create_dir(&records).unwrap();
+    std::os::unix::fs::symlink(&target, records.join("game-0001.sgf")).unwrap();
+    let records_arg = records.display().to_string();
+    let (code, _, err) = kxo(&["arena", "--games", "2", "--records", &records_arg]);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("cannot write a record"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
 }

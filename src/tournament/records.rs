@@ -240,12 +240,25 @@ fn to_cells(coords: &[(u8, u8)], size: u8) -> Result<Vec<Cell>, String> {
 }
 
 /// Writes the game's records into `dir`: `game-0001.sgf`, and
-/// `game-0001.psq` on 15x15 and 20x20.
+/// `game-0001.psq` on 15x15 and 20x20. A link planted at a record's name
+/// is not followed: the write fails instead.
 pub fn write(dir: &std::path::Path, game: &PlayedGame, rules: Rules) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
     let stem = dir.join(format!("game-{:04}", game.game + 1));
-    std::fs::write(stem.with_extension("sgf"), sgf(game, rules))?;
+    let put = |path: std::path::PathBuf, text: String| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)?
+            .write_all(text.as_bytes())
+    };
+    put(stem.with_extension("sgf"), sgf(game, rules))?;
     if matches!(rules.size(), 15 | 20) {
-        std::fs::write(stem.with_extension("psq"), psq(game, rules))?;
+        put(stem.with_extension("psq"), psq(game, rules))?;
     }
     Ok(())
 }

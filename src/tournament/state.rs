@@ -84,7 +84,7 @@ pub fn read(path: &Path) -> anyhow::Result<Option<Contents>> {
         Err(e) => anyhow::bail!("cannot read state file {}: {e}", name(path)),
     };
     if !file.metadata()?.is_file() {
-        anyhow::bail!("state file {} is not a regular file", name(path));
+        return Err(Mismatch(format!("state file {} is not a regular file", name(path))).into());
     }
     let mut reader = BufReader::new(file);
     let mut line = Vec::new();
@@ -103,22 +103,28 @@ pub fn read(path: &Path) -> anyhow::Result<Option<Contents>> {
         }
         if line.last() != Some(&b'\n') {
             if n as u64 > MAX_LINE {
-                anyhow::bail!("state file {}, line {number}: too long", name(path));
+                return Err(Mismatch(format!(
+                    "state file {}, line {number}: too long (not a kxo-tui arena state file?)",
+                    name(path)
+                ))
+                .into());
             }
             // A line cut short by a crash: the game is played again.
             break;
         }
         let bad = |e: serde_json::Error| {
-            anyhow::anyhow!(
+            anyhow::Error::from(Mismatch(format!(
                 "state file {}, line {number}: {} (not a kxo-tui arena state file?)",
                 name(path),
                 shown(&e.to_string())
-            )
+            )))
         };
         if header.is_none() {
             let h: Header = serde_json::from_slice(&line).map_err(bad)?;
             if h.kind != KIND || h.version != 1 {
-                anyhow::bail!("{} is not a kxo-tui arena state file", name(path));
+                return Err(
+                    Mismatch(format!("{} is not a kxo-tui arena state file", name(path))).into(),
+                );
             }
             header = Some(h);
         } else {
