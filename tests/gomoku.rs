@@ -256,3 +256,53 @@ fn negamax_stops_an_open_three_before_it_becomes_an_open_four() {
     let cell = answer(nega.as_mut(), &pos);
     assert!(["D8", "E8", "I8", "J8"].contains(&cell.as_str()), "{cell}");
 }
+
+/// Positions with a victory by continuous fours of at least 9 plies for
+/// O (found in random games near the centre): both big-board engines, on
+/// a one-millisecond clock, play into it and win against Negamax with
+/// twenty: the fours are forced, so they win every time. Without the VCF
+/// search they do not, within that clock.
+#[test]
+fn both_engines_find_and_convert_a_victory_by_continuous_fours() {
+    use kxo_tui::ai::big::{BigBoard, Tables, vcf};
+    let rules = Rules::new(15, 5).unwrap();
+    let t = Tables::new(rules);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    let mut found = 0;
+    while found < 6 {
+        let mut pos = Position::new(rules);
+        let stones = rng.random_range(10..24) & !1; // O to move
+        while pos.move_count() < stones {
+            let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
+            let _ = pos.play(c);
+        }
+        if pos.outcome().is_over() {
+            continue;
+        }
+        let mut budget = 100_000;
+        let board = BigBoard::from_position(&t, &pos);
+        match vcf::find(&t, &board, 31, &mut budget) {
+            Some(line) if line.len() >= 9 && board.wins(Player::X).is_empty() => {}
+            _ => continue,
+        }
+        found += 1;
+        for kind in [EngineKind::Negamax, EngineKind::Mcts] {
+            let mut engine = make_engine(kind, rules, ThinkLimit::Millis(1), 1);
+            let mut defender = make_engine(EngineKind::Negamax, rules, ThinkLimit::Millis(20), 2);
+            let mut game = pos;
+            while !game.outcome().is_over() && game.move_count() < pos.move_count() + 40 {
+                let cell = if game.to_move() == Player::O {
+                    engine.choose(&game, &mut Unlimited::new())
+                } else {
+                    defender.choose(&game, &mut Unlimited::new())
+                };
+                game.play(cell).unwrap();
+            }
+            assert_eq!(
+                game.outcome(),
+                Outcome::Win(Player::O),
+                "{kind:?} from {pos:?}"
+            );
+        }
+    }
+}

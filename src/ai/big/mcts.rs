@@ -265,6 +265,20 @@ impl Engine for BigMcts {
         {
             return Cell::from_index(only);
         }
+        // A forced win by fours is played at once.
+        let mut tries = super::vcf::ROOT_BUDGET;
+        if let Some(line) =
+            super::vcf::find(&self.tables, &board, super::vcf::ROOT_PLIES, &mut tries)
+        {
+            budget.report(&crate::ai::SearchInfo {
+                work: 0,
+                depth: None,
+                best: Some(Cell::from_index(line[0])),
+                estimate: Some(crate::ai::Estimate::WinRate(1.0)),
+                proved: true,
+            });
+            return Cell::from_index(line[0]);
+        }
         self.search(pos, budget)
     }
 }

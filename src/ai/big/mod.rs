@@ -9,6 +9,7 @@
 mod board;
 mod mcts;
 mod negamax;
+pub mod vcf;
 
 pub use board::{BigBoard, Tables};
 pub use mcts::{BigMcts, tactical_moves};

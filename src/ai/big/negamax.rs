@@ -118,6 +118,23 @@ impl BigNegamax {
             };
             return self.analysis(first, value, 0, budget);
         }
+        // A forced win by fours: no need to search further.
+        let mut tries = super::vcf::ROOT_BUDGET;
+        if let Some(line) =
+            super::vcf::find(&self.tables, &root, super::vcf::ROOT_PLIES, &mut tries)
+        {
+            let value = Value::Win {
+                plies: line.len() as u32,
+            };
+            budget.report(&SearchInfo {
+                work: self.nodes,
+                depth: Some(line.len() as u32),
+                best: Some(Cell::from_index(line[0])),
+                estimate: Some(Estimate::Value(value)),
+                proved: true,
+            });
+            return self.analysis(line[0], value, line.len() as u32, budget);
+        }
         for depth in 1..=MAX_PLY {
             let mut alpha = -INF;
             let mut best = None;

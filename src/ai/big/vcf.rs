@@ -1,0 +1,241 @@
+//! Victory by continuous fours (VCF): a win forced with fours alone.
+//!
+//! The side to move plays a four (a move after which it has a cell that
+//! completes K in a row); the opponent must block that cell, having no
+//! win of its own; and so on until a four leaves two winning cells (one
+//! block cannot stop both) or a win in one. Each reply is forced, so the
+//! search branches only on the attacker's fours: it reads sequences far
+//! deeper than a full-width search. A sequence found is a proof: every
+//! step is checked by the board's own win cells.
+
+use super::board::{BigBoard, Tables};
+use crate::game::Player;
+
+/// The engines' search for a VCF before they think: sequences up to this
+/// many plies, with up to this many fours tried (well under a millisecond
+/// on 15x15).
+pub const ROOT_PLIES: u32 = 31;
+pub const ROOT_BUDGET: u32 = 20_000;
+
+/// A VCF for the side to move in `b`, if one is found within `max_plies`
+/// plies and `budget` fours tried: the moves of both sides in order, the
+/// last the attacker's winning move.
+pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<Vec<usize>> {
+    let mut line = Vec::new();
+    search(t, b, max_plies, budget, &mut line).then_some(line)
+}
+
+fn search(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32, line: &mut Vec<usize>) -> bool {
+    let me = b.to_move();
+    let opp = me.other();
+    if let Some(win) = b.wins(me).first() {
+        line.push(win);
+        return true;
+    }
+    if plies < 3 || *budget == 0 {
+        return false;
+    }
+    // An opponent's four must be blocked first: the block must itself be
+    // a four to keep the initiative.
+    let threats = b.wins(opp);
+    let candidates = match threats.count() {
+        0 => b.near(),
+        1 => threats,
+        _ => return false,
+    };
+    for cell in candidates.iter() {
+        if *budget == 0 {
+            return false;
+        }
+        let mut next = *b;
+        next.play(t, cell);
+        let made = next.wins(me);
+        if made.is_empty() {
+            continue;
+        }
+        *budget -= 1;
+        // The opponent, to move, wins first if it can.
+        if !next.wins(opp).is_empty() {
+            continue;
+        }
+        line.push(cell);
+        if made.count() >= 2 {
+            // Two winning cells: block one, the other wins.
+            let block = made.first().unwrap_or(cell);
+            let mut after = next;
+            after.play(t, block);
+            line.push(block);
+            if let Some(win) = after.wins(me).first() {
+                line.push(win);
+                return true;
+            }
+            line.truncate(line.len() - 2);
+            continue;
+        }
+        let block = made.first().unwrap_or(cell);
+        let mut after = next;
+        after.play(t, block);
+        line.push(block);
+        if search(t, &after, plies - 2, budget, line) {
+            return true;
+        }
+        line.truncate(line.len() - 2);
+    }
+    false
+}
+
+/// Whether `line` is a VCF for `attacker` from `b` (to move): each of its
+/// moves a four or the win, each reply the one block, the last a win.
+/// Walks the moves on the board's own rules (for tests and checks).
+pub fn is_vcf(t: &Tables, b: &BigBoard, line: &[usize]) -> bool {
+    let attacker: Player = b.to_move();
+    let mut board = *b;
+    for (i, &cell) in line.iter().enumerate() {
+        if !board.empty_cells(t).contains(cell) || board.outcome().is_over() {
+            return false;
+        }
+        let attacking = i % 2 == 0;
+        let last = i + 1 == line.len();
+        if attacking {
+            board.play(t, cell);
+            if last {
+                return board.outcome() == crate::game::Outcome::Win(attacker);
+            }
+            // A four, and the defender has no win of its own.
+            if board.wins(attacker).is_empty() || !board.wins(attacker.other()).is_empty() {
+                return false;
+            }
+        } else {
+            // The block: the attacker's only winning cell, unless it has
+            // two (then any block loses).
+            let wins = board.wins(attacker);
+            if wins.count() == 1 && !wins.contains(cell) {
+                return false;
+            }
+            board.play(t, cell);
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Cell, Player, Position, Rules};
+    use rand::{RngExt, SeedableRng};
+
+    fn board(rules: Rules, t: &Tables, moves: &[&str]) -> BigBoard {
+        let cells: Vec<Cell> = moves
+            .iter()
+            .map(|m| Cell::parse(m, rules.size()).unwrap())
+            .collect();
+        BigBoard::from_position(t, &Position::from_moves(rules, &cells).unwrap())
+    }
+
+    #[test]
+    fn an_open_three_and_a_four_make_a_vcf() {
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        // O: H8 I8 J8 (three in a row, open) with X far away; O to move.
+        let b = board(rules, &t, &["h8", "a1", "i8", "a3", "j8", "a5"]);
+        let mut budget = 10_000;
+        let line = find(&t, &b, 9, &mut budget).expect("a VCF");
+        assert!(is_vcf(&t, &b, &line), "{line:?}");
+        // Four then five: three plies at most.
+        assert!(line.len() <= 3, "{line:?}");
+    }
+
+    #[test]
+    fn no_vcf_where_the_defender_wins_first() {
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        // X has four in a row (A1..A4, A5 open); O (to move) has an open
+        // three but must block A5, which makes no four: no VCF.
+        let b = board(
+            rules,
+            &t,
+            &["h8", "a1", "i8", "a2", "j8", "a3", "o15", "a4"],
+        );
+        let mut budget = 10_000;
+        assert!(find(&t, &b, 15, &mut budget).is_none());
+    }
+
+    /// A slow VCF search on `Position` alone: every cell tried, every
+    /// rule checked by replaying the game.
+    fn slow_vcf(pos: &Position, plies: u32) -> bool {
+        let rules = pos.rules();
+        // The empty cells that complete a line for `side` in `p`.
+        let wins_of = |p: &Position, side: Player| -> Vec<Cell> {
+            let board = p.board(side);
+            p.legal_moves()
+                .filter(|c| {
+                    let with = board.with(c.index());
+                    crate::game::line_through(&with, rules.size(), rules.goal(), c.index())
+                        .is_some()
+                })
+                .collect()
+        };
+        let me = pos.to_move();
+        if !wins_of(pos, me).is_empty() {
+            return true;
+        }
+        if plies < 3 {
+            return false;
+        }
+        for c in pos.legal_moves() {
+            let mut next = *pos;
+            next.play_unchecked(c);
+            let made = wins_of(&next, me);
+            if made.is_empty() || !wins_of(&next, me.other()).is_empty() {
+                continue;
+            }
+            if made.len() >= 2 {
+                return true;
+            }
+            let mut after = next;
+            after.play_unchecked(made[0]);
+            if slow_vcf(&after, plies - 2) {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn on_random_positions_vcf_agrees_with_a_slow_search_and_every_line_checks() {
+        // 9x9 with five in a row, stones near the centre: positions where
+        // a VCF of up to 7 plies (three fours, then five) exists or not,
+        // by the slow search.
+        let rules = Rules::new(9, 5).unwrap();
+        let t = Tables::new(rules);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut with, mut without) = (0, 0);
+        while with + without < 120 {
+            let mut pos = Position::new(rules);
+            let stones = rng.random_range(8..16);
+            // Stones near the centre, so that lines form.
+            while pos.move_count() < stones {
+                let c = Cell::from_row_col(rng.random_range(2..7), rng.random_range(2..7), 9);
+                let _ = pos.play(c);
+            }
+            if pos.outcome().is_over() {
+                continue;
+            }
+            let b = BigBoard::from_position(&t, &pos);
+            let mut budget = 1_000_000;
+            let found = find(&t, &b, 7, &mut budget);
+            let slow = slow_vcf(&pos, 7);
+            assert_eq!(found.is_some(), slow, "{pos:?} {found:?}");
+            if let Some(line) = found {
+                assert!(is_vcf(&t, &b, &line), "a false VCF {line:?} in {pos:?}");
+                with += 1;
+            } else {
+                without += 1;
+            }
+        }
+        assert!(
+            with >= 10 && without >= 10,
+            "{with} with, {without} without"
+        );
+    }
+}
