@@ -432,6 +432,11 @@ pub struct SolveArgs {
     /// status 3). Ctrl-C does the same.
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub timeout: Option<std::time::Duration>,
+    /// Write a proof that the side to move cannot win (for draws and
+    /// losses) to FILE: one line a branch of the defender's strategy,
+    /// ending in the game's end, no open line, or a pairing strategy.
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
 }
 
 fn parse_hash_mb(s: &str) -> Result<usize, String> {

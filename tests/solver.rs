@@ -196,3 +196,185 @@ fn the_solver_never_lets_a_won_position_go() {
         converts(Rules::new(6, 4).unwrap(), "", &mut rng);
     }
 }
+
+/// Every line of K cells on an N x N board, as cell indices (written here
+/// from the rules, apart from the program's geometry).
+fn windows(n: i32, k: i32) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for r in 0..n {
+            for c in 0..n {
+                let cells: Vec<(i32, i32)> = (0..k).map(|i| (r + dr * i, c + dc * i)).collect();
+                if cells
+                    .iter()
+                    .all(|&(r, c)| (0..n).contains(&r) && (0..n).contains(&c))
+                {
+                    out.push(cells.iter().map(|&(r, c)| (r * n + c) as usize).collect());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A proof file read back: its branches' ends by their moves, the moves
+/// that follow each prefix, the board's lines and the attacker.
+struct Proof {
+    branches: HashMap<Vec<Cell>, String>,
+    prefixes: HashMap<Vec<Cell>, std::collections::BTreeSet<Cell>>,
+    lines: Vec<Vec<usize>>,
+    attacker: kxo_tui::game::Player,
+}
+
+/// An independent check of a `solve --proof` file: the side to move at
+/// `root` cannot win if every branch of the strategy ends well and every
+/// attacker move is answered. Returns why not, if not.
+fn check_proof(root: &Position, text: &str) -> Result<usize, String> {
+    let rules = root.rules();
+    let n = rules.size();
+    let lines = windows(n as i32, rules.goal() as i32);
+    let attacker = root.to_move();
+    let mut branches: HashMap<Vec<Cell>, String> = HashMap::new();
+    let mut prefixes: HashMap<Vec<Cell>, std::collections::BTreeSet<Cell>> = HashMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words
+            .iter()
+            .position(|w| ["over", "dead", "pairs"].contains(w))
+            .ok_or(format!("no end in '{line}'"))?;
+        let moves: Vec<Cell> = words[..at]
+            .iter()
+            .map(|w| Cell::parse(w, n).map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
+        for i in 0..moves.len() {
+            prefixes
+                .entry(moves[..i].to_vec())
+                .or_default()
+                .insert(moves[i]);
+        }
+        branches.insert(moves, words[at..].join(" "));
+    }
+    fn walk(pos: &Position, path: &mut Vec<Cell>, ctx: &Proof) -> Result<usize, String> {
+        let Proof {
+            branches,
+            prefixes,
+            lines,
+            attacker,
+        } = ctx;
+        let attacker = *attacker;
+        let defender = attacker.other();
+        if let Some(end) = branches.get(path) {
+            if prefixes.contains_key(path) {
+                return Err(format!("{path:?} ends and goes on"));
+            }
+            let held = |c: usize, p| pos.at(Cell::new(c as u16)) == Some(p);
+            let open: Vec<&Vec<usize>> = lines
+                .iter()
+                .filter(|l| !l.iter().any(|&c| held(c, defender)))
+                .collect();
+            let ok = match end.split_whitespace().next() {
+                Some("over") => pos.outcome().is_over() && pos.outcome() != Outcome::Win(attacker),
+                Some("dead") => open.is_empty(),
+                Some("pairs") => {
+                    let mut used = std::collections::HashSet::new();
+                    let mut pairs = Vec::new();
+                    for p in end.split_whitespace().skip(1) {
+                        let (a, b) = p.split_once('-').ok_or("a pair without '-'")?;
+                        let a = Cell::parse(a, pos.rules().size()).map_err(|e| e.to_string())?;
+                        let b = Cell::parse(b, pos.rules().size()).map_err(|e| e.to_string())?;
+                        if a == b || !used.insert(a) || !used.insert(b) {
+                            return Err(format!("{path:?}: pairs overlap"));
+                        }
+                        if pos.at(a).is_some() || pos.at(b).is_some() {
+                            return Err(format!("{path:?}: a pair on a stone"));
+                        }
+                        pairs.push((a.index(), b.index()));
+                    }
+                    !pos.outcome().is_over()
+                        && open
+                            .iter()
+                            .all(|l| pairs.iter().any(|(a, b)| l.contains(a) && l.contains(b)))
+                }
+                _ => false,
+            };
+            return if ok {
+                Ok(1)
+            } else {
+                Err(format!("{path:?}: '{end}' does not hold"))
+            };
+        }
+        if pos.outcome().is_over() {
+            return Err(format!("{path:?}: the game ended unrecorded"));
+        }
+        let next = prefixes
+            .get(path)
+            .ok_or(format!("{path:?}: nothing follows"))?;
+        if pos.to_move() == attacker {
+            let all: std::collections::BTreeSet<Cell> = pos.legal_moves().collect();
+            if *next != all {
+                return Err(format!("{path:?}: not every attacker move is answered"));
+            }
+        } else if next.len() != 1 {
+            return Err(format!("{path:?}: the defender has {} answers", next.len()));
+        }
+        let mut count = 0;
+        for &c in next {
+            let mut child = *pos;
+            child.play(c).map_err(|e| format!("{path:?} {c:?}: {e}"))?;
+            path.push(c);
+            count += walk(&child, path, ctx)?;
+            path.pop();
+        }
+        Ok(count)
+    }
+    let proof = Proof {
+        branches,
+        prefixes,
+        lines,
+        attacker,
+    };
+    walk(root, &mut Vec::new(), &proof)
+}
+
+/// `solve --proof` for (5,5,5) and for (6,6,5) after D4 A6 (the whole
+/// (6,6,5) proof, 3,530 branches, takes about 10 s: BENCHMARKS.md): the
+/// independent checker above accepts the proofs the program writes and
+/// refuses corrupted ones.
+#[test]
+fn the_proofs_of_draws_check_out_and_corrupted_ones_do_not() {
+    use kxo_tui::ai::solver::proof;
+    for (size, goal, moves, min_branches) in [(5, 5, "", 1), (6, 5, "D4,A6", 1000)] {
+        let rules = Rules::new(size, goal).unwrap();
+        let root = Position::from_moves(rules, &Cell::parse_list(moves, size).unwrap()).unwrap();
+        let mut solver = Solver::new(rules);
+        let branches = proof::cannot_win(&mut solver, &root).unwrap();
+        let text = proof::to_text(&root, &branches, "test");
+        let checked = check_proof(&root, &text).unwrap();
+        assert_eq!(checked, branches.len());
+        assert!(checked >= min_branches, "{checked}");
+        if size == 6 {
+            let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+            // A branch left out: an attacker move goes unanswered.
+            let missing = body[1..].join("\n");
+            assert!(check_proof(&root, &missing).is_err());
+            // A pairing with a pair moved onto a stone, or split.
+            let line = body[0];
+            let stone = line.split_whitespace().next().unwrap();
+            let (head, pairs) = line.split_once(" pairs ").unwrap();
+            let first_pair = pairs.split_whitespace().next().unwrap();
+            let onto_stone = format!(
+                "{head} pairs {stone}-{}",
+                &pairs[first_pair.find('-').unwrap() + 1..]
+            );
+            let mut broken = body.clone();
+            broken[0] = &onto_stone;
+            assert!(check_proof(&root, &broken.join("\n")).is_err());
+            let without_a_pair = format!("{head} pairs {}", pairs.split_once(' ').unwrap().1);
+            broken[0] = &without_a_pair;
+            assert!(check_proof(&root, &broken.join("\n")).is_err());
+        }
+    }
+    // A position the side to move wins has no proof to write.
+    let rules = Rules::new(4, 3).unwrap();
+    assert!(proof::cannot_win(&mut Solver::new(rules), &Position::new(rules)).is_err());
+}

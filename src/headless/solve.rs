@@ -299,6 +299,8 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
         }) as ProgressReport
     });
     let shows_progress = progress.is_some();
+    let proof_path = args.proof.clone();
+    let moves = args.moves.clone();
     let options = SolveOptions {
         hash_bytes: args.hash << 20,
         timeout: args.timeout,
@@ -315,11 +317,55 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     } else {
         print!("{}", report.to_text());
     }
+    if let (Some(path), Some(_)) = (&proof_path, &report.value) {
+        write_proof(rules, &moves, args.hash << 20, path)?;
+    }
     Ok(if report.value.is_some() {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::from(UNSETTLED)
     })
+}
+
+/// `solve --proof FILE`: the defender's strategy, written where asked
+/// (never through a link at that name).
+fn write_proof(
+    rules: Rules,
+    moves: &str,
+    hash_bytes: usize,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    if !rules.is_small() {
+        return Err(InputError("--proof needs a board of at most 8x8".into()).into());
+    }
+    let pos = position_from_moves(rules, moves)?;
+    let mut solver = Solver::with_hash_bytes(rules, hash_bytes);
+    let branches = crate::ai::solver::proof::cannot_win(&mut solver, &pos).map_err(InputError)?;
+    let n = rules.size();
+    let header = format!(
+        "{n}x{n}, {} in a row, {}",
+        rules.goal(),
+        if moves.trim().is_empty() {
+            "from the empty board".to_string()
+        } else {
+            format!("after {}", crate::text::shown(moves))
+        }
+    );
+    let text = crate::ai::solver::proof::to_text(&pos, &branches, &header);
+    let shown_path = crate::text::shown(&path.display().to_string());
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| anyhow::anyhow!("cannot write the proof to {shown_path}: {e}"))?;
+    eprintln!("proof: {} branches written to {shown_path}", branches.len());
+    Ok(())
 }
 
 #[cfg(test)]

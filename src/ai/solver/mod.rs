@@ -43,6 +43,7 @@ use std::time::{Duration, Instant};
 
 mod lines;
 pub mod pairing;
+pub mod proof;
 mod search;
 mod table;
 

@@ -27,67 +27,99 @@ pub fn find(lines: &[u64], defender: u64, empty: u64, budget: u32) -> Option<Pai
         .filter(|&&l| l & defender == 0)
         .map(|&l| l & empty)
         .collect();
-    if open.iter().any(|l| l.count_ones() < 2) {
+    if open.len() > 128 || open.iter().any(|l| l.count_ones() < 2) {
         return None;
     }
     let mut search = Search {
+        open: &open,
         pairs: Vec::new(),
         steps: budget,
     };
-    search.cover(&open, 0).then_some(search.pairs)
+    let all = if open.len() == 128 {
+        u128::MAX
+    } else {
+        (1u128 << open.len()) - 1
+    };
+    search.cover(all, 0).then_some(search.pairs)
 }
 
-struct Search {
+/// The backtracking search: `open` holds each open line's empty cells;
+/// a set of them is a bit mask over its indices (at most 128 lines).
+struct Search<'a> {
+    open: &'a [u64],
     pairs: Pairs,
     steps: u32,
 }
 
-impl Search {
-    /// Covers every line of `open` (each as its empty cells) with pairs
-    /// of cells not in `used`.
-    fn cover(&mut self, open: &[u64], used: u64) -> bool {
-        // The line with the fewest free cells: the most constrained.
-        let Some(line) = open
-            .iter()
-            .copied()
-            .min_by_key(|l| (l & !used).count_ones())
-        else {
+impl Search<'_> {
+    /// Covers the lines of `remaining` with pairs of cells not in `used`.
+    fn cover(&mut self, remaining: u128, used: u64) -> bool {
+        if remaining == 0 {
             return true;
-        };
+        }
+        // The line with the fewest free cells: the most constrained.
+        let mut line = 0u64;
+        let mut fewest = u32::MAX;
+        let mut rest = remaining;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let free = (self.open[i] & !used).count_ones();
+            if free < fewest {
+                fewest = free;
+                line = self.open[i];
+            }
+        }
         let free = line & !used;
-        if free.count_ones() < 2 {
+        if fewest < 2 {
             return false;
         }
-        // Its candidate pairs, those that cover the most lines first.
-        let mut candidates: Vec<(u32, u8, u8)> = Vec::new();
+        // Its candidate pairs, those that cover the most lines first (at
+        // most 28: a line has at most 8 cells).
+        let mut candidates = [(0u32, 0u8, 0u8); 28];
+        let mut count = 0;
         let mut a_bits = free;
         while a_bits != 0 {
             let a = a_bits.trailing_zeros() as u8;
             a_bits &= a_bits - 1;
             let mut b_bits = a_bits;
-            while b_bits != 0 {
+            while b_bits != 0 && count < candidates.len() {
                 let b = b_bits.trailing_zeros() as u8;
                 b_bits &= b_bits - 1;
-                let both = (1u64 << a) | (1u64 << b);
-                let covered = open.iter().filter(|&&l| l & both == both).count() as u32;
-                candidates.push((covered, a, b));
+                candidates[count] = (self.covered(remaining, a, b).count_ones(), a, b);
+                count += 1;
             }
         }
+        let candidates = &mut candidates[..count];
         candidates.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
-        for (_, a, b) in candidates {
+        for &(_, a, b) in candidates.iter() {
             if self.steps == 0 {
                 return false;
             }
             self.steps -= 1;
             let both = (1u64 << a) | (1u64 << b);
-            let rest: Vec<u64> = open.iter().copied().filter(|&l| l & both != both).collect();
             self.pairs.push((a, b));
-            if self.cover(&rest, used | both) {
+            if self.cover(remaining & !self.covered(remaining, a, b), used | both) {
                 return true;
             }
             self.pairs.pop();
         }
         false
+    }
+
+    /// The lines of `remaining` that hold both `a` and `b`.
+    fn covered(&self, remaining: u128, a: u8, b: u8) -> u128 {
+        let both = (1u64 << a) | (1u64 << b);
+        let mut out = 0u128;
+        let mut rest = remaining;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.open[i] & both == both {
+                out |= 1u128 << i;
+            }
+        }
+        out
     }
 }
 
