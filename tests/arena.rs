@@ -27,14 +27,17 @@ fn timeless(mut report: serde_json::Value) -> serde_json::Value {
     report
 }
 
-/// The games of a state file (after its header line).
+/// The games of a state file (after its header line), in game order (the
+/// file has them in the order they finished).
 fn state_games(path: &Path) -> Vec<PlayedGame> {
-    std::fs::read_to_string(path)
+    let mut games: Vec<PlayedGame> = std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .skip(1)
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+        .collect();
+    games.sort_by_key(|g| g.game);
+    games
 }
 
 /// A run whose games are the same every time: MCTS by iterations and
@@ -46,7 +49,7 @@ const FIXED: [&str; 14] = [
     "--goal",
     "4",
     "--engine",
-    "m=mcts:iterations=3000",
+    "m=mcts:iterations=40000",
     "--engine",
     "r=random",
     "--games",
@@ -90,7 +93,7 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_report() {
             start.elapsed() < Duration::from_secs(60),
             "no games written"
         );
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(1));
     }
     child.kill().unwrap(); // SIGKILL: no cleanup of any kind
     child.wait().unwrap();
