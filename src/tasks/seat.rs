@@ -9,10 +9,10 @@ use super::clock::SharedClock;
 use super::clock::{Due, SliceClock};
 use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
-use crate::ai::{Budget, Engine, EngineKind, SearchInfo, make_engine_with};
+use crate::ai::{Budget, Engine, EngineKind, SearchInfo};
 use crate::app::{App, GameStatus, Thinking};
 use crate::game::{Cell, Player, Position};
-use crate::protocol::outside::OutsideBrain;
+use crate::tournament::EngineSpec;
 
 /// How long a seat thinks before it gives the others a turn.
 pub const TIME_SLICE: Duration = super::clock::SLICE;
@@ -240,43 +240,23 @@ fn seat_engine(
     kind: EngineKind,
 ) -> Box<dyn Engine> {
     let config = &app.config;
-    if let (Some(plan), Some(slot)) = (&config.tournament, app.games[game].slot) {
-        let spec = &plan.specs[if me == Player::O {
-            slot.first
-        } else {
-            slot.second
-        }];
-        return match &spec.brain {
-            Some(command) => Box::new(OutsideBrain::new(
-                command.clone(),
-                config.rules,
-                spec.brain_think(config.limit),
-            )),
-            None => {
-                let seed =
-                    crate::tournament::seed_for(plan.settings.seed, slot.game, me.index() as u64);
-                make_engine_with(
-                    spec.kind,
-                    config.rules,
-                    spec.limit(config.limit),
-                    seed,
-                    config.rl.as_ref(),
-                )
-            }
-        };
-    }
-    match &config.brains[me.index()] {
-        Some(command) if kind == EngineKind::Brain => {
-            let think = config
-                .clock()
-                .unwrap_or(crate::protocol::outside::BRAIN_THINK);
-            Box::new(OutsideBrain::new(command.clone(), config.rules, think))
+    let (spec, seed) = match (&config.tournament, app.games[game].slot) {
+        (Some(plan), Some(slot)) => {
+            let spec = &plan.specs[if me == Player::O {
+                slot.first
+            } else {
+                slot.second
+            }];
+            let seed =
+                crate::tournament::seed_for(plan.settings.seed, slot.game, me.index() as u64);
+            (spec.clone(), seed)
         }
-        _ => {
-            let seed = app.engine_seed(game, me.index(), generation);
-            make_engine_with(kind, config.rules, config.limit, seed, config.rl.as_ref())
-        }
-    }
+        _ => (
+            EngineSpec::for_seat(kind, config.brains[me.index()].clone()),
+            app.engine_seed(game, me.index(), generation),
+        ),
+    };
+    spec.build(config.rules, config.limit, seed, config.rl.as_ref())
 }
 
 pub fn run_seat(

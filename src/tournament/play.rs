@@ -115,14 +115,11 @@ impl Seat {
     ) -> Seat {
         let settings = clocks.settings;
         let run_limit = settings.limit();
-        match &spec.brain {
-            Some(command) => {
-                let brain = OutsideBrain::new(command.clone(), rules, spec.brain_think(run_limit));
-                Seat::Brain(Box::new(match settings.match_ms {
-                    Some(ms) => brain.with_match_clock(Duration::from_millis(ms)),
-                    None => brain,
-                }))
-            }
+        match spec.outside_brain(rules, run_limit) {
+            Some(brain) => Seat::Brain(Box::new(match settings.match_ms {
+                Some(ms) => brain.with_match_clock(Duration::from_millis(ms)),
+                None => brain,
+            })),
             None => {
                 // Under a match clock each move's budget stops the search,
                 // so a search with no time of its own may use all of it.

@@ -8,8 +8,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ai::{EngineKind, ThinkLimit};
-use crate::protocol::outside::{BRAIN_THINK, BrainCommand};
+use crate::ai::rl::SharedTable;
+use crate::ai::{Engine, EngineKind, ThinkLimit, make_engine_with};
+use crate::game::Rules;
+use crate::protocol::outside::{BRAIN_THINK, BrainCommand, OutsideBrain};
 use crate::text::shown;
 
 /// One participant.
@@ -151,6 +153,34 @@ impl EngineSpec {
         SpecText {
             name: self.name.clone(),
             spec: self.spec_text(),
+        }
+    }
+
+    /// The outside brain this spec names, if it names one, with its time
+    /// per move (INFO timeout_turn).
+    pub fn outside_brain(&self, rules: Rules, run: ThinkLimit) -> Option<OutsideBrain> {
+        let command = self.brain.as_ref()?;
+        Some(OutsideBrain::new(
+            command.clone(),
+            rules,
+            self.brain_think(run),
+        ))
+    }
+
+    /// The engine this spec names, fresh for one game: an outside brain,
+    /// or a built-in engine seeded with `seed` under its own limit or the
+    /// run's (a learning player learns into `rl`). The one place a seat's
+    /// engine is made, for `arena` and the live screen alike.
+    pub fn build(
+        &self,
+        rules: Rules,
+        run: ThinkLimit,
+        seed: u64,
+        rl: Option<&SharedTable>,
+    ) -> Box<dyn Engine> {
+        match self.outside_brain(rules, run) {
+            Some(brain) => Box::new(brain),
+            None => make_engine_with(self.kind, rules, self.limit(run), seed, rl),
         }
     }
 
