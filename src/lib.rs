@@ -14,7 +14,8 @@
 //! - [`model`]: the learning player's model file and its policy.
 //! - [`screen`]: the live screen as a command; [`terminal`]: its terminal.
 //! - [`text`]: outside text made safe to show; [`cpu`]: which kernels run;
-//!   [`poll`]: the one `poll(2)`.
+//!   [`poll`]: the one `poll(2)`; [`files`]: files written where the user
+//!   asks, never through a link.
 
 // Items are as public as their users need: a `pub` item that no path
 // from the crate root reaches is a warning.
@@ -25,6 +26,7 @@ pub mod app;
 pub mod cli;
 pub mod cpu;
 pub mod elo;
+pub mod files;
 pub mod game;
 pub mod headless;
 pub mod input;

@@ -335,8 +335,6 @@ fn write_proof(
     hash_bytes: usize,
     path: &std::path::Path,
 ) -> anyhow::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
     if !rules.is_small() {
         return Err(InputError("--proof needs a board of at most 8x8".into()).into());
     }
@@ -355,14 +353,7 @@ fn write_proof(
     );
     let text = crate::ai::solver::proof::to_text(&pos, &branches, &header);
     let shown_path = crate::text::shown(&path.display().to_string());
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o644)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)
-        .and_then(|mut f| f.write_all(text.as_bytes()))
+    crate::files::write_no_follow(path, text.as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write the proof to {shown_path}: {e}"))?;
     eprintln!("proof: {} branches written to {shown_path}", branches.len());
     Ok(())

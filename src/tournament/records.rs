@@ -243,18 +243,9 @@ fn to_cells(coords: &[(u8, u8)], size: u8) -> Result<Vec<Cell>, String> {
 /// `game-0001.psq` on 15x15 and 20x20. A link planted at a record's name
 /// is not followed: the write fails instead.
 pub fn write(dir: &std::path::Path, game: &PlayedGame, rules: Rules) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
     let stem = dir.join(format!("game-{:04}", game.game + 1));
     let put = |path: std::path::PathBuf, text: String| {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o644)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(path)?
-            .write_all(text.as_bytes())
+        crate::files::write_no_follow(&path, text.as_bytes())
     };
     put(stem.with_extension("sgf"), sgf(game, rules))?;
     if matches!(rules.size(), 15 | 20) {
