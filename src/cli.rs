@@ -278,7 +278,8 @@ fn parse_side(s: &str) -> Result<Player, String> {
 pub enum Command {
     /// The perfect-play value of a position, with the best move.
     Solve(SolveArgs),
-    /// Many games between two engines: wins, draws and an Elo estimate.
+    /// A tournament between engines: paired openings, a ranking with Elo,
+    /// a crosstable, SPRT, game records, resume and shards.
     Arena(ArenaArgs),
     /// Train the learning player (rl) by self-play and save its model.
     Train(TrainArgs),

@@ -282,6 +282,12 @@ pub const UNSETTLED: u8 = 3;
 pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::ExitCode> {
     use std::io::IsTerminal;
     let rules = args.rules.rules()?;
+    if args.proof.is_some() && !rules.is_small() {
+        return Err(InputError(
+            "--proof needs a board of at most 8x8: larger ones are beyond this solver".into(),
+        )
+        .into());
+    }
     let stop = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
     let progress: Option<ProgressReport> = std::io::stderr().is_terminal().then(|| {
@@ -317,8 +323,10 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     } else {
         print!("{}", report.to_text());
     }
-    if let (Some(path), Some(_)) = (&proof_path, &report.value) {
-        write_proof(rules, &moves, args.hash << 20, path)?;
+    match (&proof_path, &report.value) {
+        (Some(path), Some(_)) => write_proof(rules, &moves, args.hash << 20, path)?,
+        (Some(_), None) => eprintln!("no proof written: the position is unsettled"),
+        _ => {}
     }
     Ok(if report.value.is_some() {
         std::process::ExitCode::SUCCESS
