@@ -552,6 +552,23 @@ fn bad_tournament_flags_get_one_line_and_status_two() {
     let (code, _, err) = kxo(&["arena", "--games", "2", "--state", &foreign_arg]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(std::fs::read_to_string(&foreign).unwrap(), "my notes\n");
+    // A FIFO as the openings file or the state file, /dev/zero as the
+    // openings: refused at once, never waited on or read without end.
+    let fifo = dir.path().join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) on a NUL-terminated path we own.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let fifo_arg = fifo.display().to_string();
+    for args in [
+        vec!["arena", "--openings", fifo_arg.as_str()],
+        vec!["arena", "--openings", "/dev/zero"],
+        vec!["arena", "--games", "2", "--state", fifo_arg.as_str()],
+        vec!["arena", "merge", fifo_arg.as_str()],
+    ] {
+        let (code, _, err) = kxo(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
     // A link planted at the state file's name is not followed.
     let target = dir.path().join("victim.txt");
     std::fs::write(&target, "keep\n").unwrap();
@@ -570,4 +587,26 @@ fn bad_tournament_flags_get_one_line_and_status_two() {
     assert_ne!(code, 0, "{err}");
     assert!(err.contains("cannot write a record"), "{err}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
+}
+
+#[test]
+fn a_brain_whose_name_holds_escape_codes_is_shown_escaped() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("br\x1b[2Jain");
+    std::fs::write(&program, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let seat = format!("brain:{}", program.display());
+    for json in [false, true] {
+        let mut args = vec![
+            "arena", "--size", "15", "--goal", "5", "--o", &seat, "--x", "random", "--games", "2",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let (code, out, err) = kxo(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains('\x1b') && !err.contains('\x1b'), "{out}{err}");
+        assert!(out.contains("forfeits"), "{out}");
+    }
 }

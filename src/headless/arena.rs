@@ -131,6 +131,11 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
         }),
     };
     let rl = model.as_ref().map(|m| &m.table);
+    // First-player wins, second-player wins, draws, for the progress line.
+    let mut tally = [0u32; 3];
+    for g in &done {
+        tally[g.result as usize] += 1;
+    }
     let games = tournament::run(&clocks, rl, done, |game, games| {
         if let Some(file) = state_file.as_mut() {
             file.append(game)?;
@@ -144,7 +149,17 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
             })?;
         }
         bar.inc(1);
-        bar.set_message(progress(&settings, games));
+        tally[game.result as usize] += 1;
+        // Counted as they come: a report per game would make a long run
+        // quadratic. Only the SPRT's ratio needs the games again.
+        let mut message = format!("O {} X {} draw {}", tally[0], tally[1], tally[2]);
+        if settings.sprt.is_some()
+            && !bar.is_hidden()
+            && let Some(s) = Report::new(&settings, games).sprt
+        {
+            message += &format!("  LLR {:.2} ({:.2}, {:.2})", s.llr, s.lower, s.upper);
+        }
+        bar.set_message(message);
         Ok(())
     })?;
     bar.finish_and_clear();
@@ -153,19 +168,6 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
         model.save_learned()?;
     }
     Ok(())
-}
-
-/// The progress line's message: the first engine's score, and the SPRT.
-fn progress(settings: &Settings, games: &[tournament::PlayedGame]) -> String {
-    let report = Report::new(settings, games);
-    let mut text = format!(
-        "O {} X {} draw {}",
-        report.first_wins, report.second_wins, report.draws
-    );
-    if let Some(s) = &report.sprt {
-        text += &format!("  LLR {:.2} ({:.2}, {:.2})", s.llr, s.lower, s.upper);
-    }
-    text
 }
 
 fn print(report: &Report, json: bool) -> anyhow::Result<()> {

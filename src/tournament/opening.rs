@@ -151,12 +151,17 @@ pub fn decided_at_once(pos: &Position) -> bool {
 /// Reads an openings file: one opening a line; blank lines and lines
 /// starting with `#` are skipped.
 fn read_file(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
-    let file = std::fs::File::open(path).map_err(|e| {
-        format!(
-            "cannot read openings file {}: {e}",
-            shown(&path.display().to_string())
-        )
-    })?;
+    use std::os::unix::fs::OpenOptionsExt;
+    let name = shown(&path.display().to_string());
+    // Non-blocking, so that a FIFO at the name is refused, not waited on.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|e| format!("cannot read openings file {name}: {e}"))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(format!("openings file {name} is not a regular file"));
+    }
     let mut reader = std::io::BufReader::new(file).take(64 << 20);
     let mut openings = Vec::new();
     let mut line = Vec::new();

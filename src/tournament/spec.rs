@@ -118,7 +118,11 @@ impl EngineSpec {
     /// The participant an `--o`/`--x` seat names: called by its engine.
     pub fn for_seat(kind: EngineKind, brain: Option<BrainCommand>) -> EngineSpec {
         let name = match &brain {
-            Some(command) => command.name().chars().take(24).collect(),
+            // Outside text: its control characters escaped before it is shown.
+            Some(command) => crate::text::shown(command.name())
+                .chars()
+                .take(24)
+                .collect(),
             None => kind.name().to_string(),
         };
         EngineSpec {

@@ -72,7 +72,9 @@ fn name(path: &Path) -> String {
 /// Opens without following a link at the file's own name.
 fn open_options() -> OpenOptions {
     let mut options = OpenOptions::new();
-    options.custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+    // Non-blocking too, so that a FIFO at the name is refused (it is not a
+    // regular file), not waited on.
+    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
     options
 }
 
