@@ -9,7 +9,6 @@ use std::time::Instant;
 
 use corosensei::{Coroutine, CoroutineResult};
 use criterion::{Criterion, criterion_group, criterion_main};
-use kxo_tui::ai::EngineKind;
 use kxo_tui::app::{App, LiveConfig};
 use kxo_tui::game::Cell;
 use kxo_tui::tasks::{Scheduler, Suspend, TaskRole};
@@ -61,8 +60,8 @@ fn switches(c: &mut Criterion) {
 
 fn frame(c: &mut Criterion) {
     let config = LiveConfig {
-        o: Some(EngineKind::Mcts),
-        x: Some(EngineKind::Negamax),
+        o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
+        x: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
         seed: 1,
         color: ColorMode::TrueColor,
         ..LiveConfig::default()

@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::ai::{EngineKind, ThinkLimit};
+use crate::ai::{BuiltIn, EngineKind, ThinkLimit};
 use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rules};
 use crate::protocol::outside::BrainCommand;
+use crate::tournament::SpecEngine;
 
 /// Bad input from the user: reported in one line, exit status 2.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -136,7 +137,7 @@ impl LiveArgs {
             return Ok(None);
         }
         crate::tournament::spec::check_names(&self.engines).map_err(InputError)?;
-        let kinds: Vec<EngineKind> = self.engines.iter().map(|e| e.kind).collect();
+        let kinds: Vec<EngineKind> = self.engines.iter().map(|e| e.kind()).collect();
         refuse_engines(rules, &kinds)?;
         let openings = match &self.openings {
             Some(arg) => Openings::from_arg(arg, rules).map_err(InputError)?,
@@ -173,26 +174,28 @@ impl LiveArgs {
     ) -> Result<crate::app::LiveConfig, InputError> {
         let live_clock = ThinkLimit::Millis(crate::app::DEFAULT_THINK_MS);
         let (mut o, mut x, mut limit) = (
-            self.o.as_ref().map(SeatArg::kind),
-            self.x.as_ref().map(SeatArg::kind),
+            self.o.clone().map(SeatArg::engine),
+            self.x.clone().map(SeatArg::engine),
             self.think.limit_or(live_clock),
         );
-        let mut brains = [
-            self.o.as_ref().and_then(SeatArg::brain),
-            self.x.as_ref().and_then(SeatArg::brain),
-        ];
         if self.human.is_some() {
             // One game; the computer plays whichever side the person does not.
-            let (kind, level_limit) = match &self.ai {
-                Some(seat) => (seat.kind(), limit),
-                None => self.level.engine(),
+            let (engine, level_limit) = match &self.ai {
+                Some(seat) => (seat.clone().engine(), limit),
+                None => {
+                    let (kind, limit) = self.level.engine();
+                    (SpecEngine::BuiltIn(kind), limit)
+                }
             };
-            (o, x, limit) = (Some(kind), Some(kind), level_limit);
-            let brain = self.ai.as_ref().and_then(SeatArg::brain);
-            brains = [brain.clone(), brain];
+            (o, x, limit) = (Some(engine.clone()), Some(engine), level_limit);
         }
         let rules = self.rules.rules()?;
-        refuse_engines(rules, &[o, x].into_iter().flatten().collect::<Vec<_>>())?;
+        let kinds: Vec<EngineKind> = [&o, &x]
+            .into_iter()
+            .flatten()
+            .map(SpecEngine::kind)
+            .collect();
+        refuse_engines(rules, &kinds)?;
         let seed = self.seed.unwrap_or_else(rand::random);
         let tournament = self.tournament(rules, seed, limit)?;
         let games = match (&tournament, self.human) {
@@ -205,7 +208,6 @@ impl LiveArgs {
             tournament: tournament.map(std::rc::Rc::new),
             rules,
             rl: None,
-            brains,
             animate: !self.no_anim,
             warning: None,
             games,
@@ -226,8 +228,11 @@ impl LiveArgs {
     /// `--o rl`): then a model that cannot be read stops the run.
     pub fn names_the_learner(&self, config: &crate::app::LiveConfig) -> bool {
         self.model.is_some()
-            || [config.o, config.x].contains(&Some(EngineKind::Rl))
-            || self.engines.iter().any(|e| e.kind == EngineKind::Rl)
+            || [&config.o, &config.x]
+                .into_iter()
+                .flatten()
+                .chain(self.engines.iter().map(|e| &e.engine))
+                .any(|e| e.kind() == EngineKind::Rl)
     }
 }
 
@@ -241,22 +246,22 @@ pub enum Level {
 }
 
 impl Level {
-    pub fn engine(self) -> (EngineKind, ThinkLimit) {
+    pub fn engine(self) -> (BuiltIn, ThinkLimit) {
         match self {
-            Level::Easy => (EngineKind::Random, ThinkLimit::default()),
+            Level::Easy => (BuiltIn::Random, ThinkLimit::default()),
             Level::Medium => (
-                EngineKind::Mcts,
+                BuiltIn::Mcts,
                 ThinkLimit::Default {
                     mcts_iterations: 500,
                 },
             ),
             Level::Hard => (
-                EngineKind::Mcts,
+                BuiltIn::Mcts,
                 ThinkLimit::Default {
                     mcts_iterations: 50_000,
                 },
             ),
-            Level::Perfect => (EngineKind::Negamax, ThinkLimit::default()),
+            Level::Perfect => (BuiltIn::Negamax, ThinkLimit::default()),
         }
     }
 }
@@ -306,7 +311,7 @@ pub struct BenchArgs {
 pub struct BrainArgs {
     /// The engine that plays.
     #[arg(long, value_name = "ENGINE", default_value = "mcts", value_parser = parse_engine)]
-    pub engine: EngineKind,
+    pub engine: BuiltIn,
     /// Marks in a row that win (the protocol gives only the board size).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(3..=8))]
     pub goal: u8,
@@ -406,11 +411,6 @@ impl ThinkArgs {
             (None, Some(mcts_iterations)) => ThinkLimit::Default { mcts_iterations },
             (None, None) => default,
         }
-    }
-
-    /// The headless commands' budget: 10,000 MCTS iterations by default.
-    pub fn limit(self) -> ThinkLimit {
-        self.limit_or(ThinkLimit::default())
     }
 }
 
@@ -572,37 +572,25 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
     }
 }
 
-fn parse_engine(s: &str) -> Result<EngineKind, String> {
+fn parse_engine(s: &str) -> Result<BuiltIn, String> {
     s.parse()
 }
 
 /// What plays a seat: a built-in engine or an outside brain.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SeatArg {
-    Engine(EngineKind),
-    Brain(BrainCommand),
-}
+pub struct SeatArg(SpecEngine);
 
 impl SeatArg {
-    pub fn kind(&self) -> EngineKind {
-        match self {
-            SeatArg::Engine(kind) => *kind,
-            SeatArg::Brain(_) => EngineKind::Brain,
-        }
-    }
-    pub fn brain(&self) -> Option<BrainCommand> {
-        match self {
-            SeatArg::Brain(command) => Some(command.clone()),
-            SeatArg::Engine(_) => None,
-        }
+    pub fn engine(self) -> SpecEngine {
+        self.0
     }
 }
 
 fn parse_seat(s: &str) -> Result<SeatArg, String> {
     if s.starts_with("brain:") {
-        BrainCommand::parse(s).map(SeatArg::Brain)
+        BrainCommand::parse(s).map(|command| SeatArg(SpecEngine::Brain(command)))
     } else {
-        parse_engine(s).map(SeatArg::Engine)
+        parse_engine(s).map(|kind| SeatArg(SpecEngine::BuiltIn(kind)))
     }
 }
 
@@ -657,7 +645,7 @@ mod tests {
         ]);
         let c = args.config(ColorMode::None, None).unwrap();
         assert_eq!(c.games, 4);
-        assert_eq!((c.o, c.x), (Some(EngineKind::Mcts), None));
+        assert_eq!((&c.o, &c.x), (&Some(BuiltIn::Mcts.into()), &None));
         assert_eq!(c.limit, ThinkLimit::Millis(300));
         assert_eq!(c.seed, 7);
         assert!(c.rl.is_none() && c.warning.is_none());
@@ -669,7 +657,7 @@ mod tests {
         assert_eq!(c.human, Some(Player::X));
         assert_eq!(
             (c.o, c.x),
-            (Some(EngineKind::Negamax), Some(EngineKind::Negamax))
+            (Some(BuiltIn::Negamax.into()), Some(BuiltIn::Negamax.into()))
         );
         assert_eq!(c.fault_game, Some(2));
         // The learner on a board it cannot play is refused by name.

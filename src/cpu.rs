@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 /// The kernels a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
+pub(crate) enum Kernel {
     /// No BMI2: the k-th empty cell from a packed list (up to 16 cells) or
     /// a byte table, the win test by shifts.
     Portable,
@@ -22,7 +22,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kernel::Portable => "portable",
             Kernel::Bmi2 => "bmi2",
@@ -32,33 +32,33 @@ impl Kernel {
 
 /// What CPUID says of this CPU.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cpu {
+pub(crate) struct Cpu {
     /// "GenuineIntel", "AuthenticAMD", "HygonGenuine"…
-    pub vendor: String,
+    pub(crate) vendor: String,
     /// The display family (base family plus extended family).
-    pub family: u32,
+    pub(crate) family: u32,
     /// The display model (with the extended model).
-    pub model: u32,
+    pub(crate) model: u32,
     /// The brand string ("AMD EPYC 7B12"), trimmed.
-    pub name: String,
+    pub(crate) name: String,
     pub bmi2: bool,
 }
 
 impl Cpu {
     /// This machine's CPU.
-    pub fn detect() -> Cpu {
+    pub(crate) fn detect() -> Cpu {
         detect()
     }
 
     /// Whether `pdep`/`pext` are microcoded here (slow), as on AMD before
     /// Zen 3 and on Hygon.
-    pub fn slow_pdep(&self) -> bool {
+    pub(crate) fn slow_pdep(&self) -> bool {
         matches!(self.vendor.as_str(), "AuthenticAMD" | "HygonGenuine") && self.family < 0x19
     }
 }
 
 /// The kernel for `cpu`, given `KXO_KERNEL`'s value if set, and why.
-pub fn choose(cpu: &Cpu, forced: Option<&str>) -> (Kernel, String) {
+pub(crate) fn choose(cpu: &Cpu, forced: Option<&str>) -> (Kernel, String) {
     match forced.map(str::trim) {
         Some("portable") => (Kernel::Portable, "KXO_KERNEL=portable".into()),
         Some("bmi2") if cpu.bmi2 => (Kernel::Bmi2, "KXO_KERNEL=bmi2".into()),
@@ -89,7 +89,7 @@ pub fn choose(cpu: &Cpu, forced: Option<&str>) -> (Kernel, String) {
 }
 
 /// The choice of this process, made once.
-pub fn selected() -> &'static (Cpu, Kernel, String) {
+pub(crate) fn selected() -> &'static (Cpu, Kernel, String) {
     static SELECTED: OnceLock<(Cpu, Kernel, String)> = OnceLock::new();
     SELECTED.get_or_init(|| {
         let cpu = Cpu::detect();
@@ -102,7 +102,7 @@ pub fn selected() -> &'static (Cpu, Kernel, String) {
 /// Whether this process runs the BMI2 kernels (cheap: one atomic load
 /// after the first call).
 #[inline]
-pub fn use_bmi2() -> bool {
+pub(crate) fn use_bmi2() -> bool {
     use std::sync::atomic::{AtomicU8, Ordering};
     // 0: not chosen yet, 1: portable, 2: BMI2.
     static CHOICE: AtomicU8 = AtomicU8::new(0);

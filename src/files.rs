@@ -8,7 +8,7 @@ use std::path::Path;
 /// Creates or truncates `path` (mode 0644) and writes `bytes`, refusing
 /// to follow a symbolic link at `path` itself (`O_NOFOLLOW`) and anything
 /// there that is not a regular file (a FIFO, a device).
-pub fn write_no_follow(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_no_follow(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)

@@ -11,7 +11,7 @@ use crate::app::keymap::{Key, lookup};
 use crate::app::{Action, App, Direction};
 
 /// The action a terminal event asks for, if any.
-pub fn action_for(app: &App, event: &Event) -> Option<Action> {
+pub(crate) fn action_for(app: &App, event: &Event) -> Option<Action> {
     let (w, h) = app.screen;
     let screen = Rect::new(0, 0, w, h);
     match event {
@@ -101,7 +101,7 @@ fn resolve(app: &App, screen: Rect, action: Action) -> Option<Action> {
 
 /// The letter of a key that acted as a command but also names a column of
 /// the board (h on 15x15), so that a digit typed next can make it a cell.
-pub fn column_key(app: &App, event: &Event) -> Option<char> {
+pub(crate) fn column_key(app: &App, event: &Event) -> Option<char> {
     let Event::Key(key) = event else {
         return None;
     };

@@ -4,7 +4,7 @@
 //! - [`game`]: rules, bitboards, win masks, symmetry, records.
 //! - [`ai`]: engines behind one trait.
 //! - [`app`]: the live screen's state, changed only through its methods.
-//! - [`input`]: terminal events to actions, through one key map.
+//! - `input`: terminal events to actions, through one key map.
 //! - [`tasks`]: the scheduler and the coroutines that play, read keys and draw.
 //! - [`ui`]: drawing, a pure function of the state.
 //! - [`headless`]: `solve`, `arena`, `train`, `eval`, `bench`.
@@ -12,10 +12,11 @@
 //!   statistics and the SPRT, records, state files and shards.
 //! - [`protocol`]: the Gomoku AI protocol, as a brain and with outside brains.
 //! - [`model`]: the learning player's model file and its policy.
-//! - [`screen`]: the live screen as a command; [`terminal`]: its terminal.
-//! - [`text`]: outside text made safe to show; [`cpu`]: which kernels run;
-//!   [`poll`]: the one `poll(2)`; [`files`]: files written where the user
-//!   asks, never through a link.
+//! - [`screen`]: the live screen as a command; `terminal`: its terminal.
+//! - [`text`]: outside text made safe to show; `cpu`: which kernels run;
+//!   `poll`: the one `poll(2)`; `files`: files written where the user
+//!   asks, never through a link. (`input`, `terminal`, `cpu`, `poll` and
+//!   `files` are private: only the program uses them.)
 
 // Items are as public as their users need: a `pub` item that no path
 // from the crate root reaches is a warning.
@@ -24,18 +25,18 @@
 pub mod ai;
 pub mod app;
 pub mod cli;
-pub mod cpu;
+mod cpu;
 pub mod elo;
-pub mod files;
+mod files;
 pub mod game;
 pub mod headless;
-pub mod input;
+mod input;
 pub mod model;
-pub mod poll;
+mod poll;
 pub mod protocol;
 pub mod screen;
 pub mod tasks;
-pub mod terminal;
+mod terminal;
 pub mod text;
 pub mod tournament;
 pub mod ui;

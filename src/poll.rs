@@ -6,7 +6,7 @@ use std::os::fd::RawFd;
 use std::time::Duration;
 
 /// A descriptor to watch for reading.
-pub fn for_reading(fd: RawFd) -> libc::pollfd {
+pub(crate) fn for_reading(fd: RawFd) -> libc::pollfd {
     libc::pollfd {
         fd,
         events: libc::POLLIN,
@@ -17,7 +17,7 @@ pub fn for_reading(fd: RawFd) -> libc::pollfd {
 /// Waits up to `timeout` until one of `fds` is ready (their `revents` say
 /// which and how: readable, hung up, failed). A signal ends the wait early,
 /// as a timeout (nothing ready). Allocates nothing.
-pub fn wait(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<()> {
+pub(crate) fn wait(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<()> {
     let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
     // SAFETY: `fds` is a valid array of pollfd for the duration of the call.
     let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
@@ -34,6 +34,6 @@ pub fn wait(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<()> {
 }
 
 /// Whether a descriptor's `revents` say it hung up or failed.
-pub fn hung_up(fd: &libc::pollfd) -> bool {
+pub(crate) fn hung_up(fd: &libc::pollfd) -> bool {
     fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }

@@ -81,9 +81,9 @@ fn open_learner(
 ) -> Result<(Option<Model>, Option<String>), InputError> {
     let rules = config.rules;
     let rl_may_play = EngineKind::Rl.refuses(rules).is_none()
-        && [config.o, config.x]
+        && [&config.o, &config.x]
             .iter()
-            .any(|k| k.is_none_or(|k| k == EngineKind::Rl));
+            .any(|k| k.as_ref().is_none_or(|k| k.kind() == EngineKind::Rl));
     if !rl_may_play {
         return Ok((None, None));
     }

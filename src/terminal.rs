@@ -9,14 +9,14 @@ use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 
-pub struct TerminalGuard {
+pub(crate) struct TerminalGuard {
     mouse: bool,
 }
 
 impl TerminalGuard {
     /// Raw mode, the alternate screen, a hidden cursor (and mouse reports
     /// when asked for).
-    pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+    pub(crate) fn enter(mouse: bool) -> io::Result<TerminalGuard> {
         enable_raw_mode()?;
         let guard = TerminalGuard { mouse };
         let mut out = io::stdout();
@@ -35,7 +35,7 @@ impl Drop for TerminalGuard {
 }
 
 /// Puts the terminal back as it was: cooked mode, main screen, cursor shown.
-pub fn restore(mouse: bool) {
+pub(crate) fn restore(mouse: bool) {
     let mut out = io::stdout();
     if mouse {
         let _ = execute!(out, DisableMouseCapture);
@@ -47,21 +47,21 @@ pub fn restore(mouse: bool) {
 
 /// Starts a synchronized update (DEC private mode 2026): the terminal shows
 /// nothing of a frame until [`END_FRAME`]. Terminals without it ignore it.
-pub const BEGIN_FRAME: &[u8] = b"\x1b[?2026h";
+pub(crate) const BEGIN_FRAME: &[u8] = b"\x1b[?2026h";
 /// Ends a synchronized update: the terminal shows the whole frame at once.
-pub const END_FRAME: &[u8] = b"\x1b[?2026l";
+pub(crate) const END_FRAME: &[u8] = b"\x1b[?2026l";
 
 /// A writer that keeps everything written between two flushes and sends it
 /// as one synchronized update, so that no terminal (nor a test reading the
 /// screen) ever shows half of a frame: a status line from the new frame over
 /// a board from the old one.
-pub struct FrameWriter<W: Write> {
+pub(crate) struct FrameWriter<W: Write> {
     inner: W,
     frame: Vec<u8>,
 }
 
 impl<W: Write> FrameWriter<W> {
-    pub fn new(inner: W) -> FrameWriter<W> {
+    pub(crate) fn new(inner: W) -> FrameWriter<W> {
         FrameWriter {
             inner,
             frame: Vec::with_capacity(64 * 1024),
@@ -89,7 +89,7 @@ impl<W: Write> Write for FrameWriter<W> {
 
 /// Whether standard input's terminal has hung up (its window was closed,
 /// or its connection dropped): one `poll` that does not wait.
-pub fn stdin_hung_up() -> bool {
+pub(crate) fn stdin_hung_up() -> bool {
     let mut fds = [crate::poll::for_reading(libc::STDIN_FILENO)];
     crate::poll::wait(&mut fds, std::time::Duration::ZERO).is_ok() && crate::poll::hung_up(&fds[0])
 }
@@ -100,7 +100,7 @@ pub fn stdin_hung_up() -> bool {
 /// fails (a window closed without SIGHUP reaching us), so it is only asked
 /// for an event after our own `poll(2)` says the terminal has input and
 /// has not hung up. A hang-up is reported as [`io::ErrorKind::BrokenPipe`].
-pub struct CrosstermInput {
+pub(crate) struct CrosstermInput {
     /// Whether the screen asked for mouse reports.
     mouse: bool,
     /// Raised by SIGTSTP from outside (`kill -TSTP`): handled as the key.
@@ -110,7 +110,7 @@ pub struct CrosstermInput {
 impl CrosstermInput {
     /// Input for a screen with mouse reports (or not); takes SIGTSTP and
     /// SIGWINCH, so that either wakes the wait.
-    pub fn new(mouse: bool) -> io::Result<CrosstermInput> {
+    pub(crate) fn new(mouse: bool) -> io::Result<CrosstermInput> {
         let tstp = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         signal_hook::flag::register(signal_hook::consts::SIGTSTP, tstp.clone())?;
         // Only to interrupt our poll: crossterm hears the resize itself.
@@ -223,7 +223,7 @@ fn stop_as_the_shell_would() {
 /// Refuses a terminal that cannot draw the screen (`TERM=dumb`, or
 /// standard input or output not a terminal), with the headless commands
 /// named instead.
-pub fn check_can_draw() -> Result<(), crate::headless::InputError> {
+pub(crate) fn check_can_draw() -> Result<(), crate::headless::InputError> {
     use std::io::IsTerminal;
     if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
         return Err(crate::headless::InputError(
@@ -242,16 +242,16 @@ pub fn check_can_draw() -> Result<(), crate::headless::InputError> {
 }
 
 /// The signals the live screen stops on, and which one did.
-pub struct Signals {
+pub(crate) struct Signals {
     /// Raised by SIGTERM, SIGINT and SIGHUP.
-    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    pub(crate) stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     stopped_by: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Signals {
     /// SIGTERM, SIGINT and SIGHUP stop the run cleanly (a hung-up
     /// terminal is also seen by the input, which stops the run itself).
-    pub fn install() -> io::Result<Signals> {
+    pub(crate) fn install() -> io::Result<Signals> {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let stopped_by = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -263,7 +263,7 @@ impl Signals {
     }
 
     /// The signal that stopped the run, or 0.
-    pub fn stopped_by(&self) -> usize {
+    pub(crate) fn stopped_by(&self) -> usize {
         self.stopped_by.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
@@ -271,14 +271,14 @@ impl Signals {
 /// A last resort for a terminal that hung up: if the screen has not
 /// stopped by itself within [`HangupWatchdog::GRACE`] of the hang-up
 /// (crossterm stuck reading it), end the brains and leave with 129.
-pub struct HangupWatchdog {
+pub(crate) struct HangupWatchdog {
     done: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl HangupWatchdog {
-    pub const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+    pub(crate) const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
-    pub fn start() -> HangupWatchdog {
+    pub(crate) fn start() -> HangupWatchdog {
         let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let seen = done.clone();
         let spawned = std::thread::Builder::new()
@@ -309,7 +309,7 @@ impl HangupWatchdog {
     }
 
     /// The screen has stopped: the watchdog ends.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.done.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
@@ -317,7 +317,7 @@ impl HangupWatchdog {
 /// Points standard input, output and error at /dev/null when they are the
 /// terminal that went away, so that what is still said (the model's save)
 /// neither fails nor panics.
-pub fn detach_from_lost_terminal() {
+pub(crate) fn detach_from_lost_terminal() {
     // SAFETY: open(2) of /dev/null, fstat(2) into a zeroed struct, and
     // dup2(2) onto the standard descriptors.
     unsafe {
@@ -338,12 +338,12 @@ pub fn detach_from_lost_terminal() {
 }
 
 /// A line on stderr that never panics (the terminal may be gone).
-pub fn say(line: &str) {
+pub(crate) fn say(line: &str) {
     let _ = writeln!(io::stderr(), "{line}");
 }
 
 /// A line on stdout that never panics.
-pub fn say_out(line: &str) {
+pub(crate) fn say_out(line: &str) {
     let _ = writeln!(io::stdout(), "{line}");
 }
 

@@ -106,7 +106,7 @@ proptest! {
         input.extend_from_slice(b"\nEND\n");
         let mut out = Vec::new();
         let options = BrainOptions {
-            engine: kxo_tui::ai::EngineKind::Random,
+            engine: kxo_tui::ai::BuiltIn::Random,
             goal: 4,
             think_ms: 5,
             hash_mb: 1,

@@ -3,7 +3,7 @@
 //! Random is left out of the tactical tests (it does not look at the
 //! board); the learning player refuses these boards (tested in `cli.rs`).
 
-use kxo_tui::ai::{EngineKind, ThinkLimit, Unlimited, make_engine};
+use kxo_tui::ai::{BuiltIn, ThinkLimit, Unlimited, make_engine};
 use kxo_tui::game::{Cell, Outcome, Player, Position, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -159,8 +159,8 @@ fn position(rules: Rules, o: &[&str], x: &[&str]) -> Position {
     pos
 }
 
-fn engines(rules: Rules) -> Vec<(EngineKind, Box<dyn kxo_tui::ai::Engine>)> {
-    [EngineKind::Mcts, EngineKind::Negamax]
+fn engines(rules: Rules) -> Vec<(BuiltIn, Box<dyn kxo_tui::ai::Engine>)> {
+    [BuiltIn::Mcts, BuiltIn::Negamax]
         .into_iter()
         .map(|kind| {
             let engine = make_engine(kind, rules, ThinkLimit::Millis(150), 7);
@@ -252,7 +252,7 @@ fn negamax_stops_an_open_three_before_it_becomes_an_open_four() {
     // to the open four that follows.
     let rules = Rules::new(15, 5).unwrap();
     let pos = position(rules, &["F8", "G8", "H8"], &["B2", "N14"]);
-    let mut nega = make_engine(EngineKind::Negamax, rules, ThinkLimit::Millis(300), 1);
+    let mut nega = make_engine(BuiltIn::Negamax, rules, ThinkLimit::Millis(300), 1);
     let cell = answer(nega.as_mut(), &pos);
     assert!(["D8", "E8", "I8", "J8"].contains(&cell.as_str()), "{cell}");
 }
@@ -286,9 +286,9 @@ fn both_engines_find_and_convert_a_victory_by_continuous_fours() {
             _ => continue,
         }
         found += 1;
-        for kind in [EngineKind::Negamax, EngineKind::Mcts] {
+        for kind in [BuiltIn::Negamax, BuiltIn::Mcts] {
             let mut engine = make_engine(kind, rules, ThinkLimit::Millis(1), 1);
-            let mut defender = make_engine(EngineKind::Negamax, rules, ThinkLimit::Millis(20), 2);
+            let mut defender = make_engine(BuiltIn::Negamax, rules, ThinkLimit::Millis(20), 2);
             let mut game = pos;
             while !game.outcome().is_over() && game.move_count() < pos.move_count() + 40 {
                 let cell = if game.to_move() == Player::O {

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use kxo_tui::ai::accuracy::{self, Judge};
 use kxo_tui::ai::rl::{Init, RlPlayer, SharedTable, ValueTable};
-use kxo_tui::ai::{EngineKind, Negamax, Value};
+use kxo_tui::ai::{BuiltIn, Negamax, Value};
 use kxo_tui::game::{Outcome, Player, Position, Rules};
 use kxo_tui::headless::train::{DEFAULT_EPISODES, evaluate_as, train};
 use kxo_tui::tournament::{self, Clocks, EngineSpec, Format, Openings, Settings};
@@ -110,7 +110,7 @@ fn from_zero_the_default_training_learns_three_by_three_and_four_by_four() {
     let trained = accuracy::measure(&t, 300, 1_000, 99, &mut judge);
     assert!(trained.vs_random_o.share() >= 0.99, "{trained:?}");
     assert!(trained.vs_random_x.share() >= 0.99, "{trained:?}");
-    let vs_negamax = evaluate_as(&t, Player::O, EngineKind::Negamax, 20, 3);
+    let vs_negamax = evaluate_as(&t, Player::O, BuiltIn::Negamax, 20, 3);
     assert_eq!(vs_negamax.wins, 20, "{vs_negamax:?}");
 }
 
@@ -249,10 +249,10 @@ fn the_trained_learner_resists_when_lost_and_wins_fast_when_won() {
     let rules = Rules::default_rules();
     let t = table(rules, Init::Zero);
     train_quietly(&t, DEFAULT_EPISODES, 1);
-    let as_x = evaluate_as(&t, Player::X, EngineKind::Random, 1_000, 5);
+    let as_x = evaluate_as(&t, Player::X, BuiltIn::Random, 1_000, 5);
     eprintln!("as X against Random: {as_x:?}");
     assert!(as_x.wins >= 950, "as X against Random: {as_x:?}");
-    let as_o = evaluate_as(&t, Player::O, EngineKind::Random, 1_000, 6);
+    let as_o = evaluate_as(&t, Player::O, BuiltIn::Random, 1_000, 6);
     assert_eq!(as_o.wins, 1_000, "as O against Random: {as_o:?}");
     // The accuracy targets of the default training hold as well.
     let mut judge = Judge::new(rules);

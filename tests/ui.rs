@@ -14,8 +14,8 @@ use ratatui::style::{Color, Modifier};
 
 fn app(color: ColorMode) -> App {
     let config = LiveConfig {
-        o: Some(EngineKind::Mcts),
-        x: Some(EngineKind::Negamax),
+        o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
+        x: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
         seed: 1,
         color,
         ..LiveConfig::default()
@@ -212,8 +212,8 @@ fn no_color_puts_no_colour_in_the_buffer_but_keeps_highlights() {
 fn human_mode_shows_the_result_and_highlights_the_winning_line() {
     let config = LiveConfig {
         games: 1,
-        o: Some(EngineKind::Negamax),
-        x: Some(EngineKind::Negamax),
+        o: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
+        x: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
         human: Some(kxo_tui::game::Player::O),
         ..LiveConfig::default()
     };

@@ -262,6 +262,7 @@ impl Mcts {
     }
 
     /// Iterations run by the last search.
+    #[cfg(test)]
     pub fn last_iterations(&self) -> u64 {
         self.iterations
     }
@@ -276,6 +277,7 @@ impl Mcts {
     }
 
     /// Visits of the root of the tree (all searches that built it).
+    #[cfg(test)]
     pub fn root_visits(&self) -> u32 {
         self.nodes.first().map_or(0, |n| n.visits)
     }

@@ -116,19 +116,52 @@ pub trait Engine {
     /// The most memory its tree or table may take from now on (engines
     /// with a fixed, small footprint ignore it).
     fn set_memory_limit(&mut self, _bytes: usize) {}
-    /// As [`Engine::choose`], for engines that can fail: an outside brain
-    /// that crashes or cheats answers `Err(reason)` and forfeits the game.
-    fn try_choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, String> {
-        Ok(self.choose(pos, budget))
+}
+
+/// The engines built into kxo-tui: what [`make_engine`] can make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltIn {
+    Random,
+    Negamax,
+    Mcts,
+    /// The learning player (see [`rl`]).
+    Rl,
+}
+
+impl BuiltIn {
+    /// The kind the screen and the statistics count it as.
+    pub fn kind(self) -> EngineKind {
+        match self {
+            BuiltIn::Random => EngineKind::Random,
+            BuiltIn::Negamax => EngineKind::Negamax,
+            BuiltIn::Mcts => EngineKind::Mcts,
+            BuiltIn::Rl => EngineKind::Rl,
+        }
     }
-    /// What the engine said since the last call (an outside brain's
-    /// MESSAGE lines), for the Records tab.
-    fn messages(&mut self) -> Vec<String> {
-        Vec::new()
+
+    /// Why it cannot play under `rules`, if it cannot.
+    pub fn refuses(self, rules: Rules) -> Option<String> {
+        self.kind().refuses(rules)
     }
 }
 
-/// The engines a user can name.
+impl fmt::Display for BuiltIn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind().name())
+    }
+}
+
+impl FromStr for BuiltIn {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let kind: EngineKind = s.parse()?;
+        kind.built_in()
+            .ok_or_else(|| "an outside brain needs its program: brain:PATH [ARGS]".into())
+    }
+}
+
+/// The engines a user can name, as the screen and the statistics count
+/// them: the built-in ones and outside brains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EngineKind {
     Random,
@@ -150,6 +183,17 @@ impl EngineKind {
         EngineKind::Rl,
         EngineKind::Brain,
     ];
+
+    /// The built-in engine of this kind; `None` for an outside brain.
+    pub fn built_in(self) -> Option<BuiltIn> {
+        match self {
+            EngineKind::Random => Some(BuiltIn::Random),
+            EngineKind::Negamax => Some(BuiltIn::Negamax),
+            EngineKind::Mcts => Some(BuiltIn::Mcts),
+            EngineKind::Rl => Some(BuiltIn::Rl),
+            EngineKind::Brain => None,
+        }
+    }
 
     /// Four-letter label for the screen: "MCTS", "NEGA", "RAND".
     pub fn label(self) -> &'static str {
@@ -237,12 +281,7 @@ impl Default for ThinkLimit {
 }
 
 /// Builds an engine for `rules`, seeded for reproducible play.
-pub fn make_engine(
-    kind: EngineKind,
-    rules: Rules,
-    limit: ThinkLimit,
-    seed: u64,
-) -> Box<dyn Engine> {
+pub fn make_engine(kind: BuiltIn, rules: Rules, limit: ThinkLimit, seed: u64) -> Box<dyn Engine> {
     make_engine_with(kind, rules, limit, seed, None)
 }
 
@@ -250,8 +289,10 @@ pub fn make_engine(
 /// or a fresh table of its own when there is none. Boards above 8x8 get
 /// the engines of [`big`]; `kind` must not refuse `rules`
 /// ([`EngineKind::refuses`]), which callers check where the user chose it.
+/// (Outside brains are made where their command is known:
+/// `tournament::EngineSpec::build`.)
 pub fn make_engine_with(
-    kind: EngineKind,
+    kind: BuiltIn,
     rules: Rules,
     limit: ThinkLimit,
     seed: u64,
@@ -260,36 +301,33 @@ pub fn make_engine_with(
     debug_assert!(kind.refuses(rules).is_none());
     if !rules.is_small() {
         match kind {
-            EngineKind::Negamax => {
+            BuiltIn::Negamax => {
                 let mut n = big::BigNegamax::new(rules).with_seed(seed);
                 if let ThinkLimit::Millis(ms) = limit {
                     n.set_time_limit(Duration::from_millis(ms));
                 }
                 return Box::new(n);
             }
-            EngineKind::Mcts => return Box::new(big::BigMcts::new(rules, mcts_limit(limit), seed)),
-            EngineKind::Random | EngineKind::Rl | EngineKind::Brain => {}
+            BuiltIn::Mcts => return Box::new(big::BigMcts::new(rules, mcts_limit(limit), seed)),
+            BuiltIn::Random | BuiltIn::Rl => {}
         }
     }
     match kind {
-        EngineKind::Rl => {
+        BuiltIn::Rl => {
             let table = table.cloned().unwrap_or_else(|| {
                 std::rc::Rc::new(std::cell::RefCell::new(rl::ValueTable::new(rules)))
             });
             Box::new(rl::RlPlayer::new(table, seed))
         }
-        // An outside brain is built by the seat that knows its command
-        // (`protocol::outside`); reaching here is a caller's mistake, and a
-        // random player keeps the game going.
-        EngineKind::Random | EngineKind::Brain => Box::new(RandomPlayer::new(seed)),
-        EngineKind::Negamax => {
+        BuiltIn::Random => Box::new(RandomPlayer::new(seed)),
+        BuiltIn::Negamax => {
             let mut n = Negamax::new(rules);
             if let ThinkLimit::Millis(ms) = limit {
                 n.set_time_limit(Some(Duration::from_millis(ms)));
             }
             Box::new(n)
         }
-        EngineKind::Mcts => Box::new(Mcts::new(rules, mcts_limit(limit), seed)),
+        BuiltIn::Mcts => Box::new(Mcts::new(rules, mcts_limit(limit), seed)),
     }
 }
 
@@ -301,8 +339,3 @@ fn mcts_limit(limit: ThinkLimit) -> mcts::Limit {
 }
 
 pub use mcts::Limit as MctsLimit;
-
-/// MCTS iterations per move unless told otherwise.
-pub const fn mcts_default_iterations() -> u32 {
-    mcts::DEFAULT_ITERATIONS
-}

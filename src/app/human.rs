@@ -353,7 +353,7 @@ impl App {
             && h.hint_request.take().is_some()
         {
             h.hint = None;
-            self.dirty = true;
+            self.touch(false);
         }
     }
 
@@ -452,15 +452,14 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::EngineKind;
     use crate::app::LiveConfig;
 
     fn human_app() -> App {
         App::new(
             LiveConfig {
                 games: 1,
-                o: Some(EngineKind::Negamax),
-                x: Some(EngineKind::Negamax),
+                o: Some(crate::ai::BuiltIn::Negamax.into()),
+                x: Some(crate::ai::BuiltIn::Negamax.into()),
                 human: Some(Player::O),
                 ..LiveConfig::default()
             },

@@ -28,6 +28,7 @@ use rate::MoveRate;
 
 use crate::ai::{EngineKind, SearchInfo, ThinkLimit};
 use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
+use crate::tournament::SpecEngine;
 
 /// How long a finished game stays on screen before it restarts, unless
 /// `--hold` says otherwise.
@@ -54,9 +55,10 @@ pub enum ColorMode {
 pub struct LiveConfig {
     pub rules: Rules,
     pub games: usize,
-    /// Fixed engines for O and X; `None`: a fresh random pair every game.
-    pub o: Option<EngineKind>,
-    pub x: Option<EngineKind>,
+    /// Fixed engines for O and X (built in, or an outside brain); `None`:
+    /// a fresh random pick every game.
+    pub o: Option<SpecEngine>,
+    pub x: Option<SpecEngine>,
     /// Least wall time between a seat starting to think and its move landing.
     pub delay: Duration,
     /// How long a finished game's result stays before it restarts.
@@ -77,9 +79,6 @@ pub struct LiveConfig {
     pub human: Option<Player>,
     /// The learning player's table, shared by every RL seat.
     pub rl: Option<crate::ai::rl::SharedTable>,
-    /// The outside brain of O's and X's seats, when they are
-    /// [`EngineKind::Brain`].
-    pub brains: [Option<crate::protocol::outside::BrainCommand>; 2],
     /// The logo's colours drift slowly (off with `--no-anim`).
     pub animate: bool,
     /// A tournament to show (`--engine` … `--format`): the boxes play its
@@ -108,7 +107,6 @@ impl Default for LiveConfig {
             warning: None,
             human: None,
             rl: None,
-            brains: [None, None],
             animate: true,
             tournament: None,
         }
@@ -119,17 +117,17 @@ impl LiveConfig {
     /// How a seat's engine is named on screen: its label ("MCTS"), or an
     /// outside brain's program name ("pbrain-foo").
     pub fn seat_label(&self, kind: EngineKind, side: Player) -> &str {
-        match &self.brains[side.index()] {
-            Some(brain) if kind == EngineKind::Brain => brain.name(),
+        match self.seat(side) {
+            Some(SpecEngine::Brain(brain)) if kind == EngineKind::Brain => brain.name(),
             _ => kind.label(),
         }
     }
 
-    /// The CPU time each seat may think per move, if the budget is a clock.
-    pub fn clock(&self) -> Option<Duration> {
-        match self.limit {
-            ThinkLimit::Millis(ms) => Some(Duration::from_millis(ms)),
-            ThinkLimit::Default { .. } => None,
+    /// What the command line fixed side `side` to, if it did.
+    pub fn seat(&self, side: Player) -> Option<&SpecEngine> {
+        match side {
+            Player::O => self.o.as_ref(),
+            Player::X => self.x.as_ref(),
         }
     }
 }
@@ -268,18 +266,16 @@ pub struct App {
     pub learner_accuracy: Option<(f64, u64)>,
     /// Per engine kind, in `EngineKind::ALL` order.
     pub engine_work: [EngineWork; EngineKind::COUNT],
-    /// Something changed since the last frame.
-    pub dirty: bool,
+    /// Counts the changes to what the screen shows: the renderer draws
+    /// when it differs from the count it last drew.
+    revision: u64,
+    /// The revision of the last change a key made (drawn at once,
+    /// whatever the frame rate).
+    urgent_revision: u64,
     /// Ctrl-Z was pressed: the loop hands the terminal back and stops.
     pub suspend: bool,
-    /// The next frame redraws every cell (after the terminal was given back
-    /// and taken again, its contents are unknown).
-    pub full_redraw: bool,
-    /// A key changed something: draw now, whatever the frame rate.
-    pub urgent: bool,
     /// Wall-clock text for the header, set by the renderer before each frame.
     pub clock: String,
-    pub frames: u64,
     /// Set when the screen cannot go on (drawing failed).
     pub error: Option<String>,
     /// Human mode's state; `None` when only engines play.
@@ -312,12 +308,10 @@ impl App {
             load: LoadSnapshot::default(),
             learner_accuracy: None,
             engine_work: [EngineWork::default(); EngineKind::COUNT],
-            dirty: true,
+            revision: 1,
+            urgent_revision: 1,
             suspend: false,
-            full_redraw: false,
-            urgent: true,
             clock: String::new(),
-            frames: 0,
             error: None,
             human: config
                 .human
@@ -374,7 +368,8 @@ impl App {
     fn pick_engines(&mut self) -> [EngineKind; 2] {
         let kinds = EngineKind::playable(self.config.rules);
         let mut any = || kinds[self.rng.random_range(0..kinds.len())];
-        match (self.config.o, self.config.x) {
+        let fixed = [Player::O, Player::X].map(|side| self.config.seat(side).map(SpecEngine::kind));
+        match (fixed[0], fixed[1]) {
             (Some(o), Some(x)) => [o, x],
             (Some(o), None) => [o, any()],
             (None, Some(x)) => [any(), x],
@@ -421,8 +416,22 @@ impl App {
 
     /// Marks the screen for a redraw; `urgent` draws at once (a key).
     fn touch(&mut self, urgent: bool) {
-        self.dirty = true;
-        self.urgent |= urgent;
+        self.revision += 1;
+        if urgent {
+            self.urgent_revision = self.revision;
+        }
+    }
+
+    /// How many changes the state has had (the renderer compares it with
+    /// the revision it last drew).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Whether a key changed something since revision `drawn`: then the
+    /// next frame is due at once.
+    pub fn urgent_since(&self, drawn: u64) -> bool {
+        self.urgent_revision > drawn
     }
 
     /// About how many lines the current tab has (a bound for scrolling).
@@ -663,10 +672,9 @@ impl App {
         std::mem::take(&mut self.suspend)
     }
 
-    /// Back from a suspension: the terminal shows something else, so the
-    /// next frame redraws every cell, at once.
+    /// Back from a suspension: the screen is drawn again at once (the
+    /// caller tells the renderer to redraw every cell).
     pub fn resumed_from_suspend(&mut self) -> Vec<Effect> {
-        self.full_redraw = true;
         self.touch(true);
         vec![Effect::Redraw]
     }
@@ -689,14 +697,9 @@ impl App {
         }
     }
 
-    /// A frame is drawn at `now` on a screen of `size`: what was waiting is
-    /// on it. Returns whether it must redraw every cell.
-    pub fn begin_frame(&mut self, now: Instant) -> bool {
-        self.dirty = false;
-        self.urgent = false;
-        self.frames += 1;
+    /// A frame is drawn at `now`: the rates shown are as of then.
+    pub fn begin_frame(&mut self, now: Instant) {
         self.now = now;
-        std::mem::take(&mut self.full_redraw)
     }
 
     /// The terminal's size, as the last frame found it.

@@ -35,7 +35,7 @@ impl App {
             progress.next += 1;
             let specs = [&plan.specs[slot.first], &plan.specs[slot.second]];
             return Some(Start {
-                engines: specs.map(|s| s.kind),
+                engines: specs.map(|s| s.kind()),
                 labels: specs.map(|s| s.name.clone()),
                 slot: Some(slot),
                 opening: plan.opening(&slot),

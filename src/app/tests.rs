@@ -5,7 +5,7 @@ use super::*;
 fn app() -> App {
     let config = LiveConfig {
         games: 3,
-        x: Some(EngineKind::Random),
+        x: Some(crate::ai::BuiltIn::Random.into()),
         delay: Duration::ZERO,
         seed: 1,
         ..LiveConfig::default()
@@ -143,8 +143,8 @@ fn big_boards_start_every_game_from_its_own_opening() {
     let config = LiveConfig {
         rules,
         games: 9,
-        o: Some(EngineKind::Negamax),
-        x: Some(EngineKind::Negamax),
+        o: Some(crate::ai::BuiltIn::Negamax.into()),
+        x: Some(crate::ai::BuiltIn::Negamax.into()),
         seed: 3,
         ..LiveConfig::default()
     };

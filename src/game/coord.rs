@@ -32,10 +32,6 @@ impl Cell {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
-    /// The cell's bit in a one-word bitboard (boards of at most 64 cells).
-    pub const fn bit(self) -> u64 {
-        1u64 << self.0
-    }
     pub fn row(self, size: u8) -> u8 {
         (self.0 / size as u16) as u8
     }

@@ -187,6 +187,7 @@ impl Position {
     }
 
     /// Takes back `cell`, which must be the last move played.
+    #[cfg(test)]
     pub fn undo(&mut self, cell: Cell) {
         let mover = self.to_move.other();
         self.boards[mover.index()].remove(cell.index());
@@ -201,6 +202,7 @@ impl Position {
     }
 
     /// The 2-bit table as a `u32`, for boards of at most 16 cells.
+    #[cfg(test)]
     pub fn table32(&self) -> Option<u32> {
         u32::try_from(self.table()).ok()
     }

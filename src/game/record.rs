@@ -1,7 +1,9 @@
 //! The record of one game: its rules, its moves in order and its result.
 
 use super::coord::Cell;
-use super::position::{Outcome, Position};
+use super::position::Outcome;
+#[cfg(test)]
+use super::position::Position;
 use super::rules::Rules;
 
 #[derive(Clone, Debug)]
@@ -35,6 +37,7 @@ impl GameRecord {
     }
 
     /// Replays the record into a position.
+    #[cfg(test)]
     pub fn position(&self) -> Position {
         let mut pos = Position::new(self.rules);
         for &c in &self.moves {

@@ -4,20 +4,19 @@
 
 use std::io::Write;
 
-use crate::ai::EngineKind;
+use crate::ai::{BuiltIn, EngineKind};
 use crate::cli::{ArenaArgs, ArenaCommand, MergeArgs, SeatArg};
 use crate::tournament::{self, Clocks, EngineSpec, Openings, Report, Settings, state};
 
 /// The engines the flags name: `--engine`s, or `--o` and `--x`.
 fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
     let engines = if args.engines.is_empty() {
-        let seat = |arg: &Option<SeatArg>, default: EngineKind| match arg {
-            Some(seat) => EngineSpec::for_seat(seat.kind(), seat.brain()),
-            None => EngineSpec::for_seat(default, None),
+        let seat = |arg: &Option<SeatArg>, default: BuiltIn| {
+            EngineSpec::for_seat(arg.clone().map_or(default.into(), SeatArg::engine))
         };
         let mut pair = vec![
-            seat(&args.o, EngineKind::Mcts),
-            seat(&args.x, EngineKind::Negamax),
+            seat(&args.o, BuiltIn::Mcts),
+            seat(&args.x, BuiltIn::Negamax),
         ];
         if pair[0].name == pair[1].name {
             pair[0].name += "-1";
@@ -45,7 +44,7 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
     }
     let rules = args.rules.rules()?;
     let specs = engines(&args)?;
-    let kinds: Vec<EngineKind> = specs.iter().map(|s| s.kind).collect();
+    let kinds: Vec<EngineKind> = specs.iter().map(|s| s.kind()).collect();
     super::refuse_engines(rules, &kinds)?;
     if args.sprt.is_some() && (specs.len() != 2 || args.no_repeat) {
         return Err(super::InputError(

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::ai::accuracy::{self, Judge, Skill};
 use crate::ai::rl::{ALPHA, RlPlayer, SharedTable};
-use crate::ai::{Engine, EngineKind, RandomPlayer, ThinkLimit, Unlimited, make_engine};
+use crate::ai::{BuiltIn, Engine, EngineKind, RandomPlayer, ThinkLimit, Unlimited, make_engine};
 use crate::game::{GameRecord, Outcome, Player, Position, Rules};
 
 /// Games of the default training on 3x3 and on 4x4 with three in a row.
@@ -108,7 +108,7 @@ pub fn play_game(rules: Rules, seats: &mut [&mut dyn Engine; 2]) -> GameRecord {
 }
 
 /// The greedy learner as O against `opponent`, without learning.
-pub fn evaluate(table: &SharedTable, opponent: EngineKind, games: u32, seed: u64) -> Tally {
+pub fn evaluate(table: &SharedTable, opponent: BuiltIn, games: u32, seed: u64) -> Tally {
     evaluate_as(table, Player::O, opponent, games, seed)
 }
 
@@ -117,7 +117,7 @@ pub fn evaluate(table: &SharedTable, opponent: EngineKind, games: u32, seed: u64
 pub fn evaluate_as(
     table: &SharedTable,
     side: Player,
-    opponent: EngineKind,
+    opponent: BuiltIn,
     games: u32,
     seed: u64,
 ) -> Tally {

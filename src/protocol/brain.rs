@@ -18,14 +18,14 @@ use std::rc::Rc;
 
 use crate::ai::rl::{SharedTable, ValueTable};
 use crate::ai::{
-    Budget, Engine, EngineKind, Estimate, SearchInfo, ThinkLimit, Value, make_engine_with,
+    Budget, BuiltIn, Engine, Estimate, SearchInfo, ThinkLimit, Value, make_engine_with,
 };
 use crate::game::{Cell, MoveError, Position, Rules};
 
 /// How `kxo-tui brain` plays.
 #[derive(Clone, Debug)]
 pub struct BrainOptions {
-    pub engine: EngineKind,
+    pub engine: BuiltIn,
     /// K in a row; the protocol only gives the board size.
     pub goal: u8,
     /// Thinking time per move, before the manager's limits cut it.
@@ -269,7 +269,7 @@ impl Brain {
         self.rules = Some(rules);
         self.moves.clear();
         self.games += 1;
-        let rl = (self.options.engine == EngineKind::Rl).then(|| rl_table(rules));
+        let rl = (self.options.engine == BuiltIn::Rl).then(|| rl_table(rules));
         let mut engine = make_engine_with(
             self.options.engine,
             rules,

@@ -21,7 +21,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::{cell_at, parse_xy, xy};
-use crate::ai::{Budget, Engine};
+use crate::ai::Budget;
 use crate::game::{Bits, Cell, Player, Position, Rules};
 use crate::text::shown;
 
@@ -335,7 +335,8 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     Ok(())
 }
 
-/// An outside brain playing one game as an [`Engine`].
+/// An outside brain playing one game (a seat holds it as
+/// `tournament::SeatEngine::Outside`).
 pub struct OutsideBrain {
     command: BrainCommand,
     rules: Rules,
@@ -378,10 +379,9 @@ impl OutsideBrain {
     /// Plays under a match clock of `total` for the whole game: sent as
     /// INFO timeout_match, then INFO time_left before each move; a move
     /// is due within what is left (and `think`), plus the tolerance.
-    pub fn with_match_clock(mut self, total: Duration) -> OutsideBrain {
+    pub fn set_match_clock(&mut self, total: Duration) {
         self.match_clock = Some(total);
         self.time_left = Some(total);
-        self
     }
 
     /// What is left of the match clock, before the next move.
@@ -551,39 +551,20 @@ fn read_reply(
     }
 }
 
-impl Engine for OutsideBrain {
-    /// The program's name, cut to 12 characters for the screen.
-    fn label(&self) -> std::borrow::Cow<'static, str> {
-        self.command
-            .name()
-            .chars()
-            .take(12)
-            .collect::<String>()
-            .into()
-    }
-
-    /// Callers that can forfeit a game use [`Engine::try_choose`]; here a
-    /// failed brain plays the first empty cell.
-    fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
-        self.try_choose(pos, budget)
-            .unwrap_or_else(|_| pos.legal_moves().next().unwrap_or(Cell::new(0)))
-    }
-
-    fn try_choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, String> {
+impl OutsideBrain {
+    /// Its move in `pos`; `Err(reason)` when it crashed, cheated or ran out
+    /// of time, and so forfeits the game (a brain that failed is killed,
+    /// and answers every later question with the same reason).
+    pub fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, String> {
         if let Some(f) = &self.forfeit {
             return Err(f.to_string());
         }
         self.ask(pos, budget).map_err(|f| {
-            // A brain that failed is done: kill it now.
             self.process = None;
             let text = f.to_string();
             self.forfeit = Some(f);
             text
         })
-    }
-
-    fn messages(&mut self) -> Vec<String> {
-        self.take_messages()
     }
 }
 
@@ -606,10 +587,10 @@ mod tests {
         let mut budget = crate::ai::Unlimited::new();
         let b2 = Cell::parse("B2", 4).unwrap();
         let first = Position::from_moves(rules, &[b2]).unwrap();
-        assert_eq!(brain.try_choose(&first, &mut budget), Ok(Cell::new(0)));
+        assert_eq!(brain.choose(&first, &mut budget), Ok(Cell::new(0)));
         // Not B2 then A1: another game altogether.
         let other = Position::from_moves(rules, &[Cell::parse("D4", 4).unwrap()]).unwrap();
-        assert_eq!(brain.try_choose(&other, &mut budget), Ok(Cell::new(0)));
+        assert_eq!(brain.choose(&other, &mut budget), Ok(Cell::new(0)));
         drop(brain);
         let said = std::fs::read_to_string(&dir).unwrap();
         let _ = std::fs::remove_file(&dir);

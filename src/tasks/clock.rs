@@ -8,6 +8,7 @@
 //! once, when the slice may be over. A preemption by another process
 //! stretches the wall clock, never what a task is charged.
 
+#[cfg(test)]
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -167,8 +168,10 @@ impl Clock for SystemClock {
 
 /// A clock that moves only when told to: for tests.
 #[derive(Clone, Debug)]
+#[cfg(test)]
 pub struct ManualClock(Rc<Cell<Instant>>);
 
+#[cfg(test)]
 impl ManualClock {
     pub fn new(start: Instant) -> ManualClock {
         ManualClock(Rc::new(Cell::new(start)))
@@ -178,6 +181,7 @@ impl ManualClock {
     }
 }
 
+#[cfg(test)]
 impl Clock for ManualClock {
     fn now(&self) -> Instant {
         self.0.get()

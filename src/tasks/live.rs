@@ -18,7 +18,7 @@ use super::hint::run_hint;
 use super::keyboard::{InputQueue, run_keyboard};
 use super::load::LoadTracker;
 pub use super::renderer::FrameHook;
-use super::renderer::run_renderer;
+use super::renderer::{SharedFrames, run_renderer};
 use super::scheduler::{Event, Scheduler, TaskRole};
 use super::seat::run_seat;
 use crate::app::{App, LiveConfig};
@@ -116,6 +116,8 @@ pub struct Live {
     input: InputQueue,
     clock: SharedClock,
     load: LoadTracker,
+    /// The renderer's bookkeeping: frames drawn, full redraws asked for.
+    frames: SharedFrames,
 }
 
 impl Live {
@@ -153,9 +155,18 @@ impl Live {
         sched.spawn("keyboard", TaskRole::Keyboard, move |ctx| {
             run_keyboard(ctx, kb_app, kb_signals, kb_input, kb_clock)
         })?;
-        let (render_app, render_clock) = (app.clone(), clock.clone());
+        let frames = SharedFrames::default();
+        let (render_app, render_clock, render_frames) =
+            (app.clone(), clock.clone(), frames.clone());
         sched.spawn("renderer", TaskRole::Renderer, move |ctx| {
-            run_renderer(ctx, render_app, terminal, render_clock, on_frame)
+            run_renderer(
+                ctx,
+                render_app,
+                terminal,
+                render_clock,
+                render_frames,
+                on_frame,
+            )
         })?;
         if app.borrow().config.rl.is_some() {
             let (learner_app, learner_clock) = (app.clone(), clock.clone());
@@ -176,6 +187,7 @@ impl Live {
             input,
             load: LoadTracker::new(now),
             clock,
+            frames,
         })
     }
 
@@ -254,7 +266,7 @@ impl Live {
         let a = self.app.borrow();
         Summary {
             totals: a.totals,
-            frames: a.frames,
+            frames: self.frames.borrow().count,
             elapsed: self.clock.now().saturating_duration_since(a.started),
             score: a.human.as_ref().map(|h| h.score),
             terminal_lost: false,
@@ -312,6 +324,7 @@ pub fn run<B: Backend + 'static>(
             // Between slices: no seat is running, so no engine's clock
             // counts the time the process is stopped.
             input.suspend()?;
+            live.frames.borrow_mut().redraw_all = true;
             let effects = live.app.borrow_mut().resumed_from_suspend();
             for e in effects {
                 live.sched.deliver(event_for(e));
@@ -327,7 +340,7 @@ pub fn run<B: Backend + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::{EngineKind, ThinkLimit};
+    use crate::ai::ThinkLimit;
     use crate::app::GameStatus;
     use crate::tasks::clock::{Clock, ManualClock};
     use crate::tasks::scheduler::TaskState;
@@ -361,8 +374,8 @@ mod tests {
     fn mcts_games(games: usize, think_ms: u64) -> LiveConfig {
         LiveConfig {
             games,
-            o: Some(EngineKind::Mcts),
-            x: Some(EngineKind::Mcts),
+            o: Some(crate::ai::BuiltIn::Mcts.into()),
+            x: Some(crate::ai::BuiltIn::Mcts.into()),
             delay: Duration::ZERO,
             limit: ThinkLimit::Millis(think_ms),
             seed: 5,
@@ -408,13 +421,13 @@ mod tests {
             live.sched.wake_due(Instant::now());
             live.sched.run_next();
         }
-        let frames_before = live.app.borrow().frames;
+        let frames_before = live.frames.borrow().count;
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(1) {
             live.sched.wake_due(Instant::now());
             live.sched.run_next();
         }
-        let frames = live.app.borrow().frames - frames_before;
+        let frames = live.frames.borrow().count - frames_before;
         assert!(frames >= 15, "{frames} frames in a second at 30 fps");
         assert!(frames <= 31, "{frames} frames in a second at 30 fps");
     }
@@ -673,8 +686,8 @@ mod tests {
         let mut live = live_with(
             LiveConfig {
                 games: 1,
-                o: Some(EngineKind::Random),
-                x: Some(EngineKind::Random),
+                o: Some(crate::ai::BuiltIn::Random.into()),
+                x: Some(crate::ai::BuiltIn::Random.into()),
                 delay: Duration::ZERO,
                 hold,
                 ..LiveConfig::default()

@@ -18,14 +18,32 @@ pub type FrameHook = Box<dyn FnMut(&App)>;
 /// How often the human mode's spinner turns.
 const SPINNER_STEP: Duration = Duration::from_millis(100);
 
+/// The renderer's own bookkeeping, apart from the state it draws.
+#[derive(Debug, Default)]
+pub(super) struct Frames {
+    /// The app's revision on the last frame.
+    drawn: u64,
+    /// When the last frame was drawn.
+    last: Option<Instant>,
+    /// Frames drawn so far.
+    pub(super) count: u64,
+    /// The next frame redraws every cell: after the terminal was given back
+    /// and taken again, its contents are unknown.
+    pub(super) redraw_all: bool,
+}
+
+/// The renderer's bookkeeping, shared with the main loop (which reads the
+/// count and asks for a full redraw after a suspension).
+pub(super) type SharedFrames = Rc<RefCell<Frames>>;
+
 pub(crate) fn run_renderer<B: Backend>(
     ctx: &Ctx,
     app: Rc<RefCell<App>>,
     terminal: Rc<RefCell<Terminal<B>>>,
     clock: SharedClock,
+    frames: SharedFrames,
     mut on_frame: Option<FrameHook>,
 ) {
-    let mut last_frame: Option<Instant> = None;
     let mut last_clock = String::new();
     loop {
         let work = Slice::start();
@@ -49,13 +67,21 @@ pub(crate) fn run_renderer<B: Backend>(
             last_clock.clone_from(&clock_line);
             app.borrow_mut().set_clock_text(clock_line);
         }
-        let (dirty, urgent) = {
-            let a = app.borrow();
-            (a.dirty, a.urgent)
+        let (revision, urgent, last_frame) = {
+            let (a, f) = (app.borrow(), frames.borrow());
+            (a.revision(), a.urgent_since(f.drawn), f.last)
         };
+        let dirty = revision != frames.borrow().drawn;
         let frame_due = last_frame.is_none_or(|t| now >= t + gap);
         if dirty && (urgent || frame_due) {
-            let full_redraw = app.borrow_mut().begin_frame(now);
+            app.borrow_mut().begin_frame(now);
+            let full_redraw = {
+                let mut f = frames.borrow_mut();
+                f.drawn = revision;
+                f.last = Some(now);
+                f.count += 1;
+                std::mem::take(&mut f.redraw_all)
+            };
             let drawn = {
                 let mut term = terminal.borrow_mut();
                 if full_redraw && let Ok(size) = term.size() {
@@ -76,7 +102,6 @@ pub(crate) fn run_renderer<B: Backend>(
                 ctx.suspend(Suspend::Yield);
                 continue;
             }
-            last_frame = Some(now);
             if let Some(hook) = on_frame.as_mut() {
                 hook(&app.borrow());
             }
@@ -88,7 +113,8 @@ pub(crate) fn run_renderer<B: Backend>(
         if thinking {
             next_wake = next_wake.min(now + SPINNER_STEP);
         }
-        let deadline = match (app.borrow().dirty, last_frame) {
+        let still_dirty = app.borrow().revision() != frames.borrow().drawn;
+        let deadline = match (still_dirty, frames.borrow().last) {
             (true, Some(t)) => (t + gap).min(next_wake),
             _ => next_wake,
         };

@@ -339,6 +339,7 @@ impl Scheduler {
     }
 
     /// Runs each task that is ready now once, in queue order: one round.
+    #[cfg(test)]
     pub fn run_round(&mut self) -> usize {
         self.deliver_posted();
         let ready: Vec<usize> = self

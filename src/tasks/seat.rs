@@ -9,12 +9,13 @@ use super::clock::SharedClock;
 use super::clock::{Due, SliceClock};
 use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
-use crate::ai::{Budget, Engine, EngineKind, SearchInfo};
+use crate::ai::{Budget, EngineKind, SearchInfo};
 use crate::app::{App, GameStatus, Thinking};
 use crate::game::{Cell, Player, Position};
-use crate::tournament::EngineSpec;
+use crate::tournament::{EngineSpec, SeatEngine, SpecEngine};
 
 /// How long a seat thinks before it gives the others a turn.
+#[cfg(test)]
 pub const TIME_SLICE: Duration = super::clock::SLICE;
 
 /// Who is thinking, for reports.
@@ -238,7 +239,7 @@ fn seat_engine(
     me: Player,
     generation: u64,
     kind: EngineKind,
-) -> Box<dyn Engine> {
+) -> Result<SeatEngine, String> {
     let config = &app.config;
     let (spec, seed) = match (&config.tournament, app.games[game].slot) {
         (Some(plan), Some(slot)) => {
@@ -251,12 +252,42 @@ fn seat_engine(
                 crate::tournament::seed_for(plan.settings.seed, slot.game, me.index() as u64);
             (spec.clone(), seed)
         }
-        _ => (
-            EngineSpec::for_seat(kind, config.brains[me.index()].clone()),
-            app.engine_seed(game, me.index(), generation),
-        ),
+        _ => {
+            // A seat is an outside brain only where the command line fixed
+            // its side to one.
+            let engine = match (kind.built_in(), config.seat(me)) {
+                (Some(built_in), _) => SpecEngine::BuiltIn(built_in),
+                (None, Some(fixed)) => fixed.clone(),
+                (None, None) => return Err(format!("no program for the {kind} seat")),
+            };
+            (
+                EngineSpec::for_seat(engine),
+                app.engine_seed(game, me.index(), generation),
+            )
+        }
     };
-    spec.build(config.rules, config.limit, seed, config.rl.as_ref())
+    Ok(spec.build(config.rules, config.limit, seed, config.rl.as_ref()))
+}
+
+/// One move's thinking: the engine searches on the seat's clock; what an
+/// outside brain said goes to the Records tab.
+fn think(
+    ctx: &Ctx,
+    app: &RefCell<App>,
+    signals: &Signals,
+    seat: SeatId,
+    engine: &mut SeatEngine,
+    pos: &Position,
+) -> Result<Cell, String> {
+    let think_clock = app.borrow().seat_clock(seat.game, seat.side);
+    let mut budget = SeatBudget::new(ctx, app, signals, seat, think_clock);
+    let choice = engine.choose(pos, &mut budget);
+    budget.finish();
+    let said = engine.messages();
+    if !said.is_empty() {
+        app.borrow_mut().brain_said(seat.game, seat.side, said);
+    }
+    choice
 }
 
 pub fn run_seat(
@@ -267,7 +298,7 @@ pub fn run_seat(
     game: usize,
     me: Player,
 ) {
-    let mut engine: Option<(u64, EngineKind, Box<dyn Engine>)> = None;
+    let mut engine: Option<(u64, EngineKind, SeatEngine)> = None;
     let mut reported = None;
     loop {
         wait_while_paused(ctx, &app);
@@ -311,27 +342,26 @@ pub fn run_seat(
                     panic!("injected fault in game {} (KXO_FAULT_GAME)", game + 1);
                 }
                 let fresh = !matches!(&engine, Some((g, k, _)) if *g == generation && *k == kind);
+                let mut unmade = None;
                 if fresh {
-                    let made = seat_engine(&app.borrow(), game, me, generation, kind);
-                    engine = Some((generation, kind, made));
+                    engine = match seat_engine(&app.borrow(), game, me, generation, kind) {
+                        Ok(made) => Some((generation, kind, made)),
+                        Err(reason) => {
+                            unmade = Some(reason);
+                            None
+                        }
+                    };
                 }
-                let Some((_, _, e)) = engine.as_mut() else {
-                    continue;
-                };
                 let seat = SeatId {
                     game,
                     generation,
                     side: me,
                     kind,
                 };
-                let think_clock = app.borrow().seat_clock(game, me);
-                let mut budget = SeatBudget::new(ctx, &app, &signals, seat, think_clock);
-                let choice = e.try_choose(&pos, &mut budget);
-                budget.finish();
-                let said = e.messages();
-                if !said.is_empty() {
-                    app.borrow_mut().brain_said(game, me, said);
-                }
+                let choice = match engine.as_mut() {
+                    Some((_, _, e)) => think(ctx, &app, &signals, seat, e, &pos),
+                    None => Err(unmade.unwrap_or_else(|| "no engine".into())),
+                };
                 let cell = match choice {
                     Ok(cell) => cell,
                     Err(reason) => {

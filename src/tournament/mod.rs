@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 pub use opening::{Opening, Openings};
 pub use play::{Clocks, run};
 pub use report::Report;
-pub use spec::EngineSpec;
+pub use spec::{EngineSpec, SeatEngine, SpecEngine};
 pub use stats::{Pentanomial, Sprt, Verdict};
 
 use crate::ai::ThinkLimit;

@@ -4,13 +4,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{
-    End, EngineSpec, GameResult, Openings, PlayedGame, Settings, Shard, Slot, report, schedule,
-    seed_for,
+    End, EngineSpec, GameResult, Openings, PlayedGame, SeatEngine, Settings, Shard, Slot,
+    SpecEngine, report, schedule, seed_for,
 };
 use crate::ai::rl::SharedTable;
-use crate::ai::{Budget, Engine, Unlimited, make_engine_with};
+use crate::ai::{Budget, ThinkLimit, Unlimited};
 use crate::game::{GameRecord, Outcome, Player, Position, Rules};
-use crate::protocol::outside::OutsideBrain;
 
 /// How far past its match clock a side may go before it loses on time:
 /// a search notices its budget at its next tick, a brain's answer
@@ -98,65 +97,29 @@ pub fn run(
     Ok(games)
 }
 
-/// A seat of one game: a built-in engine, or an outside brain (which
-/// alone can be told its match clock).
-enum Seat {
-    Engine(Box<dyn Engine>),
-    Brain(Box<OutsideBrain>),
-}
-
-impl Seat {
-    fn new(
-        clocks: &Clocks,
-        rules: Rules,
-        spec: &EngineSpec,
-        seed: u64,
-        rl: Option<&SharedTable>,
-    ) -> Seat {
-        let settings = clocks.settings;
-        let run_limit = settings.limit();
-        match spec.outside_brain(rules, run_limit) {
-            Some(brain) => Seat::Brain(Box::new(match settings.match_ms {
-                Some(ms) => brain.with_match_clock(Duration::from_millis(ms)),
-                None => brain,
-            })),
-            None => {
-                // Under a match clock each move's budget stops the search,
-                // so a search with no time of its own may use all of it.
-                let limit = match settings.match_ms {
-                    Some(ms) if spec.iterations.is_none() => crate::ai::ThinkLimit::Millis(
-                        spec.think_ms.or(settings.think_ms).unwrap_or(ms),
-                    ),
-                    _ => spec.limit(run_limit),
-                };
-                Seat::Engine(make_engine_with(spec.kind, rules, limit, seed, rl))
-            }
+/// The engine of one seat for one game. Under a match clock a brain is
+/// told the clock; a built-in search with no time of its own may use all
+/// of each move's share (its budget stops it).
+fn seat_engine(
+    clocks: &Clocks,
+    rules: Rules,
+    spec: &EngineSpec,
+    seed: u64,
+    rl: Option<&SharedTable>,
+) -> SeatEngine {
+    let settings = clocks.settings;
+    let run_limit = settings.limit();
+    let limit = match (&spec.engine, settings.match_ms) {
+        (SpecEngine::BuiltIn(_), Some(ms)) if spec.iterations.is_none() => {
+            ThinkLimit::Millis(spec.think_ms.or(settings.think_ms).unwrap_or(ms))
         }
+        _ => spec.limit(run_limit),
+    };
+    let mut seat = spec.build_with(rules, limit, seed, rl);
+    if let (SeatEngine::Outside(brain), Some(ms)) = (&mut seat, settings.match_ms) {
+        brain.set_match_clock(Duration::from_millis(ms));
     }
-
-    fn choose(
-        &mut self,
-        pos: &Position,
-        budget: &mut dyn Budget,
-        left: Option<Duration>,
-    ) -> Result<crate::game::Cell, String> {
-        match self {
-            Seat::Engine(engine) => engine.try_choose(pos, budget),
-            Seat::Brain(brain) => {
-                if let Some(left) = left {
-                    brain.set_time_left(left);
-                }
-                brain.try_choose(pos, budget)
-            }
-        }
-    }
-
-    fn game_over(&mut self, record: &GameRecord, me: Player) {
-        match self {
-            Seat::Engine(engine) => engine.game_over(record, me),
-            Seat::Brain(brain) => brain.game_over(record, me),
-        }
-    }
+    seat
 }
 
 /// A move's share of a match clock: stops the search when it is spent.
@@ -189,7 +152,7 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
     let settings = clocks.settings;
     let specs = [&clocks.specs[slot.first], &clocks.specs[slot.second]];
     let mut seats = [0u64, 1].map(|side| {
-        Seat::new(
+        seat_engine(
             clocks,
             rules,
             specs[side as usize],
@@ -240,9 +203,12 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
                     start,
                     allot: move_share(left, &pos, own),
                 };
-                seats[side].choose(&pos, &mut budget, Some(left))
+                if let SeatEngine::Outside(brain) = &mut seats[side] {
+                    brain.set_time_left(left);
+                }
+                seats[side].choose(&pos, &mut budget)
             }
-            None => seats[side].choose(&pos, &mut Unlimited::new(), None),
+            None => seats[side].choose(&pos, &mut Unlimited::new()),
         };
         let spent = start.elapsed();
         used[side] += spent;

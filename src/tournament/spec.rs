@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::rl::SharedTable;
-use crate::ai::{Engine, EngineKind, ThinkLimit, make_engine_with};
-use crate::game::Rules;
+use crate::ai::{Budget, BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with};
+use crate::game::{Cell, GameRecord, Player, Position, Rules};
 use crate::protocol::outside::{BRAIN_THINK, BrainCommand, OutsideBrain};
 use crate::text::shown;
 
@@ -19,13 +19,35 @@ use crate::text::shown;
 pub struct EngineSpec {
     /// How the reports call it.
     pub name: String,
-    pub kind: EngineKind,
-    /// The program, for [`EngineKind::Brain`].
-    pub brain: Option<BrainCommand>,
+    pub engine: SpecEngine,
     /// Its own time per move, over the run's `--think-ms`.
     pub think_ms: Option<u64>,
     /// Its own MCTS iterations per move.
     pub iterations: Option<u32>,
+}
+
+/// What plays for a participant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecEngine {
+    BuiltIn(BuiltIn),
+    /// An outside program speaking the Gomoku AI protocol.
+    Brain(BrainCommand),
+}
+
+impl SpecEngine {
+    /// The kind the screen and the statistics count it as.
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            SpecEngine::BuiltIn(kind) => kind.kind(),
+            SpecEngine::Brain(_) => EngineKind::Brain,
+        }
+    }
+}
+
+impl From<BuiltIn> for SpecEngine {
+    fn from(kind: BuiltIn) -> SpecEngine {
+        SpecEngine::BuiltIn(kind)
+    }
 }
 
 /// How a spec is written back: the text the user gave, for the state
@@ -62,19 +84,15 @@ impl EngineSpec {
 
     /// A participant named `name` playing `spec`.
     pub fn from_spec(name: &str, spec: &str) -> Result<EngineSpec, String> {
-        let mut out = EngineSpec {
-            name: name.to_string(),
-            kind: EngineKind::Brain,
-            brain: None,
-            think_ms: None,
-            iterations: None,
-        };
         if spec.starts_with("brain:") {
-            out.brain = Some(BrainCommand::parse(spec)?);
-            return Ok(out);
+            return Ok(EngineSpec::named(
+                name.to_string(),
+                SpecEngine::Brain(BrainCommand::parse(spec)?),
+            ));
         }
         let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
-        out.kind = kind.parse()?;
+        let built_in: BuiltIn = kind.parse()?;
+        let mut out = EngineSpec::named(name.to_string(), SpecEngine::BuiltIn(built_in));
         for option in options.split(',').filter(|o| !o.trim().is_empty()) {
             let (key, value) = option.split_once('=').unwrap_or((option, ""));
             let number = |max: u64| {
@@ -93,14 +111,14 @@ impl EngineSpec {
             };
             match key.trim() {
                 "think-ms" => out.think_ms = Some(number(600_000)?),
-                "iterations" if out.kind == EngineKind::Mcts => {
+                "iterations" if built_in == BuiltIn::Mcts => {
                     out.iterations = Some(number(100_000_000)? as u32)
                 }
                 other => {
                     return Err(format!(
                         "'{}' is not an option of {kind}: use think-ms=T{}",
                         shown(other),
-                        if out.kind == EngineKind::Mcts {
+                        if built_in == BuiltIn::Mcts {
                             " or iterations=N"
                         } else {
                             ""
@@ -115,23 +133,31 @@ impl EngineSpec {
         Ok(out)
     }
 
-    /// The participant an `--o`/`--x` seat names: called by its engine.
-    pub fn for_seat(kind: EngineKind, brain: Option<BrainCommand>) -> EngineSpec {
-        let name = match &brain {
-            // Outside text: its control characters escaped before it is shown.
-            Some(command) => crate::text::shown(command.name())
-                .chars()
-                .take(24)
-                .collect(),
-            None => kind.name().to_string(),
-        };
+    fn named(name: String, engine: SpecEngine) -> EngineSpec {
         EngineSpec {
             name,
-            kind,
-            brain,
+            engine,
             think_ms: None,
             iterations: None,
         }
+    }
+
+    /// The participant an `--o`/`--x` seat names: called by its engine.
+    pub fn for_seat(engine: SpecEngine) -> EngineSpec {
+        let name = match &engine {
+            // Outside text: its control characters escaped before it is shown.
+            SpecEngine::Brain(command) => crate::text::shown(command.name())
+                .chars()
+                .take(24)
+                .collect(),
+            SpecEngine::BuiltIn(kind) => kind.to_string(),
+        };
+        EngineSpec::named(name, engine)
+    }
+
+    /// The kind the statistics count it as.
+    pub fn kind(&self) -> EngineKind {
+        self.engine.kind()
     }
 
     /// How long it thinks, given the run's limit.
@@ -143,15 +169,6 @@ impl EngineSpec {
         }
     }
 
-    /// A brain's time per move: its own, the run's, or the protocol's
-    /// default when nothing says.
-    pub fn brain_think(&self, run: ThinkLimit) -> Duration {
-        match self.limit(run) {
-            ThinkLimit::Millis(ms) => Duration::from_millis(ms),
-            ThinkLimit::Default { .. } => BRAIN_THINK,
-        }
-    }
-
     /// Its name and spec, as the settings keep them.
     pub fn text(&self) -> SpecText {
         SpecText {
@@ -160,40 +177,49 @@ impl EngineSpec {
         }
     }
 
-    /// The outside brain this spec names, if it names one, with its time
-    /// per move (INFO timeout_turn).
-    pub fn outside_brain(&self, rules: Rules, run: ThinkLimit) -> Option<OutsideBrain> {
-        let command = self.brain.as_ref()?;
-        Some(OutsideBrain::new(
-            command.clone(),
-            rules,
-            self.brain_think(run),
-        ))
+    /// The engine this spec names, fresh for one game: an outside brain
+    /// with its time per move (INFO timeout_turn), or a built-in engine
+    /// seeded with `seed` under `limit` (a learning player learns into
+    /// `rl`). The one place a seat's engine is made, for `arena` and the
+    /// live screen alike.
+    pub fn build_with(
+        &self,
+        rules: Rules,
+        limit: ThinkLimit,
+        seed: u64,
+        rl: Option<&SharedTable>,
+    ) -> SeatEngine {
+        match &self.engine {
+            SpecEngine::Brain(command) => SeatEngine::Outside(Box::new(OutsideBrain::new(
+                command.clone(),
+                rules,
+                brain_think(limit),
+            ))),
+            SpecEngine::BuiltIn(kind) => {
+                SeatEngine::BuiltIn(make_engine_with(*kind, rules, limit, seed, rl))
+            }
+        }
     }
 
-    /// The engine this spec names, fresh for one game: an outside brain,
-    /// or a built-in engine seeded with `seed` under its own limit or the
-    /// run's (a learning player learns into `rl`). The one place a seat's
-    /// engine is made, for `arena` and the live screen alike.
+    /// As [`EngineSpec::build_with`], under the spec's own limit or the
+    /// run's.
     pub fn build(
         &self,
         rules: Rules,
         run: ThinkLimit,
         seed: u64,
         rl: Option<&SharedTable>,
-    ) -> Box<dyn Engine> {
-        match self.outside_brain(rules, run) {
-            Some(brain) => Box::new(brain),
-            None => make_engine_with(self.kind, rules, self.limit(run), seed, rl),
-        }
+    ) -> SeatEngine {
+        self.build_with(rules, self.limit(run), seed, rl)
     }
 
     /// The spec as text: `mcts:think-ms=300`, `brain:./x --flag`.
     pub fn spec_text(&self) -> String {
-        if let Some(command) = &self.brain {
-            return command.to_string();
-        }
-        let mut text = self.kind.name().to_string();
+        let kind = match &self.engine {
+            SpecEngine::Brain(command) => return command.to_string(),
+            SpecEngine::BuiltIn(kind) => kind,
+        };
+        let mut text = kind.to_string();
         if let Some(ms) = self.think_ms {
             text += &format!(":think-ms={ms}");
         }
@@ -201,6 +227,49 @@ impl EngineSpec {
             text += &format!(":iterations={n}");
         }
         text
+    }
+}
+
+/// A brain's time per move under `limit`, or the protocol's default when
+/// the limit is not a time.
+fn brain_think(limit: ThinkLimit) -> Duration {
+    match limit {
+        ThinkLimit::Millis(ms) => Duration::from_millis(ms),
+        ThinkLimit::Default { .. } => BRAIN_THINK,
+    }
+}
+
+/// The engine in a seat for one game: built in, or an outside program,
+/// which alone can fail (and forfeit), say things, and be told its clock.
+pub enum SeatEngine {
+    BuiltIn(Box<dyn Engine>),
+    Outside(Box<OutsideBrain>),
+}
+
+impl SeatEngine {
+    /// Its move in `pos`; `Err(reason)` when an outside brain crashed,
+    /// cheated or ran out of time, and so forfeits the game.
+    pub fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, String> {
+        match self {
+            SeatEngine::BuiltIn(engine) => Ok(engine.choose(pos, budget)),
+            SeatEngine::Outside(brain) => brain.choose(pos, budget),
+        }
+    }
+
+    /// Told how a game it played in ended (the learning player learns).
+    pub fn game_over(&mut self, record: &GameRecord, me: Player) {
+        if let SeatEngine::BuiltIn(engine) = self {
+            engine.game_over(record, me);
+        }
+    }
+
+    /// What it said since the last call (an outside brain's MESSAGE
+    /// lines), for the Records tab.
+    pub fn messages(&mut self) -> Vec<String> {
+        match self {
+            SeatEngine::BuiltIn(_) => Vec::new(),
+            SeatEngine::Outside(brain) => brain.take_messages(),
+        }
     }
 }
 
@@ -228,7 +297,7 @@ mod tests {
     fn specs_read_kinds_options_and_brains() {
         let s = EngineSpec::parse("fast=mcts:think-ms=300").unwrap();
         assert_eq!(
-            (s.name.as_str(), s.kind, s.think_ms),
+            (s.name.as_str(), s.kind(), s.think_ms),
             ("fast", EngineKind::Mcts, Some(300))
         );
         assert_eq!(s.limit(ThinkLimit::Millis(5)), ThinkLimit::Millis(300));
@@ -243,8 +312,10 @@ mod tests {
         let s = EngineSpec::parse("n=negamax").unwrap();
         assert_eq!(s.limit(ThinkLimit::Millis(5)), ThinkLimit::Millis(5));
         let s = EngineSpec::parse("mine=brain:./pbrain --level 'very hard'").unwrap();
-        assert_eq!(s.kind, EngineKind::Brain);
-        let command = s.brain.unwrap();
+        assert_eq!(s.kind(), EngineKind::Brain);
+        let SpecEngine::Brain(command) = s.engine else {
+            panic!("not a brain: {:?}", s.engine);
+        };
         assert_eq!(command.args, ["--level", "very hard"]);
     }
 

@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(test)]
 use crate::elo::{EloEstimate, elo_estimate};
 
 /// Pair outcomes from one engine's side: `[LL, LD, DD+WL, WD, WW]`.
@@ -29,6 +30,7 @@ impl Pentanomial {
     }
 
     /// The same counts from the other engine's side.
+    #[cfg(test)]
     pub fn flipped(&self) -> Pentanomial {
         let mut f = self.0;
         f.reverse();
@@ -36,6 +38,7 @@ impl Pentanomial {
     }
 
     /// The pair scores, each 0 to 1 (the mean of its two games).
+    #[cfg(test)]
     fn pair_scores(&self) -> Vec<f64> {
         self.0
             .iter()
@@ -45,6 +48,7 @@ impl Pentanomial {
     }
 
     /// Elo difference and its 95% interval from the pair scores.
+    #[cfg(test)]
     pub fn elo(&self) -> Option<EloEstimate> {
         elo_estimate(&self.pair_scores())
     }

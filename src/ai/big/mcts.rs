@@ -95,11 +95,6 @@ impl BigMcts {
         }
     }
 
-    /// Iterations run by the last search.
-    pub fn last_iterations(&self) -> u64 {
-        self.iterations
-    }
-
     /// Runs `iterations` from `pos` and returns the most visited move. For
     /// benchmarks.
     pub fn search_iterations(&mut self, pos: &Position, iterations: u32) -> Cell {

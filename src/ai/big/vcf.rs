@@ -9,6 +9,7 @@
 //! step is checked by the board's own win cells.
 
 use super::board::{BigBoard, Tables};
+#[cfg(test)]
 use crate::game::Player;
 
 /// The engines' search for a VCF before they think: sequences up to this
@@ -87,6 +88,7 @@ fn search(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32, line: &mut Vec
 /// Whether `line` is a VCF for `attacker` from `b` (to move): each of its
 /// moves a four or the win, each reply the one block, the last a win.
 /// Walks the moves on the board's own rules (for tests and checks).
+#[cfg(test)]
 pub fn is_vcf(t: &Tables, b: &BigBoard, line: &[usize]) -> bool {
     let attacker: Player = b.to_move();
     let mut board = *b;

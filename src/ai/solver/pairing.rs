@@ -126,6 +126,7 @@ impl Search<'_> {
 /// Whether `pairs` is a pairing strategy for the defender: disjoint pairs
 /// of empty cells, every open line holding one (checked directly, for the
 /// tests and the proof checker).
+#[cfg(test)]
 pub fn holds(lines: &[u64], defender: u64, empty: u64, pairs: &[(u8, u8)]) -> bool {
     let mut used = 0u64;
     for &(a, b) in pairs {
