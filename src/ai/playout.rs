@@ -93,7 +93,7 @@ const fn moves_per_number(budget: u32) -> [u32; 65] {
 /// play, the game not over) to the end. Returns the winner's index, or
 /// `None` for a draw.
 ///
-/// Where BMI2 is fast ([`crate::cpu`] decides, once) the k-th empty cell is
+/// Where BMI2 is fast (`crate::cpu` decides, once) the k-th empty cell is
 /// found with one `pdep`, and on boards above 16 cells the win test reads
 /// the lines through the move with `pext`. Elsewhere boards of up to 16
 /// cells keep their empty cells as a list of 4-bit cell numbers (the k-th

@@ -6,7 +6,7 @@
 //! - `over`: the game is over and the attacker has not won;
 //! - `dead`: no line is open to the attacker (each holds a defender stone);
 //! - `pairs A1-B2 …`: a pairing strategy for the defender against the
-//!   attacker's open lines (see [`pairing`](super::pairing)).
+//!   attacker's open lines (see [`super::pairing`]).
 //!
 //! On disk (`solve --proof FILE`), one line per branch: the moves from the
 //! position (cell names, both sides), then its end. Lines starting with
