@@ -376,3 +376,56 @@ fn no_module_imports_itself_round_a_circle() {
         }
     }
 }
+
+/// Each function's name and length in lines, read by indentation
+/// (rustfmt puts a function's closing brace at the indent of its `fn`).
+fn function_lengths(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let Some(at) = trimmed.find("fn ") else {
+            continue;
+        };
+        let head = &trimmed[..at];
+        let is_fn = head.split_whitespace().all(|w| {
+            ["pub", "const", "unsafe", "async", "extern"].contains(&w) || w.starts_with("pub(")
+        });
+        if !is_fn || trimmed.ends_with(';') {
+            continue;
+        }
+        let name: String = trimmed[at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        if let Some(len) = lines[i..].iter().position(|l| *l == close) {
+            out.push((name, len + 1));
+        }
+    }
+    out
+}
+
+#[test]
+fn files_and_functions_stay_a_readable_size() {
+    // The two search kernels are long on purpose: one loop, hot, with
+    // its cut-offs in one place.
+    let kernels = ["negamax", "search"];
+    let mut too_long = Vec::new();
+    for (path, text) in sources("src") {
+        let lines = text.lines().count();
+        if lines > 800 {
+            too_long.push(format!("{path}: {lines} lines"));
+        }
+        for (name, len) in function_lengths(&text) {
+            if len > 120 && !kernels.contains(&name.as_str()) {
+                too_long.push(format!("{path}: fn {name} is {len} lines"));
+            }
+        }
+    }
+    assert!(too_long.is_empty(), "over the size rules: {too_long:#?}");
+    // The reader itself finds long functions.
+    let long = format!("fn f() {{\n{}}}\n", "    x();\n".repeat(130));
+    assert_eq!(function_lengths(&long), [("f".to_string(), 132)]);
+}

@@ -65,27 +65,8 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
         .seed
         .or(previous.as_ref().map(|c| c.header.settings.seed))
         .unwrap_or_else(rand::random);
-    let settings = Settings {
-        size: rules.size(),
-        goal: rules.goal(),
-        engines: specs.iter().map(EngineSpec::text).collect(),
-        format: args.format,
-        games: args.games,
-        repeat: !args.no_repeat,
-        openings: openings.describe(),
-        seed,
-        think_ms: args.think.think_ms,
-        mcts_iterations: args.think.mcts_iterations,
-        match_ms: args.match_ms,
-        sprt: args.sprt,
-    };
-    let uses_rl = kinds.contains(&EngineKind::Rl);
-    let model = if uses_rl {
-        let init = crate::ai::rl::Init::for_new_model(rules, crate::ai::rl::Init::Heuristic);
-        Some(crate::model::Model::open(rules, args.model.clone(), init)?)
-    } else {
-        None
-    };
+    let settings = settings(&args, rules, &specs, &openings, seed);
+    let model = open_learner(&args, rules, &kinds)?;
     if model.is_some() && args.jobs.is_some_and(|j| j > 1) {
         eprintln!(
             "note: the learning player learns from each game in turn, so the games run on one thread"
@@ -167,6 +148,47 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
         model.save_learned()?;
     }
     Ok(())
+}
+
+/// The run's settings, as its report and state file keep them.
+fn settings(
+    args: &ArenaArgs,
+    rules: crate::game::Rules,
+    specs: &[EngineSpec],
+    openings: &Openings,
+    seed: u64,
+) -> Settings {
+    Settings {
+        size: rules.size(),
+        goal: rules.goal(),
+        engines: specs.iter().map(EngineSpec::text).collect(),
+        format: args.format,
+        games: args.games,
+        repeat: !args.no_repeat,
+        openings: openings.describe(),
+        seed,
+        think_ms: args.think.think_ms,
+        mcts_iterations: args.think.mcts_iterations,
+        match_ms: args.match_ms,
+        sprt: args.sprt,
+    }
+}
+
+/// The learning player's model, when one of the engines is the learner.
+fn open_learner(
+    args: &ArenaArgs,
+    rules: crate::game::Rules,
+    kinds: &[EngineKind],
+) -> anyhow::Result<Option<crate::model::Model>> {
+    if !kinds.contains(&EngineKind::Rl) {
+        return Ok(None);
+    }
+    let init = crate::ai::rl::Init::for_new_model(rules, crate::ai::rl::Init::Heuristic);
+    Ok(Some(crate::model::Model::open(
+        rules,
+        args.model.clone(),
+        init,
+    )?))
 }
 
 fn print(report: &Report, json: bool) -> anyhow::Result<()> {
