@@ -411,7 +411,7 @@ fn function_lengths(text: &str) -> Vec<(String, usize)> {
 fn files_and_functions_stay_a_readable_size() {
     // The two search kernels are long on purpose: one loop, hot, with
     // its cut-offs in one place.
-    let kernels = ["negamax", "search"];
+    let kernels = ["src/ai/negamax.rs", "src/ai/solver/search.rs"];
     let mut too_long = Vec::new();
     for (path, text) in sources("src") {
         let lines = text.lines().count();
@@ -419,7 +419,8 @@ fn files_and_functions_stay_a_readable_size() {
             too_long.push(format!("{path}: {lines} lines"));
         }
         for (name, len) in function_lengths(&text) {
-            if len > 120 && !kernels.contains(&name.as_str()) {
+            let kernel = name == "search" && kernels.iter().any(|k| path.ends_with(k));
+            if len > 120 && !kernel {
                 too_long.push(format!("{path}: fn {name} is {len} lines"));
             }
         }
