@@ -31,6 +31,10 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(5);
 pub const BRAIN_THINK: Duration = Duration::from_secs(1);
 /// How far past its time a brain may answer before it forfeits.
 pub const TOLERANCE: Duration = Duration::from_millis(500);
+/// How long after a brain's answer its next command waits at least: Rapfi
+/// (and brains like it) print the move before they are ready to read
+/// again, and drop a command that comes in between.
+const SETTLE: Duration = Duration::from_millis(5);
 /// The longest line read from a brain; longer ones are cut.
 const MAX_LINE: usize = 4096;
 /// MESSAGE lines kept per brain until they are collected: a brain that
@@ -356,6 +360,8 @@ pub struct OutsideBrain {
     /// (INFO time_left before each move), when the game has one.
     match_clock: Option<Duration>,
     time_left: Option<Duration>,
+    /// When its last answer came: its next command waits for [`SETTLE`].
+    answered: Option<Instant>,
 }
 
 impl OutsideBrain {
@@ -373,6 +379,7 @@ impl OutsideBrain {
             forfeit: None,
             match_clock: None,
             time_left: None,
+            answered: None,
         }
     }
 
@@ -472,6 +479,13 @@ impl OutsideBrain {
         let Some(process) = self.process.as_mut() else {
             return Err(Forfeit::Exited);
         };
+        if let Some(settled) = self.answered.map(|at| at + SETTLE) {
+            // Waits through the budget (the live screen runs the others);
+            // a line the brain writes meanwhile ends a wait early, so loop.
+            while Instant::now() < settled
+                && budget.wait_readable(process.stdout.as_raw_fd(), settled)
+            {}
+        }
         if let Some(left) = self.time_left {
             process.send(&format!("INFO time_left {}", left.as_millis()))?;
         }
@@ -488,6 +502,7 @@ impl OutsideBrain {
                 Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),
                 other => other,
             })?;
+        self.answered = Some(Instant::now());
         let (x, y) = parse_xy(&reply).ok_or_else(|| {
             let word = reply.split_whitespace().next().unwrap_or("");
             if ["ERROR", "UNKNOWN"].contains(&word.to_ascii_uppercase().as_str()) {
@@ -600,6 +615,53 @@ mod tests {
             ["START 4", "TURN 1,1", "RESTART", "BOARD", "3,3,2", "DONE"],
             "{said}"
         );
+    }
+
+    #[test]
+    fn the_next_command_waits_until_the_brain_has_settled_after_its_answer() {
+        // Rapfi prints its move before it clears its "thinking" flag and
+        // drops a command that arrives in between: the manager must not
+        // answer a brain's move within microseconds.
+        let stamps = std::env::temp_dir().join(format!("kxo-brain-stamps-{}", std::process::id()));
+        let _ = std::fs::remove_file(&stamps);
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/slow.sh");
+        let rules = Rules::new(4, 3).unwrap();
+        let command = BrainCommand::parse(&format!(
+            "brain:env SLOW_BRAIN_MS=0 BRAIN_STAMPS={} {script}",
+            stamps.display()
+        ))
+        .unwrap();
+        let mut brain = OutsideBrain::new(command, rules, Duration::from_secs(2));
+        let mut budget = crate::ai::Unlimited::new();
+        let b2 = Cell::parse("B2", 4).unwrap();
+        let first = Position::from_moves(rules, &[b2]).unwrap();
+        assert_eq!(brain.choose(&first, &mut budget), Ok(Cell::new(0)));
+        // The other side answers at once.
+        let c3 = Cell::parse("C3", 4).unwrap();
+        let next = Position::from_moves(rules, &[b2, Cell::new(0), c3]).unwrap();
+        assert!(brain.choose(&next, &mut budget).is_ok());
+        drop(brain);
+        let said = std::fs::read_to_string(&stamps).unwrap();
+        let _ = std::fs::remove_file(&stamps);
+        // `answer NS` and `got NS LINE`: the first answer, and the TURN
+        // that follows it.
+        let fields: Vec<Vec<&str>> = said
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        let answer = fields
+            .iter()
+            .position(|f| f[0] == "answer")
+            .expect("an answer");
+        let turn = fields[answer..]
+            .iter()
+            .find(|f| f[0] == "got" && f.get(2) == Some(&"TURN"))
+            .unwrap_or_else(|| panic!("no TURN after the answer:\n{said}"));
+        let ns = |f: &[&str]| f[1].parse::<u64>().unwrap();
+        // Stamped before the answer is written and after the TURN is read:
+        // the gap can only be wider than the one the manager left.
+        let gap = Duration::from_nanos(ns(turn).saturating_sub(ns(&fields[answer])));
+        assert!(gap >= SETTLE, "TURN came {gap:?} after the answer:\n{said}");
     }
 
     #[test]

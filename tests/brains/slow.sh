@@ -2,7 +2,8 @@
 # A brain that plays legal moves slowly: the first empty cell, after
 # SLOW_BRAIN_MS milliseconds (default 1500). It remembers the stones it
 # was told of and plays left to right, top to bottom. Each command it
-# reads is appended to $BRAIN_LOG when that is set.
+# reads is appended to $BRAIN_LOG when that is set; with $BRAIN_STAMPS
+# set, the time (ns) it answers and reads each line is appended there.
 delay=$(awk "BEGIN { print ${SLOW_BRAIN_MS:-1500} / 1000 }")
 size=15
 taken=" "
@@ -15,6 +16,7 @@ play() {
                 taken="$taken$x,$y "
                 sleep "$delay"
                 echo "MESSAGE slow brain plays $x,$y"
+                [ -n "$BRAIN_STAMPS" ] && echo "answer $(date +%s%N)" >> "$BRAIN_STAMPS"
                 echo "$x,$y"
                 return ;;
             esac
@@ -24,6 +26,7 @@ play() {
     done
 }
 while IFS= read -r line; do
+    [ -n "$BRAIN_STAMPS" ] && echo "got $(date +%s%N) $line" >> "$BRAIN_STAMPS"
     line=$(printf '%s' "$line" | tr -d '\r')
     [ -n "$BRAIN_LOG" ] && echo "$line" >> "$BRAIN_LOG"
     case "$line" in
