@@ -587,22 +587,30 @@ impl OutsideBrain {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_position_the_open_match_does_not_lead_to_is_sent_after_restart() {
-        let dir = std::env::temp_dir().join(format!("kxo-brain-log-{}", std::process::id()));
+    /// `tests/brains/slow.sh` answering at once on 4x4, writing to the
+    /// file `file` as its variable `setting` says, after its first move
+    /// (A1) in answer to B2; with the rules and the position it answered.
+    fn instant_brain(setting: &str, file: &std::path::Path) -> (OutsideBrain, Rules, Position) {
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/slow.sh");
         let rules = Rules::new(4, 3).unwrap();
         // Its settings through env(1): the test's own environment stays as it is.
         let command = BrainCommand::parse(&format!(
-            "brain:env SLOW_BRAIN_MS=0 BRAIN_LOG={} {script}",
-            dir.display()
+            "brain:env SLOW_BRAIN_MS=0 {setting}={} {script}",
+            file.display()
         ))
         .unwrap();
         let mut brain = OutsideBrain::new(command, rules, Duration::from_secs(2));
+        let first = Position::from_moves(rules, &[Cell::parse("B2", 4).unwrap()]).unwrap();
         let mut budget = crate::ai::Unlimited::new();
-        let b2 = Cell::parse("B2", 4).unwrap();
-        let first = Position::from_moves(rules, &[b2]).unwrap();
         assert_eq!(brain.choose(&first, &mut budget), Ok(Cell::new(0)));
+        (brain, rules, first)
+    }
+
+    #[test]
+    fn a_position_the_open_match_does_not_lead_to_is_sent_after_restart() {
+        let dir = std::env::temp_dir().join(format!("kxo-brain-log-{}", std::process::id()));
+        let (mut brain, rules, _) = instant_brain("BRAIN_LOG", &dir);
+        let mut budget = crate::ai::Unlimited::new();
         // Not B2 then A1: another game altogether.
         let other = Position::from_moves(rules, &[Cell::parse("D4", 4).unwrap()]).unwrap();
         assert_eq!(brain.choose(&other, &mut budget), Ok(Cell::new(0)));
@@ -624,21 +632,13 @@ mod tests {
         // answer a brain's move within microseconds.
         let stamps = std::env::temp_dir().join(format!("kxo-brain-stamps-{}", std::process::id()));
         let _ = std::fs::remove_file(&stamps);
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/slow.sh");
-        let rules = Rules::new(4, 3).unwrap();
-        let command = BrainCommand::parse(&format!(
-            "brain:env SLOW_BRAIN_MS=0 BRAIN_STAMPS={} {script}",
-            stamps.display()
-        ))
-        .unwrap();
-        let mut brain = OutsideBrain::new(command, rules, Duration::from_secs(2));
+        let (mut brain, _, first) = instant_brain("BRAIN_STAMPS", &stamps);
         let mut budget = crate::ai::Unlimited::new();
-        let b2 = Cell::parse("B2", 4).unwrap();
-        let first = Position::from_moves(rules, &[b2]).unwrap();
-        assert_eq!(brain.choose(&first, &mut budget), Ok(Cell::new(0)));
         // The other side answers at once.
-        let c3 = Cell::parse("C3", 4).unwrap();
-        let next = Position::from_moves(rules, &[b2, Cell::new(0), c3]).unwrap();
+        let mut next = first;
+        for cell in [Cell::new(0), Cell::parse("C3", 4).unwrap()] {
+            next.play(cell).unwrap();
+        }
         assert!(brain.choose(&next, &mut budget).is_ok());
         drop(brain);
         let said = std::fs::read_to_string(&stamps).unwrap();
