@@ -5,6 +5,11 @@
 //!   wins exactly when it lands on one, so no line is ever walked to detect
 //!   a win, and threats (win in one, forced blocks, double threats) are set
 //!   lookups.
+//! - `fours[p][c]`: in how many windows the empty cell `c` is one of two
+//!   empty cells beside K - 2 stones of `p` (and none of the other side):
+//!   a stone of `p` there makes a win cell in each (a four). Two windows
+//!   can make the same win cell (`X.XX.X`), so a double threat is checked
+//!   by playing the move ([`BigBoard::double_four`]).
 //! - `near`: the empty cells within two of a stone, the candidate moves.
 //! - `score`: a line-count evaluation (from O's side), the sum over every
 //!   window of K cells holding stones of one side only.
@@ -13,7 +18,10 @@
 //! changes it only in the K-cell windows through that move: each update
 //! looks at the 4 x (2K - 1) cells around it.
 
-use crate::game::{Bits, DIRECTIONS, Outcome, Player, Position, Rules};
+use crate::game::{Bits, DIRECTIONS, MAX_GOAL, MAX_SIZE, Outcome, Player, Position, Rules};
+
+/// Cells of the largest board.
+const MAX_CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
 
 /// What is fixed for one (N, K): the board mask and each cell's
 /// neighbourhood.
@@ -27,6 +35,8 @@ pub struct Tables {
     /// `weight[j]`: the value of a window holding `j` stones of one side
     /// and none of the other.
     weight: [i32; 9],
+    /// Zobrist keys `zobrist[cell][player]`, for the search's table.
+    zobrist: Vec<[u64; 2]>,
 }
 
 impl Tables {
@@ -56,6 +66,7 @@ impl Tables {
             full: Bits::first_n(rules.cells() as usize),
             near,
             weight,
+            zobrist: zobrist_keys(rules.cells() as usize),
         }
     }
 
@@ -71,6 +82,20 @@ impl Tables {
     }
 }
 
+/// Fixed keys for each cell and side (splitmix64 of a counter: the same
+/// on every run, so searches are reproducible).
+fn zobrist_keys(cells: usize) -> Vec<[u64; 2]> {
+    let mut state = 0x6b78_6f2d_7475_6921u64;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    (0..cells).map(|_| [next(), next()]).collect()
+}
+
 /// One line of 2K - 1 cells centred on a cell, as bit masks (bit `K - 1`
 /// is the centre).
 struct Segment {
@@ -84,8 +109,15 @@ struct Segment {
 pub struct BigBoard {
     stones: [Bits; 2],
     wins: [Bits; 2],
+    /// Per side and cell: the win cells a stone there would make.
+    fours: [[u8; MAX_CELLS]; 2],
+    /// The cells where `fours` is not zero.
+    four_cells: [Bits; 2],
     near: Bits,
     score: i32,
+    /// The Zobrist key of the stones (the side to move is added by
+    /// [`BigBoard::key`]).
+    hash: u64,
     moves: u16,
     to_move: Player,
     outcome: Outcome,
@@ -96,8 +128,11 @@ impl BigBoard {
         BigBoard {
             stones: [Bits::EMPTY; 2],
             wins: [Bits::EMPTY; 2],
+            fours: [[0; MAX_CELLS]; 2],
+            four_cells: [Bits::EMPTY; 2],
             near: Bits::EMPTY,
             score: 0,
+            hash: 0,
             moves: 0,
             to_move: Player::O,
             outcome: Outcome::Ongoing,
@@ -130,6 +165,27 @@ impl BigBoard {
     pub fn wins(&self, p: Player) -> Bits {
         self.wins[p.index()]
     }
+    /// The empty cells where a stone of `p` makes a new win cell (a four).
+    pub fn four_cells(&self, p: Player) -> Bits {
+        self.four_cells[p.index()]
+    }
+    /// How many new win cells a stone of `p` on `cell` makes.
+    pub fn fours_at(&self, p: Player, cell: usize) -> u8 {
+        self.fours[p.index()][cell]
+    }
+    /// A cell where a stone of `p` leaves two win cells or more (an open
+    /// four, or two fours), which one block cannot stop; if any.
+    pub fn double_four(&self, t: &Tables, p: Player) -> Option<usize> {
+        self.four_cells[p.index()]
+            .iter()
+            .filter(|&c| self.fours[p.index()][c] >= 2)
+            .find(|&c| {
+                let mut after = *self;
+                after.place(t, p, c);
+                after.wins[p.index()].count() >= 2
+            })
+    }
+
     /// The empty cells within two of a stone (none on an empty board).
     pub fn near(&self) -> Bits {
         self.near
@@ -181,10 +237,37 @@ impl BigBoard {
     /// candidates and the score from the windows through it.
     fn place(&mut self, t: &Tables, p: Player, cell: usize) {
         let k = t.goal as u32;
-        let me = p.index();
+        let (me, opp) = (p.index(), p.other().index());
         let mut score = self.score;
         let mut wins = self.wins[me];
+        // Changes to `fours`: (side, cell, +1 or -1), applied after the walk:
+        // at most two a window (a window of K - 2 of one side has two
+        // empty cells, and none can be both sides'), 4 K windows.
+        let mut changes = [(0usize, 0u16, 0i8); 8 * MAX_GOAL as usize];
+        let mut changed = 0;
+        let mut four_change = |side: usize, seg: &Segment, empties: u32, by: i8| {
+            let mut e = empties;
+            while e != 0 {
+                let i = e.trailing_zeros();
+                e &= e - 1;
+                changes[changed] = (side, seg.cells[i as usize], by);
+                changed += 1;
+            }
+        };
         self.for_each_window(t, cell, p, |seg, w, mine, theirs| {
+            let empties = w & !seg.stones[0] & !seg.stones[1];
+            if theirs == 0 && mine + 3 == k {
+                // K - 2 of ours with this stone: its two other cells now
+                // each make a four.
+                four_change(me, seg, empties & !(1 << (k - 1)), 1);
+            } else if theirs == 0 && mine + 2 == k {
+                // It was a window of K - 2 with two cells that made fours.
+                four_change(me, seg, empties, -1);
+            }
+            if mine == 0 && theirs + 2 == k {
+                // The other side's window of K - 2 is blocked.
+                four_change(opp, seg, empties, -1);
+            }
             let (before, after) = match p {
                 Player::O => (
                     t.window_value(mine, theirs),
@@ -205,11 +288,30 @@ impl BigBoard {
         });
         self.score = score;
         self.wins[me] = wins;
+        for &(side, c, by) in &changes[..changed] {
+            let c = c as usize;
+            let n = self.fours[side][c].wrapping_add_signed(by);
+            self.fours[side][c] = n;
+            if n == 0 {
+                self.four_cells[side].remove(c);
+            } else {
+                self.four_cells[side].insert(c);
+            }
+        }
         self.stones[me].insert(cell);
         self.wins[0].remove(cell);
         self.wins[1].remove(cell);
         self.near = (self.near | t.near[cell]).and_not(self.stones[0] | self.stones[1]);
+        self.hash ^= t.zobrist[cell][me];
         self.moves += 1;
+    }
+
+    /// A key for the position: its stones and the side to move.
+    pub fn key(&self) -> u64 {
+        match self.to_move {
+            Player::O => self.hash,
+            Player::X => !self.hash,
+        }
     }
 
     /// The 2K - 1 cells through `cell` along (dr, dc).
@@ -307,6 +409,38 @@ mod tests {
             .collect()
     }
 
+    /// For every cell, the windows of K cells through it that hold K - 2
+    /// stones of `p`, none of the other side, and one more empty cell: by
+    /// brute force over every window of the board.
+    fn slow_fours(pos: &Position, p: Player) -> Vec<u8> {
+        let rules = pos.rules();
+        let (n, k) = (rules.size() as i32, rules.goal() as i32);
+        let mut count = vec![0; (n * n) as usize];
+        for (dr, dc) in DIRECTIONS {
+            for r in 0..n {
+                for c in 0..n {
+                    let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                    if !(0..n).contains(&er) || !(0..n).contains(&ec) {
+                        continue;
+                    }
+                    let window: Vec<usize> = (0..k)
+                        .map(|i| ((r + dr * i) * n + c + dc * i) as usize)
+                        .collect();
+                    let of =
+                        |q: Player| window.iter().filter(|&&x| pos.board(q).contains(x)).count();
+                    if of(p) == k as usize - 2 && of(p.other()) == 0 {
+                        for &x in &window {
+                            if !pos.board(p).contains(x) {
+                                count[x] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        count
+    }
+
     /// The score by brute force over every window of the board.
     fn slow_score(t: &Tables, pos: &Position) -> i32 {
         let n = t.size as i32;
@@ -361,6 +495,13 @@ mod tests {
                         }
                     }
                     assert_eq!(b.score, slow_score(&t, &pos));
+                    for p in [Player::O, Player::X] {
+                        let slow = slow_fours(&pos, p);
+                        for c in pos.empty().iter() {
+                            assert_eq!(b.fours_at(p, c), slow[c], "{pos:?} {c}");
+                            assert_eq!(b.four_cells(p).contains(c), slow[c] > 0);
+                        }
+                    }
                     let near = b.near();
                     for cell in near.iter() {
                         assert!(pos.at(Cell::from_index(cell)).is_none());
@@ -368,6 +509,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Whether a stone of `p` on `cell` leaves two win cells or more, by
+    /// brute force.
+    fn slow_double(pos: &Position, p: Player, cell: usize) -> bool {
+        let rules = pos.rules();
+        let after = pos.board(p).with(cell);
+        let wins = pos
+            .empty()
+            .iter()
+            .filter(|&w| w != cell)
+            .filter(|&w| {
+                crate::game::line_through(&after.with(w), rules.size(), rules.goal(), w).is_some()
+            })
+            .count();
+        wins >= 2
+    }
+
+    #[test]
+    fn double_fours_are_the_moves_that_leave_two_win_cells() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        let (mut seen, mut doubles) = (0, 0);
+        while seen < 300 {
+            // Stones near the centre, so that shapes form.
+            let mut pos = Position::new(rules);
+            let stones = rng.random_range(6..30);
+            while pos.move_count() < stones && !pos.outcome().is_over() {
+                let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
+                let _ = pos.play(c);
+            }
+            if pos.outcome().is_over() {
+                continue;
+            }
+            let b = BigBoard::from_position(&t, &pos);
+            for p in [Player::O, Player::X] {
+                if !b.wins(p).is_empty() {
+                    continue;
+                }
+                seen += 1;
+                // A double four needs a four: every candidate is a four cell.
+                let want = pos.empty().iter().any(|c| slow_double(&pos, p, c));
+                let got = b.double_four(&t, p);
+                assert_eq!(got.is_some(), want, "{pos:?} {p:?}");
+                if let Some(c) = got {
+                    assert!(slow_double(&pos, p, c));
+                    doubles += 1;
+                }
+            }
+        }
+        assert!(doubles > 20, "only {doubles} double fours in 300 positions");
     }
 
     #[test]

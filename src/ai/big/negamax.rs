@@ -35,6 +35,32 @@ const MAX_PLY: i32 = 60;
 const TICK_NODES: u64 = 128;
 /// Thinking time per move when none is given.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+/// Entries of the transposition table: 2^17 of 16 bytes, 2 MiB an engine.
+const TABLE_BITS: u32 = 17;
+
+/// What a table entry says of its score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Bound {
+    /// An empty slot.
+    #[default]
+    None,
+    Exact,
+    /// The score is at least this (a cut-off).
+    Lower,
+    /// The score is at most this (no move raised alpha).
+    Upper,
+}
+
+/// A searched position: its key, score (proven ones relative to the
+/// node), the depth it was searched to and its best move.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    best: u16,
+    depth: i8,
+    bound: Bound,
+}
 
 pub struct BigNegamax {
     tables: Tables,
@@ -44,6 +70,9 @@ pub struct BigNegamax {
     /// Breaks ties between equally promising moves, so that two engines
     /// with other seeds play other games from one position.
     seed: u64,
+    /// Positions searched, kept from move to move of a game (made at the
+    /// first search).
+    table: Vec<Entry>,
 }
 
 impl BigNegamax {
@@ -54,6 +83,7 @@ impl BigNegamax {
             nodes: 0,
             aborted: false,
             seed: 0,
+            table: Vec::new(),
         }
     }
 
@@ -87,11 +117,17 @@ impl BigNegamax {
         if !threats.is_empty() {
             return threats.iter().collect();
         }
-        let mut scored: Vec<(i32, usize)> = b
-            .candidates(t)
-            .iter()
-            .map(|c| (b.move_value(t, c), c))
-            .collect();
+        let mut candidates = b.candidates(t);
+        if width != usize::MAX && b.double_four(t, me.other()).is_some() {
+            // The other side threatens an open four: only a stone in one
+            // of its windows of K - 2, or a four of our own, can answer.
+            let answers = candidates & (b.four_cells(me) | b.four_cells(me.other()));
+            if !answers.is_empty() {
+                candidates = answers;
+            }
+        }
+        let mut scored: Vec<(i32, usize)> =
+            candidates.iter().map(|c| (b.move_value(t, c), c)).collect();
         scored.sort_unstable_by(|a, b| {
             b.0.cmp(&a.0)
                 .then(self.tie_break(a.1).cmp(&self.tie_break(b.1)))
@@ -104,6 +140,9 @@ impl BigNegamax {
     /// runs out or a forced result is found.
     pub fn analyse(&mut self, pos: &Position, budget: &mut dyn Budget) -> Analysis {
         let root = BigBoard::from_position(&self.tables, pos);
+        if self.table.is_empty() {
+            self.table = vec![Entry::default(); 1 << TABLE_BITS];
+        }
         self.nodes = 0;
         self.aborted = false;
         let mut moves = self.ordered_moves(&root, usize::MAX);
@@ -222,15 +261,51 @@ impl BigNegamax {
             return -(WIN - (ply + 2));
         }
         let forced = threats.count() == 1;
+        if !forced
+            && b.four_cells(me.other()).is_empty()
+            && b.double_four(&self.tables, me).is_some()
+        {
+            // Two win cells at once, and the other side cannot make a four
+            // to answer: won after its block.
+            return WIN - (ply + 3);
+        }
         if (depth <= 0 && !forced) || ply >= MAX_PLY {
             return b.eval();
         }
-        let moves = self.ordered_moves(b, WIDTH);
+        let key = b.key();
+        let slot = key as usize & (self.table.len() - 1);
+        let entry = self.table[slot];
+        let mut known_best = None;
+        if entry.key == key && entry.bound != Bound::None {
+            known_best = Some(entry.best as usize);
+            if i32::from(entry.depth) >= depth {
+                let score = SCALE.read_table(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let mut moves = self.ordered_moves(b, WIDTH);
         if moves.is_empty() {
             return 0;
         }
+        // The move that was best here before goes first.
+        if let Some(m) = known_best.filter(|m| b.empty_cells(&self.tables).contains(*m)) {
+            match moves.iter().position(|&x| x == m) {
+                Some(i) => moves[..=i].rotate_right(1),
+                None => moves.insert(0, m),
+            }
+        }
         let next_depth = if forced { depth } else { depth - 1 };
+        let alpha_in = alpha;
         let mut best = -INF;
+        let mut best_move = moves[0];
         for m in moves {
             let mut next = *b;
             next.play(&self.tables, m);
@@ -238,12 +313,28 @@ impl BigNegamax {
             if self.aborted {
                 return 0;
             }
-            best = best.max(score);
+            if score > best {
+                best = score;
+                best_move = m;
+            }
             alpha = alpha.max(score);
             if alpha >= beta {
                 break;
             }
         }
+        self.table[slot] = Entry {
+            key,
+            score: SCALE.table_score(best, ply),
+            best: best_move as u16,
+            depth: depth.clamp(0, i32::from(i8::MAX)) as i8,
+            bound: if best <= alpha_in {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            },
+        };
         best
     }
 }
