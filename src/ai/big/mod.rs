@@ -10,6 +10,7 @@ mod board;
 mod mcts;
 mod negamax;
 pub mod vcf;
+pub mod vct;
 
 pub use board::{BigBoard, Tables};
 pub use mcts::{BigMcts, tactical_moves};

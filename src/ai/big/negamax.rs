@@ -35,6 +35,10 @@ const MAX_PLY: i32 = 60;
 const TICK_NODES: u64 = 128;
 /// Thinking time per move when none is given.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+/// Before it plays, the search checks that its move leaves the other side
+/// no win by threats, with this many nodes, and tries this many others.
+const AVOID_BUDGET: u32 = 2_000;
+const AVOID_TRIES: usize = 6;
 /// Entries of the transposition table: 2^17 of 16 bytes, 2 MiB an engine.
 const TABLE_BITS: u32 = 17;
 
@@ -174,6 +178,21 @@ impl BigNegamax {
             });
             return self.analysis(line[0], value, line.len() as u32, budget);
         }
+        // A forced win by fours and threes.
+        let mut tries = super::vct::ROOT_BUDGET;
+        if let Some((cell, plies)) =
+            super::vct::find(&self.tables, &root, super::vct::ROOT_PLIES, &mut tries)
+        {
+            let value = Value::Win { plies };
+            budget.report(&SearchInfo {
+                work: self.nodes,
+                depth: Some(plies),
+                best: Some(Cell::from_index(cell)),
+                estimate: Some(Estimate::Value(value)),
+                proved: true,
+            });
+            return self.analysis(cell, value, plies, budget);
+        }
         for depth in 1..=MAX_PLY {
             let mut alpha = -INF;
             let mut best = None;
@@ -214,8 +233,34 @@ impl BigNegamax {
             scores.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
             moves = scores.into_iter().map(|(_, m)| m).collect();
         }
-        let (best, value, depth) = result;
+        let (mut best, value, depth) = result;
+        if !matches!(value, Value::Win { .. }) {
+            best = self.avoid_threat_wins(&root, best, &moves);
+        }
         self.analysis(best, value, depth, budget)
+    }
+
+    /// `best`, unless it lets the other side win by threats (a VCT after
+    /// it) and one of the next few moves in `order` does not.
+    fn avoid_threat_wins(&self, root: &BigBoard, best: usize, order: &[usize]) -> usize {
+        let t = &self.tables;
+        let allows_vct = |m: usize| {
+            let mut next = *root;
+            next.play(t, m);
+            let mut tries = AVOID_BUDGET;
+            !next.outcome().is_over()
+                && super::vct::find(t, &next, super::vct::ROOT_PLIES, &mut tries).is_some()
+        };
+        if !allows_vct(best) {
+            return best;
+        }
+        order
+            .iter()
+            .copied()
+            .filter(|&m| m != best)
+            .take(AVOID_TRIES)
+            .find(|&m| !allows_vct(m))
+            .unwrap_or(best)
     }
 
     fn analysis(&self, best: usize, value: Value, depth: u32, budget: &dyn Budget) -> Analysis {

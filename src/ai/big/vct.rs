@@ -1,0 +1,227 @@
+//! Victory by continuous threats (VCT): a win forced with fours and
+//! threes.
+//!
+//! The attacker plays a threat: a four (a move after which it has a cell
+//! that completes K in a row), or a three (a move after which it has a
+//! double four: a cell that would leave two win cells, which one block
+//! cannot stop). Against a four the defender has one reply, the block.
+//! Against a three it has more, and every one must be refuted. Only a
+//! stone in one of the attacker's windows of K - 2 (its four cells) can
+//! stop a double four, and the defender may instead make a four of its
+//! own (its four cells), which the attacker must block. So the defender's
+//! replies are the four cells of both sides, and that set is complete:
+//! any other move leaves the double four on the board.
+//!
+//! The search is an AND/OR tree over those moves, by iterative deepening
+//! on the number of plies, within a budget of nodes. A win it reports is a
+//! proof under those rules: the attacker's moves are threats, and every
+//! reply that could answer them is searched.
+
+use super::board::{BigBoard, Tables};
+use crate::game::Bits;
+
+/// The engines' search for a VCT before they think: sequences up to this
+/// many plies, within this many nodes.
+pub const ROOT_PLIES: u32 = 11;
+pub const ROOT_BUDGET: u32 = 6_000;
+
+/// The first move of a VCT for the side to move in `b`, and the plies to
+/// the win, if one is found within `max_plies` plies and `budget` nodes.
+pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<(usize, u32)> {
+    // Shortest first: a short win found early costs little.
+    (1..=max_plies).step_by(2).find_map(|plies| {
+        if *budget == 0 {
+            return None;
+        }
+        attack(t, b, plies, budget).map(|cell| (cell, plies))
+    })
+}
+
+/// The attacker's winning move in `b` (attacker to move) within `plies`.
+fn attack(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32) -> Option<usize> {
+    let me = b.to_move();
+    let opp = me.other();
+    if let Some(win) = b.wins(me).first() {
+        return Some(win);
+    }
+    let threats = b.wins(opp);
+    if threats.count() >= 2 || plies < 3 || *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    if threats.is_empty() && b.four_cells(opp).is_empty() {
+        // Two win cells at once, and no four to answer with.
+        if let Some(cell) = b.double_four(t, me) {
+            return Some(cell);
+        }
+    }
+    // A four of the defender must be blocked; otherwise fours first, then
+    // threes.
+    let candidates: Vec<usize> = if threats.count() == 1 {
+        threats.iter().collect()
+    } else {
+        let fours = b.four_cells(me);
+        let mut moves: Vec<usize> = fours.iter().collect();
+        if plies >= 5 {
+            moves.extend(threes(t, b, fours));
+        }
+        moves
+    };
+    for cell in candidates {
+        if *budget == 0 {
+            return None;
+        }
+        let mut next = *b;
+        next.play(t, cell);
+        if defend(t, &next, plies - 1, budget) {
+            return Some(cell);
+        }
+    }
+    None
+}
+
+/// The near cells, not fours, after which the side to move has a double
+/// four (an open three, or a four and a three made at once).
+fn threes(t: &Tables, b: &BigBoard, fours: Bits) -> Vec<usize> {
+    let me = b.to_move();
+    b.near()
+        .and_not(fours)
+        .iter()
+        .filter(|&cell| {
+            let mut next = *b;
+            next.play(t, cell);
+            next.double_four(t, me).is_some()
+        })
+        .collect()
+}
+
+/// Whether the attacker, who just moved in `b`, wins against every reply
+/// of the defender (to move) within `plies`.
+fn defend(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32) -> bool {
+    let def = b.to_move();
+    let att = def.other();
+    if b.outcome().is_over() {
+        return b.outcome() == crate::game::Outcome::Win(att);
+    }
+    if !b.wins(def).is_empty() || *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let threats = b.wins(att);
+    let replies = match threats.count() {
+        0 => {
+            if b.double_four(t, att).is_none() {
+                // The attacker's move threatened nothing.
+                return false;
+            }
+            (b.four_cells(att) | b.four_cells(def)) & b.empty_cells(t)
+        }
+        1 => threats,
+        _ => return true,
+    };
+    replies.iter().all(|reply| {
+        let mut next = *b;
+        next.play(t, reply);
+        attack(t, &next, plies - 1, budget).is_some()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Cell, Player, Position, Rules};
+
+    fn board(rules: Rules, o: &[&str], x: &[&str]) -> (Tables, BigBoard) {
+        let mut moves = Vec::new();
+        for i in 0..o.len().max(x.len()) {
+            for side in [o, x] {
+                if let Some(m) = side.get(i) {
+                    moves.push(Cell::parse(m, rules.size()).unwrap());
+                }
+            }
+        }
+        let pos = Position::from_moves(rules, &moves).unwrap();
+        let t = Tables::new(rules);
+        let b = BigBoard::from_position(&t, &pos);
+        (t, b)
+    }
+
+    /// Whether `attacker`, having played into `b`, wins against every
+    /// reply the defender has (all empty cells, not the search's set),
+    /// each answered by a VCT within `plies` more.
+    fn wins_against_every_reply(t: &Tables, b: &BigBoard, plies: u32) -> bool {
+        b.empty_cells(t).iter().all(|reply| {
+            let mut next = *b;
+            next.play(t, reply);
+            let mut budget = 200_000;
+            find(t, &next, plies, &mut budget).is_some()
+        })
+    }
+
+    #[test]
+    fn two_threes_made_at_once_win_against_every_reply() {
+        let rules = Rules::new(15, 5).unwrap();
+        // I8 makes G8-H8-I8 and I6-I7-I8, two open threes: one block
+        // cannot stop both.
+        let (t, b) = board(
+            rules,
+            &["G8", "H8", "I6", "I7"],
+            &["A1", "O1", "A15", "O15"],
+        );
+        assert_eq!(b.to_move(), Player::O);
+        let mut budget = 50_000;
+        let (cell, plies) = find(&t, &b, 11, &mut budget).expect("a VCT");
+        assert_eq!((cell, plies), (Cell::parse("I8", 15).unwrap().index(), 5));
+        let mut next = b;
+        next.play(&t, cell);
+        assert!(wins_against_every_reply(&t, &next, 3));
+    }
+
+    #[test]
+    fn vcts_in_random_positions_hold_against_every_reply() {
+        use rand::{RngExt, SeedableRng};
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(31);
+        let (mut found, mut threes) = (0, 0);
+        let mut tries = 0;
+        while found < 12 {
+            tries += 1;
+            assert!(tries < 20_000, "only {found} VCTs found");
+            let mut pos = Position::new(rules);
+            let stones = rng.random_range(6..20) & !1;
+            while pos.move_count() < stones && !pos.outcome().is_over() {
+                let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
+                let _ = pos.play(c);
+            }
+            let b = BigBoard::from_position(&t, &pos);
+            if pos.outcome().is_over() || !b.wins(b.to_move()).is_empty() {
+                continue;
+            }
+            let mut budget = 20_000;
+            let Some((cell, plies)) = find(&t, &b, 7, &mut budget) else {
+                continue;
+            };
+            if plies < 5 {
+                continue;
+            }
+            found += 1;
+            let mut next = b;
+            next.play(&t, cell);
+            threes += usize::from(next.wins(b.to_move()).is_empty());
+            assert!(
+                wins_against_every_reply(&t, &next, plies - 2),
+                "{pos:?}: {cell} in {plies}"
+            );
+        }
+        assert!(threes > 0, "no VCT began with a three");
+    }
+
+    #[test]
+    fn no_threat_no_vct() {
+        let rules = Rules::new(15, 5).unwrap();
+        let (t, b) = board(rules, &["H8", "A1"], &["O15", "O14"]);
+        let mut budget = 50_000;
+        assert_eq!(find(&t, &b, 11, &mut budget), None);
+    }
+}
