@@ -10,6 +10,9 @@
 //!   a stone of `p` there makes a win cell in each (a four). Two windows
 //!   can make the same win cell (`X.XX.X`), so a double threat is checked
 //!   by playing the move ([`BigBoard::double_four`]).
+//! - `threes[p][c]`: the same for windows of K - 3 stones and three empty
+//!   cells (K of 4 or more): a stone there makes a window of K - 2, the
+//!   cells a three can come from.
 //! - `near`: the empty cells within two of a stone, the candidate moves.
 //! - `score`: a line-count evaluation (from O's side), the sum over every
 //!   window of K cells holding stones of one side only.
@@ -113,6 +116,10 @@ pub struct BigBoard {
     fours: [[u8; MAX_CELLS]; 2],
     /// The cells where `fours` is not zero.
     four_cells: [Bits; 2],
+    /// Per side and cell: the windows of K - 2 a stone there would make.
+    threes: [[u8; MAX_CELLS]; 2],
+    /// The cells where `threes` is not zero.
+    three_cells: [Bits; 2],
     near: Bits,
     score: i32,
     /// The Zobrist key of the stones (the side to move is added by
@@ -130,6 +137,8 @@ impl BigBoard {
             wins: [Bits::EMPTY; 2],
             fours: [[0; MAX_CELLS]; 2],
             four_cells: [Bits::EMPTY; 2],
+            threes: [[0; MAX_CELLS]; 2],
+            three_cells: [Bits::EMPTY; 2],
             near: Bits::EMPTY,
             score: 0,
             hash: 0,
@@ -168,6 +177,15 @@ impl BigBoard {
     /// The empty cells where a stone of `p` makes a new win cell (a four).
     pub fn four_cells(&self, p: Player) -> Bits {
         self.four_cells[p.index()]
+    }
+    /// The empty cells where a stone of `p` makes a window of K - 2 (one
+    /// step from a four): where its threes can be made.
+    pub fn three_cells(&self, p: Player) -> Bits {
+        self.three_cells[p.index()]
+    }
+    /// How many windows of K - 2 a stone of `p` on `cell` makes.
+    pub fn threes_at(&self, p: Player, cell: usize) -> u8 {
+        self.threes[p.index()][cell]
     }
     /// How many new win cells a stone of `p` on `cell` makes.
     pub fn fours_at(&self, p: Player, cell: usize) -> u8 {
@@ -240,33 +258,49 @@ impl BigBoard {
         let (me, opp) = (p.index(), p.other().index());
         let mut score = self.score;
         let mut wins = self.wins[me];
-        // Changes to `fours`: (side, cell, +1 or -1), applied after the walk:
-        // at most two a window (a window of K - 2 of one side has two
-        // empty cells, and none can be both sides'), 4 K windows.
-        let mut changes = [(0usize, 0u16, 0i8); 8 * MAX_GOAL as usize];
+        // Changes to `fours` (level 0) and `threes` (level 1): (level,
+        // side, cell, +1 or -1), applied after the walk. At most five a
+        // window (a window of K - 3 becoming K - 2: three out, two in;
+        // both sides' only on an empty window), 4 K windows.
+        let mut changes = [(0usize, 0usize, 0u16, 0i8); 20 * MAX_GOAL as usize];
         let mut changed = 0;
-        let mut four_change = |side: usize, seg: &Segment, empties: u32, by: i8| {
+        let mut change = |level: usize, side: usize, seg: &Segment, empties: u32, by: i8| {
             let mut e = empties;
             while e != 0 {
                 let i = e.trailing_zeros();
                 e &= e - 1;
-                changes[changed] = (side, seg.cells[i as usize], by);
+                changes[changed] = (level, side, seg.cells[i as usize], by);
                 changed += 1;
             }
         };
+        // Threes need K - 3 >= 1 stones.
+        let threes = k >= 4;
+        let centre = 1u32 << (k - 1);
         self.for_each_window(t, cell, p, |seg, w, mine, theirs| {
             let empties = w & !seg.stones[0] & !seg.stones[1];
-            if theirs == 0 && mine + 3 == k {
-                // K - 2 of ours with this stone: its two other cells now
-                // each make a four.
-                four_change(me, seg, empties & !(1 << (k - 1)), 1);
-            } else if theirs == 0 && mine + 2 == k {
-                // It was a window of K - 2 with two cells that made fours.
-                four_change(me, seg, empties, -1);
+            if theirs == 0 {
+                if threes && mine + 4 == k {
+                    // K - 3 of ours with this stone.
+                    change(1, me, seg, empties & !centre, 1);
+                } else if mine + 3 == k {
+                    // K - 2 of ours with this stone: its two other cells
+                    // now each make a four; it no longer counts as K - 3.
+                    if threes {
+                        change(1, me, seg, empties, -1);
+                    }
+                    change(0, me, seg, empties & !centre, 1);
+                } else if mine + 2 == k {
+                    // It was a window of K - 2 with two cells that made fours.
+                    change(0, me, seg, empties, -1);
+                }
             }
-            if mine == 0 && theirs + 2 == k {
-                // The other side's window of K - 2 is blocked.
-                four_change(opp, seg, empties, -1);
+            if mine == 0 {
+                // The other side's window is blocked.
+                if theirs + 2 == k {
+                    change(0, opp, seg, empties, -1);
+                } else if threes && theirs + 3 == k {
+                    change(1, opp, seg, empties, -1);
+                }
             }
             let (before, after) = match p {
                 Player::O => (
@@ -288,14 +322,18 @@ impl BigBoard {
         });
         self.score = score;
         self.wins[me] = wins;
-        for &(side, c, by) in &changes[..changed] {
+        for &(level, side, c, by) in &changes[..changed] {
             let c = c as usize;
-            let n = self.fours[side][c].wrapping_add_signed(by);
-            self.fours[side][c] = n;
+            let (counts, cells) = match level {
+                0 => (&mut self.fours[side], &mut self.four_cells[side]),
+                _ => (&mut self.threes[side], &mut self.three_cells[side]),
+            };
+            let n = counts[c].wrapping_add_signed(by);
+            counts[c] = n;
             if n == 0 {
-                self.four_cells[side].remove(c);
+                cells.remove(c);
             } else {
-                self.four_cells[side].insert(c);
+                cells.insert(c);
             }
         }
         self.stones[me].insert(cell);
@@ -413,6 +451,12 @@ mod tests {
     /// stones of `p`, none of the other side, and one more empty cell: by
     /// brute force over every window of the board.
     fn slow_fours(pos: &Position, p: Player) -> Vec<u8> {
+        slow_windows(pos, p, 2)
+    }
+
+    /// For every cell, the windows through it with K - `short` stones of
+    /// `p`, none of the other side (the rest empty).
+    fn slow_windows(pos: &Position, p: Player, short: usize) -> Vec<u8> {
         let rules = pos.rules();
         let (n, k) = (rules.size() as i32, rules.goal() as i32);
         let mut count = vec![0; (n * n) as usize];
@@ -428,7 +472,7 @@ mod tests {
                         .collect();
                     let of =
                         |q: Player| window.iter().filter(|&&x| pos.board(q).contains(x)).count();
-                    if of(p) == k as usize - 2 && of(p.other()) == 0 {
+                    if of(p) + short == k as usize && of(p.other()) == 0 {
                         for &x in &window {
                             if !pos.board(p).contains(x) {
                                 count[x] += 1;
@@ -497,9 +541,13 @@ mod tests {
                     assert_eq!(b.score, slow_score(&t, &pos));
                     for p in [Player::O, Player::X] {
                         let slow = slow_fours(&pos, p);
+                        let slow3 = slow_windows(&pos, p, 3);
                         for c in pos.empty().iter() {
                             assert_eq!(b.fours_at(p, c), slow[c], "{pos:?} {c}");
                             assert_eq!(b.four_cells(p).contains(c), slow[c] > 0);
+                            let want = if goal >= 4 { slow3[c] } else { 0 };
+                            assert_eq!(b.threes_at(p, c), want, "{pos:?} {c}");
+                            assert_eq!(b.three_cells(p).contains(c), want > 0);
                         }
                     }
                     let near = b.near();

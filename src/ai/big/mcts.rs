@@ -260,19 +260,24 @@ impl Engine for BigMcts {
         {
             return Cell::from_index(only);
         }
-        // A forced win by fours is played at once.
+        // A forced win by fours, or by fours and threes, is played at once.
         let mut tries = super::vcf::ROOT_BUDGET;
-        if let Some(line) =
-            super::vcf::find(&self.tables, &board, super::vcf::ROOT_PLIES, &mut tries)
-        {
+        let vcf = super::vcf::find(&self.tables, &board, super::vcf::ROOT_PLIES, &mut tries)
+            .map(|line| line[0]);
+        let mut tries = super::vct::ROOT_BUDGET;
+        let win = vcf.or_else(|| {
+            super::vct::find(&self.tables, &board, super::vct::ROOT_PLIES, &mut tries)
+                .map(|(cell, _)| cell)
+        });
+        if let Some(cell) = win {
             budget.report(&crate::ai::SearchInfo {
                 work: 0,
                 depth: None,
-                best: Some(Cell::from_index(line[0])),
+                best: Some(Cell::from_index(cell)),
                 estimate: Some(crate::ai::Estimate::WinRate(1.0)),
                 proved: true,
             });
-            return Cell::from_index(line[0]);
+            return Cell::from_index(cell);
         }
         self.search(pos, budget)
     }

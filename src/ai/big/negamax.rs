@@ -36,7 +36,8 @@ const TICK_NODES: u64 = 128;
 /// Thinking time per move when none is given.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
 /// Before it plays, the search checks that its move leaves the other side
-/// no win by threats, with this many nodes, and tries this many others.
+/// no win by threats, with at least this many nodes, and tries this many
+/// others.
 const AVOID_BUDGET: u32 = 2_000;
 const AVOID_TRIES: usize = 6;
 /// Entries of the transposition table: 2^17 of 16 bytes, 2 MiB an engine.
@@ -106,6 +107,19 @@ impl BigNegamax {
     /// Thinking time per move.
     pub fn set_time_limit(&mut self, limit: Duration) {
         self.time_limit = limit;
+    }
+
+    /// The part of the move's time the alpha-beta search may take: the
+    /// threat searches before and after it share the rest.
+    fn search_time(&self) -> Duration {
+        self.time_limit * 3 / 4
+    }
+
+    /// Nodes for a threat search: about `per_ms` a millisecond of the
+    /// move's time (a node takes about a microsecond), within bounds.
+    fn threat_budget(&self, per_ms: u32, floor: u32, cap: u32) -> u32 {
+        let ms = u32::try_from(self.time_limit.as_millis()).unwrap_or(u32::MAX);
+        ms.saturating_mul(per_ms).clamp(floor, cap)
     }
 
     /// The moves of `b` in the order to search them; all of them at the
@@ -178,8 +192,8 @@ impl BigNegamax {
             });
             return self.analysis(line[0], value, line.len() as u32, budget);
         }
-        // A forced win by fours and threes.
-        let mut tries = super::vct::ROOT_BUDGET;
+        // A forced win by fours and threes, in about a fifth of the time.
+        let mut tries = self.threat_budget(200, super::vct::ROOT_BUDGET, 200_000);
         if let Some((cell, plies)) =
             super::vct::find(&self.tables, &root, super::vct::ROOT_PLIES, &mut tries)
         {
@@ -226,7 +240,7 @@ impl BigNegamax {
                 estimate: Some(Estimate::Value(result.1)),
                 proved: alpha.abs() >= PROVEN,
             });
-            if alpha.abs() >= PROVEN || budget.elapsed() >= self.time_limit {
+            if alpha.abs() >= PROVEN || budget.elapsed() >= self.search_time() {
                 break;
             }
             // The next iteration starts from this one's order.
@@ -247,7 +261,7 @@ impl BigNegamax {
         let allows_vct = |m: usize| {
             let mut next = *root;
             next.play(t, m);
-            let mut tries = AVOID_BUDGET;
+            let mut tries = self.threat_budget(30, AVOID_BUDGET, 40_000);
             !next.outcome().is_over()
                 && super::vct::find(t, &next, super::vct::ROOT_PLIES, &mut tries).is_some()
         };
@@ -284,7 +298,7 @@ impl BigNegamax {
     ) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(TICK_NODES)
-            && (!budget.tick() || budget.elapsed() >= self.time_limit)
+            && (!budget.tick() || budget.elapsed() >= self.search_time())
         {
             self.aborted = true;
         }

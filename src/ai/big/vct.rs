@@ -17,38 +17,87 @@
 //! proof under those rules: the attacker's moves are threats, and every
 //! reply that could answer them is searched.
 
+use rustc_hash::FxHashMap;
+
 use super::board::{BigBoard, Tables};
 use crate::game::Bits;
 
+/// What one search learned of the attacker's positions it met (threat
+/// sequences reach one position in many orders): by key, the most plies
+/// it failed to win in, or the move that won and in how many plies.
+#[derive(Default)]
+struct Memo {
+    failed: FxHashMap<u64, u32>,
+    won: FxHashMap<u64, (usize, u32)>,
+}
+
+/// The search's state: the tables, its memo and its node budget.
+struct Search<'a> {
+    t: &'a Tables,
+    memo: Memo,
+    budget: &'a mut u32,
+}
+
 /// The engines' search for a VCT before they think: sequences up to this
 /// many plies, within this many nodes.
-pub const ROOT_PLIES: u32 = 11;
-pub const ROOT_BUDGET: u32 = 6_000;
+pub const ROOT_PLIES: u32 = 17;
+pub const ROOT_BUDGET: u32 = 4_000;
 
 /// The first move of a VCT for the side to move in `b`, and the plies to
 /// the win, if one is found within `max_plies` plies and `budget` nodes.
 pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<(usize, u32)> {
+    let mut search = Search {
+        t,
+        memo: Memo::default(),
+        budget,
+    };
     // Shortest first: a short win found early costs little.
     (1..=max_plies).step_by(2).find_map(|plies| {
-        if *budget == 0 {
+        if *search.budget == 0 {
             return None;
         }
-        attack(t, b, plies, budget).map(|cell| (cell, plies))
+        search.attack(b, plies).map(|cell| (cell, plies))
     })
 }
 
+impl Search<'_> {
+    fn attack(&mut self, b: &BigBoard, plies: u32) -> Option<usize> {
+        let key = b.key();
+        if let Some(&(cell, _)) = self.memo.won.get(&key).filter(|(_, p)| *p <= plies) {
+            return Some(cell);
+        }
+        if self.memo.failed.get(&key).is_some_and(|&p| p >= plies) {
+            return None;
+        }
+        let found = attack(self, b, plies);
+        match found {
+            Some(cell) => {
+                self.memo.won.insert(key, (cell, plies));
+            }
+            // A search cut by the budget proved nothing.
+            None if *self.budget > 0 => {
+                let p = self.memo.failed.entry(key).or_insert(0);
+                *p = (*p).max(plies);
+            }
+            None => {}
+        }
+        found
+    }
+}
+
 /// The attacker's winning move in `b` (attacker to move) within `plies`.
-fn attack(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32) -> Option<usize> {
+fn attack(search: &mut Search, b: &BigBoard, plies: u32) -> Option<usize> {
+    let t = search.t;
     let me = b.to_move();
     let opp = me.other();
     if let Some(win) = b.wins(me).first() {
         return Some(win);
     }
     let threats = b.wins(opp);
-    if threats.count() >= 2 || plies < 3 || *budget == 0 {
+    if threats.count() >= 2 || plies < 3 || *search.budget == 0 {
         return None;
     }
-    *budget -= 1;
+    *search.budget -= 1;
     if threats.is_empty() && b.four_cells(opp).is_empty() {
         // Two win cells at once, and no four to answer with.
         if let Some(cell) = b.double_four(t, me) {
@@ -65,26 +114,39 @@ fn attack(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32) -> Option<usiz
         if plies >= 5 {
             moves.extend(threes(t, b, fours));
         }
+        // The threats that build the most first.
+        moves.sort_by_key(|&c| std::cmp::Reverse(potential(b, me, c)));
         moves
     };
     for cell in candidates {
-        if *budget == 0 {
+        if *search.budget == 0 {
             return None;
         }
         let mut next = *b;
         next.play(t, cell);
-        if defend(t, &next, plies - 1, budget) {
+        if defend(search, &next, plies - 1) {
             return Some(cell);
         }
     }
     None
 }
 
-/// The near cells, not fours, after which the side to move has a double
-/// four (an open three, or a four and a three made at once).
+/// How much a stone of `p` on `cell` builds: the fours and windows of
+/// K - 2 it makes, and what it takes from the other side.
+fn potential(b: &BigBoard, p: crate::game::Player, cell: usize) -> u32 {
+    let (mine, theirs) = (p, p.other());
+    4 * u32::from(b.fours_at(mine, cell))
+        + u32::from(b.threes_at(mine, cell))
+        + 2 * u32::from(b.fours_at(theirs, cell))
+        + u32::from(b.threes_at(theirs, cell))
+}
+
+/// The cells, not fours, after which the side to move has a double four
+/// (an open three, or two threes made at once). Only a cell that makes a
+/// window of K - 2 can ([`BigBoard::three_cells`]).
 fn threes(t: &Tables, b: &BigBoard, fours: Bits) -> Vec<usize> {
     let me = b.to_move();
-    b.near()
+    b.three_cells(me)
         .and_not(fours)
         .iter()
         .filter(|&cell| {
@@ -97,16 +159,17 @@ fn threes(t: &Tables, b: &BigBoard, fours: Bits) -> Vec<usize> {
 
 /// Whether the attacker, who just moved in `b`, wins against every reply
 /// of the defender (to move) within `plies`.
-fn defend(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32) -> bool {
+fn defend(search: &mut Search, b: &BigBoard, plies: u32) -> bool {
+    let t = search.t;
     let def = b.to_move();
     let att = def.other();
     if b.outcome().is_over() {
         return b.outcome() == crate::game::Outcome::Win(att);
     }
-    if !b.wins(def).is_empty() || *budget == 0 {
+    if !b.wins(def).is_empty() || *search.budget == 0 {
         return false;
     }
-    *budget -= 1;
+    *search.budget -= 1;
     let threats = b.wins(att);
     let replies = match threats.count() {
         0 => {
@@ -119,10 +182,13 @@ fn defend(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32) -> bool {
         1 => threats,
         _ => return true,
     };
-    replies.iter().all(|reply| {
+    // The likeliest refutations first: where the attacker's lines meet.
+    let mut replies: Vec<usize> = replies.iter().collect();
+    replies.sort_by_key(|&c| std::cmp::Reverse(potential(b, att, c)));
+    replies.into_iter().all(|reply| {
         let mut next = *b;
         next.play(t, reply);
-        attack(t, &next, plies - 1, budget).is_some()
+        search.attack(&next, plies - 1).is_some()
     })
 }
 
