@@ -34,7 +34,8 @@ pub const TOLERANCE: Duration = Duration::from_millis(500);
 /// How long after a brain's answer its next command waits at least: Rapfi
 /// (and brains like it) print the move before they are ready to read
 /// again, and drop a command that comes in between.
-const SETTLE: Duration = Duration::from_millis(5);
+/// (5 ms was not always enough for Rapfi with two games on two cores.)
+const SETTLE: Duration = Duration::from_millis(20);
 /// The longest line read from a brain; longer ones are cut.
 const MAX_LINE: usize = 4096;
 /// MESSAGE lines kept per brain until they are collected: a brain that
@@ -362,6 +363,8 @@ pub struct OutsideBrain {
     time_left: Option<Duration>,
     /// When its last answer came: its next command waits for [`SETTLE`].
     answered: Option<Instant>,
+    /// How long the last move's command waited for that.
+    settled: Duration,
 }
 
 impl OutsideBrain {
@@ -380,6 +383,7 @@ impl OutsideBrain {
             match_clock: None,
             time_left: None,
             answered: None,
+            settled: Duration::ZERO,
         }
     }
 
@@ -394,6 +398,12 @@ impl OutsideBrain {
     /// What is left of the match clock, before the next move.
     pub fn set_time_left(&mut self, left: Duration) {
         self.time_left = Some(left);
+    }
+
+    /// How long the last move waited before the brain was asked (for
+    /// [`SETTLE`]): not the brain's time.
+    pub fn settled(&self) -> Duration {
+        self.settled
     }
 
     /// The brain's MESSAGE lines since the last call.
@@ -479,6 +489,7 @@ impl OutsideBrain {
         let Some(process) = self.process.as_mut() else {
             return Err(Forfeit::Exited);
         };
+        let waiting = Instant::now();
         if let Some(settled) = self.answered.map(|at| at + SETTLE) {
             // Waits through the budget (the live screen runs the others);
             // a line the brain writes meanwhile ends a wait early, so loop.
@@ -486,6 +497,7 @@ impl OutsideBrain {
                 && budget.wait_readable(process.stdout.as_raw_fd(), settled)
             {}
         }
+        self.settled = waiting.elapsed();
         if let Some(left) = self.time_left {
             process.send(&format!("INFO time_left {}", left.as_millis()))?;
         }

@@ -210,7 +210,12 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
             }
             None => seats[side].choose(&pos, &mut Unlimited::new()),
         };
-        let spent = start.elapsed();
+        // A brain is not charged for the wait before it was asked.
+        let settled = match &seats[side] {
+            SeatEngine::Outside(brain) => brain.settled(),
+            SeatEngine::BuiltIn(_) => Duration::ZERO,
+        };
+        let spent = start.elapsed().saturating_sub(settled);
         used[side] += spent;
         let played =
             choice.and_then(|cell| pos.play(cell).map(|_| cell).map_err(|e| e.to_string()));
