@@ -74,6 +74,63 @@ pub struct SearchInfo {
     pub estimate: Option<Estimate>,
     /// The search has proved its result and stops early.
     pub proved: bool,
+    /// A forced win by threats it found (boards above 8x8).
+    pub threat: Option<Threat>,
+}
+
+/// The kind of a forced win by threats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreatKind {
+    /// Victory by continuous fours.
+    Vcf,
+    /// Victory by continuous threats: fours and threes.
+    Vct,
+}
+
+/// A forced win by threats: its kind, its length in plies, and its first
+/// moves (the attacker's and the forced replies; a VCT's first move only,
+/// since its replies branch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Threat {
+    pub kind: ThreatKind,
+    pub plies: u32,
+    line: [u16; Threat::SHOWN],
+    len: u8,
+}
+
+impl Threat {
+    /// Moves of the line kept to show.
+    pub const SHOWN: usize = 12;
+
+    pub fn new(kind: ThreatKind, plies: u32, line: &[usize]) -> Threat {
+        let mut kept = [0; Threat::SHOWN];
+        let len = line.len().min(Threat::SHOWN);
+        for (k, &c) in kept.iter_mut().zip(&line[..len]) {
+            *k = c as u16;
+        }
+        Threat {
+            kind,
+            plies,
+            line: kept,
+            len: len as u8,
+        }
+    }
+
+    /// Its first moves, in order.
+    pub fn line(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.line[..self.len as usize]
+            .iter()
+            .map(|&c| Cell::from_index(c as usize))
+    }
+
+    /// "VCF in 7".
+    pub fn title(&self) -> String {
+        let kind = match self.kind {
+            ThreatKind::Vcf => "VCF",
+            ThreatKind::Vct => "VCT",
+        };
+        format!("{kind} in {}", self.plies)
+    }
 }
 
 /// The budget of headless runs, tests and benchmarks: never interrupts.

@@ -147,6 +147,7 @@ impl Negamax {
                 best: Some(Cell::new(best.into())),
                 estimate: Some(Estimate::Value(value)),
                 proved,
+                threat: None,
             });
             if proved {
                 break;

@@ -359,7 +359,13 @@ impl App {
 
     /// The hint task's answer to request `id`: shown unless the request was
     /// cancelled or the game moved on meanwhile.
-    pub fn hint_found(&mut self, id: u64, best: Cell, value: Value) -> Vec<Effect> {
+    pub fn hint_found(
+        &mut self,
+        id: u64,
+        best: Cell,
+        value: Value,
+        threat: Option<crate::ai::Threat>,
+    ) -> Vec<Effect> {
         let n = self.config.rules.size();
         let Some(h) = self.human.as_mut() else {
             return Vec::new();
@@ -369,11 +375,15 @@ impl App {
         }
         h.hint_request = None;
         let solved = self.config.rules.is_small();
-        h.hint = Some(format!(
-            "hint: {}: {}",
-            best.name(n),
-            describe(value, solved)
-        ));
+        let found = match threat {
+            // "VCF in 7: H8 H9 J7 …": the forced line, as far as kept.
+            Some(t) => {
+                let line: Vec<String> = t.line().map(|c| c.name(n)).collect();
+                format!("{}: {} …", t.title(), line.join(" "))
+            }
+            None => describe(value, solved),
+        };
+        h.hint = Some(format!("hint: {}: {found}", best.name(n)));
         h.cursor = best;
         self.touch(true);
         vec![Effect::Redraw]
@@ -481,15 +491,25 @@ mod tests {
         a.update(Action::Cursor(Direction::Left), now);
         assert!(a.human.as_ref().unwrap().hint_request.is_none());
         // The answer to the cancelled request is dropped.
-        assert!(a.hint_found(id, Cell::new(5), Value::Draw).is_empty());
+        assert!(a.hint_found(id, Cell::new(5), Value::Draw, None).is_empty());
         assert!(a.human.as_ref().unwrap().hint.is_none());
         // A fresh request is answered.
         a.update(Action::Hint, now);
         let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
-        a.hint_found(id, Cell::new(5), Value::Win { plies: 5 });
+        a.hint_found(id, Cell::new(5), Value::Win { plies: 5 }, None);
         assert_eq!(
             a.human.as_ref().unwrap().hint.as_deref(),
             Some("hint: B2: you win in 3 of your moves (5 plies)")
+        );
+        // A win by threats says which, with its line.
+        a.update(Action::Hint, now);
+        let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
+        let line = [5, 6, 9].map(|c| c as usize);
+        let threat = crate::ai::Threat::new(crate::ai::ThreatKind::Vcf, 3, &line);
+        a.hint_found(id, Cell::new(5), Value::Win { plies: 3 }, Some(threat));
+        assert_eq!(
+            a.human.as_ref().unwrap().hint.as_deref(),
+            Some("hint: B2: VCF in 3: B2 C2 B3 …")
         );
     }
 

@@ -113,6 +113,7 @@ impl Budget for BrainBudget<'_> {
         self.info.work = info.work;
         self.info.depth = info.depth.or(self.info.depth);
         self.info.estimate = info.estimate.or(self.info.estimate);
+        self.info.threat = info.threat.or(self.info.threat);
     }
 }
 
@@ -594,7 +595,10 @@ fn describe(info: &SearchInfo, label: &str, spent: Duration) -> String {
     }
     match info.estimate {
         Some(Estimate::WinRate(p)) => s.push_str(&format!(", win rate {:.0}%", p * 100.0)),
-        Some(Estimate::Value(Value::Win { plies })) => s.push_str(&format!(", wins in {plies}")),
+        Some(Estimate::Value(Value::Win { plies })) => match info.threat {
+            Some(threat) => s.push_str(&format!(", {}", threat.title())),
+            None => s.push_str(&format!(", wins in {plies}")),
+        },
         Some(Estimate::Value(Value::Loss { plies })) => s.push_str(&format!(", loses in {plies}")),
         Some(Estimate::Value(Value::Draw)) => s.push_str(", draw"),
         Some(Estimate::Value(Value::Unknown(v))) => s.push_str(&format!(", score {v}")),

@@ -10,7 +10,7 @@ use super::clock::{Due, SliceClock};
 use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, wait_for};
 use crate::ai::big::BigNegamax;
-use crate::ai::{Budget, Negamax};
+use crate::ai::{Budget, Negamax, SearchInfo, Threat};
 use crate::app::App;
 
 /// Nodes the hint may search (a full solve of 4x4 needs far fewer).
@@ -25,6 +25,8 @@ struct HintBudget<'a> {
     id: u64,
     /// The search's CPU, slice by slice (the hint's own limits end it).
     cpu: SliceClock,
+    /// A forced win by threats the search reported.
+    threat: Option<Threat>,
 }
 
 impl HintBudget<'_> {
@@ -54,6 +56,12 @@ impl Budget for HintBudget<'_> {
     fn elapsed(&self) -> Duration {
         self.cpu.elapsed()
     }
+
+    fn report(&mut self, info: &SearchInfo) {
+        if info.threat.is_some() {
+            self.threat = info.threat;
+        }
+    }
 }
 
 /// The body of the hint task: waits for a request, searches, answers.
@@ -78,6 +86,7 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
             app: &app,
             id: request.id,
             cpu: SliceClock::new(None),
+            threat: None,
         };
         let analysis = if rules.is_small() {
             let mut solver = Negamax::new(rules);
@@ -90,9 +99,12 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
         };
         ctx.cpu.add(budget.cpu.close());
         if budget.still_wanted() {
-            let effects = app
-                .borrow_mut()
-                .hint_found(request.id, analysis.best, analysis.value);
+            let effects = app.borrow_mut().hint_found(
+                request.id,
+                analysis.best,
+                analysis.value,
+                budget.threat,
+            );
             post_all(&signals, effects);
         }
     }

@@ -148,6 +148,9 @@ impl Budget for SeatBudget<'_> {
     fn report(&mut self, info: &SearchInfo) {
         self.info.work = info.work;
         self.info.proved = info.proved;
+        if info.threat.is_some() {
+            self.info.threat = info.threat;
+        }
         if info.depth.is_some() {
             self.info.depth = info.depth;
         }

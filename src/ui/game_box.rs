@@ -55,10 +55,11 @@ pub fn info_line(t: &Thinking, size: u8) -> String {
     if let Some(best) = i.best {
         out.push_str(&format!("·{}", best.name(size)));
     }
-    match i.estimate {
-        Some(Estimate::WinRate(r)) => out.push_str(&format!(" {:.0}%", r * 100.0)),
-        Some(Estimate::Value(v)) => out.push_str(&format!(" {}", value_text(v))),
-        None => {}
+    match (i.threat, i.estimate) {
+        (Some(threat), _) => out.push_str(&format!(" {}", threat.title())),
+        (None, Some(Estimate::WinRate(r))) => out.push_str(&format!(" {:.0}%", r * 100.0)),
+        (None, Some(Estimate::Value(v))) => out.push_str(&format!(" {}", value_text(v))),
+        (None, None) => {}
     }
     out
 }
@@ -267,7 +268,7 @@ pub fn draw_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::{EngineKind, SearchInfo};
+    use crate::ai::{EngineKind, SearchInfo, Threat, ThreatKind};
     use crate::game::Cell;
     use std::time::Duration;
 
@@ -302,9 +303,23 @@ mod tests {
                 best: Some(Cell::parse("C3", 4).unwrap()),
                 estimate: Some(Estimate::Value(Value::Win { plies: 5 })),
                 proved: true,
+                threat: None,
             },
         );
         assert_eq!(info_line(&nega, 4), "NEGA d7·C3 win in 5");
+        // A win by threats says which.
+        let h8 = Cell::parse("H8", 15).unwrap().index();
+        let vcf = thinking(
+            EngineKind::Negamax,
+            SearchInfo {
+                best: Some(Cell::from_index(h8)),
+                estimate: Some(Estimate::Value(Value::Win { plies: 7 })),
+                proved: true,
+                threat: Some(Threat::new(ThreatKind::Vcf, 7, &[h8, h8 + 1])),
+                ..SearchInfo::default()
+            },
+        );
+        assert_eq!(info_line(&vcf, 15), "NEGA·H8 VCF in 7");
     }
 
     #[test]

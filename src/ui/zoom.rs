@@ -97,6 +97,18 @@ pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         .filter(|_| game.status == GameStatus::Playing)
     {
         lines.extend(thinking_lines(c, t, 16, n));
+        if let Some(threat) = t.info.threat {
+            let moves: Vec<String> = threat.line().map(|cell| cell.name(n)).collect();
+            let more = if threat.kind == crate::ai::ThreatKind::Vct {
+                " …"
+            } else {
+                ""
+            };
+            lines.push(Line::from(Span::styled(
+                format!("{}: {}{more}", threat.title(), moves.join(" ")),
+                c.accent(),
+            )));
+        }
         lines.push(Line::from(Span::styled(
             format!(
                 "{} searched so far",

@@ -261,23 +261,26 @@ impl Engine for BigMcts {
             return Cell::from_index(only);
         }
         // A forced win by fours, or by fours and threes, is played at once.
+        use crate::ai::{Threat, ThreatKind};
         let mut tries = super::vcf::ROOT_BUDGET;
         let vcf = super::vcf::find(&self.tables, &board, super::vcf::ROOT_PLIES, &mut tries)
-            .map(|line| line[0]);
+            .map(|line| Threat::new(ThreatKind::Vcf, line.len() as u32, &line));
         let mut tries = super::vct::ROOT_BUDGET;
         let win = vcf.or_else(|| {
             super::vct::find(&self.tables, &board, super::vct::ROOT_PLIES, &mut tries)
-                .map(|(cell, _)| cell)
+                .map(|(cell, plies)| Threat::new(ThreatKind::Vct, plies, &[cell]))
         });
-        if let Some(cell) = win {
+        if let Some(threat) = win {
+            let cell = threat.line().next().unwrap_or(Cell::new(0));
             budget.report(&crate::ai::SearchInfo {
                 work: 0,
                 depth: None,
-                best: Some(Cell::from_index(cell)),
+                best: Some(cell),
                 estimate: Some(crate::ai::Estimate::WinRate(1.0)),
                 proved: true,
+                threat: Some(threat),
             });
-            return Cell::from_index(cell);
+            return cell;
         }
         self.search(pos, budget)
     }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::board::{BigBoard, Tables};
 use crate::ai::score::Scale;
-use crate::ai::{Analysis, Budget, Engine, Estimate, SearchInfo, Value};
+use crate::ai::{Analysis, Budget, Engine, Estimate, SearchInfo, Threat, ThreatKind, Value};
 use crate::game::{Bits, Cell, Outcome, Position, Rules};
 
 /// A win on the next ply scores `WIN - 1`; `d` plies away, `WIN - d`
@@ -189,6 +189,7 @@ impl BigNegamax {
                 best: Some(Cell::from_index(line[0])),
                 estimate: Some(Estimate::Value(value)),
                 proved: true,
+                threat: Some(Threat::new(ThreatKind::Vcf, line.len() as u32, &line)),
             });
             return self.analysis(line[0], value, line.len() as u32, budget);
         }
@@ -204,6 +205,7 @@ impl BigNegamax {
                 best: Some(Cell::from_index(cell)),
                 estimate: Some(Estimate::Value(value)),
                 proved: true,
+                threat: Some(Threat::new(ThreatKind::Vct, plies, &[cell])),
             });
             return self.analysis(cell, value, plies, budget);
         }
@@ -239,6 +241,7 @@ impl BigNegamax {
                 best: Some(Cell::from_index(best)),
                 estimate: Some(Estimate::Value(result.1)),
                 proved: alpha.abs() >= PROVEN,
+                threat: None,
             });
             if alpha.abs() >= PROVEN || budget.elapsed() >= self.search_time() {
                 break;
