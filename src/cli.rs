@@ -438,6 +438,14 @@ pub struct SolveArgs {
     /// ending in the game's end, no open line, or a pairing strategy.
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
+    /// A long solve, root move by root move: each settled one is kept in
+    /// FILE (JSON), so that a stopped run can go on with --resume FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub checkpoint: Option<PathBuf>,
+    /// Go on with the solve kept in FILE by --checkpoint (the same --size,
+    /// --goal and --moves), skipping the root moves it settled.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
 }
 
 fn parse_hash_mb(s: &str) -> Result<usize, String> {

@@ -613,3 +613,43 @@ fn bench_reports_the_cpu_the_kernels_and_every_figure() {
     let (code, _, err) = common::kxo_with(&["bench", "--fast"], &[]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn a_checkpointed_solve_keeps_its_root_moves_and_resumes_from_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.json");
+    let file = path.to_str().unwrap();
+    let base = ["solve", "--size", "4", "--goal", "4", "--json"];
+    let (code, out, err) = kxo(&[&base[..], &["--checkpoint", file]].concat());
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(json(&out)["value"], "draw");
+    // 4x4 has three classes of first moves: a corner, an edge, a centre cell.
+    let kept = json(&std::fs::read_to_string(&path).unwrap());
+    let settled = kept["settled"].as_array().unwrap().clone();
+    assert_eq!(settled.len(), 3, "{kept}");
+    assert!(settled.iter().all(|s| s["value"] == "draw"));
+    assert_eq!(err.matches("settled ").count(), 3, "{err}");
+    // A checkpoint is not overwritten by a new run.
+    let (code, _, err) = kxo(&[&base[..], &["--checkpoint", file]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    // Cut to its first move, a resumed run settles only the other two.
+    let mut cut = kept.clone();
+    cut["settled"] = serde_json::Value::Array(settled[..1].to_vec());
+    std::fs::write(&path, cut.to_string()).unwrap();
+    let (code, out, err) = kxo(&[&base[..], &["--resume", file]].concat());
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(json(&out)["value"], "draw");
+    assert_eq!(err.matches("settled ").count(), 2, "{err}");
+    assert!(err.contains("(3/3 root moves)"), "{err}");
+    // Another position, or no file: refused by name.
+    let (code, _, err) = kxo(&[&base[..], &["--moves", "B2", "--resume", file]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("another position"), "{err}");
+    let missing = dir.path().join("none.json");
+    let (code, _, err) = kxo(&[&base[..], &["--resume", missing.to_str().unwrap()]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no checkpoint"), "{err}");
+    let (code, _, _) = kxo(&[&base[..], &["--resume", file, "--checkpoint", file]].concat());
+    assert_eq!(code, 2);
+}

@@ -4,6 +4,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod checkpoint;
 pub mod eval;
 pub mod solve;
 pub mod train;

@@ -153,6 +153,160 @@ pub fn solve_with(
     Ok(report)
 }
 
+/// A solve split by the root's moves, kept in a checkpoint file at `path`
+/// as each is settled (`--checkpoint`), or going on from one (`resume`,
+/// `--resume`). Symmetric root moves are solved once. A root move that
+/// wins ends the run; otherwise the value is the best of them all.
+pub fn solve_checkpointed(
+    rules: Rules,
+    moves: &str,
+    options: SolveOptions,
+    path: &std::path::Path,
+    resume: bool,
+) -> anyhow::Result<SolveReport> {
+    use super::checkpoint::{self, Checkpoint, SettledMove};
+    let pos = position_from_moves(rules, moves)?;
+    let n = rules.size();
+    let name = crate::text::shown(&path.display().to_string());
+    if pos.outcome().is_over() {
+        return Err(
+            InputError("that position is already over: there is nothing to solve".into()).into(),
+        );
+    }
+    if !rules.is_small() {
+        return Err(
+            InputError("--checkpoint and --resume need a board of at most 8x8".into()).into(),
+        );
+    }
+    let mut cp = match (checkpoint::read(path).map_err(InputError)?, resume) {
+        (Some(c), true) if c.is_for(n, rules.goal(), moves) => c,
+        (Some(_), true) => {
+            return Err(InputError(format!(
+                "checkpoint {name} is of another position: give the same --size, --goal and --moves"
+            ))
+            .into());
+        }
+        (None, true) => return Err(InputError(format!("no checkpoint at {name} to resume")).into()),
+        (Some(_), false) => {
+            return Err(InputError(format!(
+                "{name} holds a checkpoint already: --resume {name} goes on with it"
+            ))
+            .into());
+        }
+        (None, false) => Checkpoint::new(n, rules.goal(), moves),
+    };
+    // One root move per class of symmetric positions.
+    let mut seen = std::collections::HashSet::new();
+    let roots: Vec<(Cell, Position)> = pos
+        .legal_moves()
+        .filter_map(|cell| {
+            let mut child = pos;
+            child.play(cell).ok()?;
+            seen.insert(child.canonical_table())
+                .then_some((cell, child))
+        })
+        .collect();
+    if !resume {
+        checkpoint::write(path, &cp).map_err(InputError)?;
+    }
+    let mut solver = Solver::with_hash_bytes(rules, options.hash_bytes);
+    if let Some(flag) = options.stop {
+        solver.set_stop_flag(flag);
+    }
+    if let Some(mut report) = options.progress {
+        solver.on_progress(Duration::from_millis(500), move |p| report(p));
+    }
+    let started = Instant::now();
+    let deadline = options.timeout.map(|t| started + t);
+    let me = pos.to_move();
+    let mut unsettled = None;
+    for (cell, child) in &roots {
+        let cell_name = cell.name(n);
+        if cp.settled.iter().any(|s| s.cell == cell_name) {
+            continue;
+        }
+        if cp.settled.iter().any(|s| s.value == "win") {
+            break;
+        }
+        let (value, plies, nodes) = match child.outcome() {
+            crate::game::Outcome::Win(_) => ("win", 1, 0),
+            crate::game::Outcome::Draw => ("draw", 1, 0),
+            crate::game::Outcome::Ongoing => {
+                solver.set_timeout(deadline.map(|d| d.saturating_duration_since(Instant::now())));
+                let result = solver.solve(child);
+                cp.nodes += solver.nodes();
+                match result {
+                    // The child's value is the other side's.
+                    Ok(a) => match a.value {
+                        Value::Win { plies } => ("loss", plies + 1, solver.nodes()),
+                        Value::Loss { plies } => ("win", plies + 1, solver.nodes()),
+                        Value::Draw | Value::Unknown(_) => {
+                            ("draw", pos.empty().count(), solver.nodes())
+                        }
+                    },
+                    Err(why) => {
+                        unsettled = Some(why);
+                        break;
+                    }
+                }
+            }
+        };
+        cp.settled.push(SettledMove {
+            cell: cell_name.clone(),
+            value: value.into(),
+            plies,
+            nodes,
+        });
+        checkpoint::write(path, &cp).map_err(InputError)?;
+        eprintln!(
+            "settled {cell_name}: {value} for {me} ({}/{} root moves)",
+            cp.settled.len(),
+            roots.len()
+        );
+    }
+    cp.seconds += started.elapsed().as_secs_f64();
+    checkpoint::write(path, &cp).map_err(InputError)?;
+    // The best settled move: the fastest win, a draw, the slowest loss.
+    let rank = |s: &SettledMove| match s.value.as_str() {
+        "win" => (2, -(s.plies as i64)),
+        "draw" => (1, 0),
+        _ => (0, s.plies as i64),
+    };
+    let best = cp.settled.iter().max_by_key(|s| rank(s));
+    let all = cp.settled.len() == roots.len();
+    let won = best.is_some_and(|s| s.value == "win");
+    let settled = best.filter(|_| won || (all && unsettled.is_none()));
+    let value = settled.map(|s| match (s.value.as_str(), me) {
+        ("win", Player::O) | ("loss", Player::X) => "first",
+        ("win", Player::X) | ("loss", Player::O) => "second",
+        _ => "draw",
+    });
+    Ok(SolveReport {
+        size: n,
+        goal: rules.goal(),
+        value,
+        unsettled: value.is_none().then_some(match unsettled {
+            Some(Unsettled::Interrupted) => "interrupted",
+            _ => "timeout",
+        }),
+        best_move: settled.map(|s| s.cell.clone()),
+        plies: settled.map(|s| s.plies),
+        nodes: cp.nodes,
+        ms: (cp.seconds * 1e6).round() / 1e3,
+        moves: Cell::parse_list(moves, n)
+            .unwrap_or_default()
+            .iter()
+            .map(|c| c.name(n))
+            .collect(),
+        to_move: me.symbol(),
+        note: Some(format!(
+            "{} of {} distinct root moves settled (checkpoint {name})",
+            cp.settled.len(),
+            roots.len()
+        )),
+    })
+}
+
 /// How long `solve` searches a board above 8x8 when no `--timeout` is given.
 pub const BIG_BOARD_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -313,7 +467,11 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
         stop: Some(stop),
         progress,
     };
-    let report = solve_with(rules, &args.moves, options)?;
+    let report = match (&args.checkpoint, &args.resume) {
+        (Some(path), _) => solve_checkpointed(rules, &args.moves, options, path, false)?,
+        (None, Some(path)) => solve_checkpointed(rules, &args.moves, options, path, true)?,
+        (None, None) => solve_with(rules, &args.moves, options)?,
+    };
     if shows_progress {
         // Clear the progress line.
         eprint!("\r\x1b[2K");

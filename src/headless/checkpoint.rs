@@ -1,0 +1,166 @@
+//! `solve --checkpoint FILE` / `--resume FILE`: a long solve split by the
+//! root's moves, each settled one kept in a small JSON file, so that a
+//! run stopped (Ctrl-C, a timeout, a crash) goes on where it was.
+//!
+//! ```json
+//! {"kind": "kxo-tui solve checkpoint", "version": 1, "size": 7, "goal": 5,
+//!  "moves": "", "settled": [{"move": "A1", "value": "draw", "plies": 49,
+//!  "nodes": 123456}], "nodes": 123456, "seconds": 12.5}
+//! ```
+//!
+//! `value` is the root's side's: what it gets by playing `move`. The file
+//! is rewritten whole after each settled move, never through a link, and
+//! read with a bound.
+
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::text::shown;
+
+const KIND: &str = "kxo-tui solve checkpoint";
+/// Far above any checkpoint (at most 64 root moves).
+const MAX_BYTES: u64 = 1 << 20;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub kind: String,
+    pub version: u32,
+    pub size: u8,
+    pub goal: u8,
+    /// The position's moves, as given to `--moves`.
+    pub moves: String,
+    pub settled: Vec<SettledMove>,
+    /// Nodes and seconds of every run so far.
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// A root move whose value is known.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SettledMove {
+    #[serde(rename = "move")]
+    pub cell: String,
+    /// "win", "draw" or "loss", for the side to move at the root.
+    pub value: String,
+    /// Plies to the end of the game after the root, under best play.
+    pub plies: u32,
+    pub nodes: u64,
+}
+
+impl Checkpoint {
+    pub fn new(size: u8, goal: u8, moves: &str) -> Checkpoint {
+        Checkpoint {
+            kind: KIND.into(),
+            version: 1,
+            size,
+            goal,
+            moves: moves.into(),
+            settled: Vec::new(),
+            nodes: 0,
+            seconds: 0.0,
+        }
+    }
+
+    /// Whether it is a checkpoint of this position.
+    pub fn is_for(&self, size: u8, goal: u8, moves: &str) -> bool {
+        self.size == size && self.goal == goal && self.moves.trim() == moves.trim()
+    }
+}
+
+/// Reads a checkpoint; `Ok(None)` when there is no file.
+pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
+    let name = shown(&path.display().to_string());
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read checkpoint {name}: {e}")),
+    };
+    match file.metadata() {
+        Ok(m) if m.is_file() => {}
+        _ => return Err(format!("checkpoint {name} is not a regular file")),
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read checkpoint {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(format!("checkpoint {name} is too large to be one"));
+    }
+    let c: Checkpoint = serde_json::from_slice(&bytes).map_err(|e| {
+        format!(
+            "checkpoint {name} cannot be read: {} (not a kxo-tui solve checkpoint?)",
+            shown(&e.to_string())
+        )
+    })?;
+    if c.kind != KIND || c.version != 1 {
+        return Err(format!("{name} is not a kxo-tui solve checkpoint"));
+    }
+    if c.settled
+        .iter()
+        .any(|s| !["win", "draw", "loss"].contains(&s.value.as_str()))
+    {
+        return Err(format!(
+            "checkpoint {name} holds a value that is not win, draw or loss"
+        ));
+    }
+    Ok(Some(c))
+}
+
+/// Writes `c` to `path`, whole, never through a link.
+pub fn write(path: &Path, c: &Checkpoint) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(c).map_err(|e| e.to_string())? + "\n";
+    crate::files::write_no_follow(path, text.as_bytes()).map_err(|e| {
+        format!(
+            "cannot write checkpoint {}: {e}",
+            shown(&path.display().to_string())
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_reads_back_and_bad_ones_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.json");
+        assert_eq!(read(&path), Ok(None));
+        let mut c = Checkpoint::new(5, 4, "C3");
+        c.settled.push(SettledMove {
+            cell: "B2".into(),
+            value: "draw".into(),
+            plies: 20,
+            nodes: 99,
+        });
+        write(&path, &c).unwrap();
+        assert_eq!(read(&path), Ok(Some(c.clone())));
+        assert!(c.is_for(5, 4, "C3") && !c.is_for(5, 4, "") && !c.is_for(6, 4, "C3"));
+        std::fs::write(&path, "{\"kind\": 1}").unwrap();
+        assert!(
+            read(&path)
+                .unwrap_err()
+                .contains("not a kxo-tui solve checkpoint")
+        );
+        std::fs::write(&path, "x".repeat(2 << 20)).unwrap();
+        assert!(read(&path).unwrap_err().contains("too large"));
+        let text = serde_json::to_string(&c).unwrap().replace("draw", "maybe");
+        std::fs::write(&path, text).unwrap();
+        assert!(read(&path).unwrap_err().contains("not win, draw or loss"));
+        // A link at the name is neither followed nor written through.
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        assert!(read(&link).is_err());
+        assert!(write(&link, &c).is_err());
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    }
+}
