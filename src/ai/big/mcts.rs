@@ -50,6 +50,11 @@ pub struct BigMcts {
 /// spreads a few thousand iterations over some 60 cells and reads nothing
 /// deeply.
 const TREE_WIDTH: usize = 12;
+/// The last look before it plays: a move that lets the other side win by
+/// threats (found within this many nodes) is swapped for one of the next
+/// few most visited that does not.
+const AVOID_BUDGET: u32 = 3_000;
+const AVOID_TRIES: usize = 4;
 
 /// The children of a node: the tactical moves, and without a threat the
 /// [`TREE_WIDTH`] best of them by [`BigBoard::move_value`].
@@ -120,14 +125,28 @@ impl BigMcts {
             self.iterations += n;
             self.progress()
         });
-        self.best_child()
-            .map(|n| Cell::new(n.cell))
-            .or_else(|| {
-                tactical_moves(&self.tables, &root)
-                    .first()
-                    .map(Cell::from_index)
-            })
-            .unwrap_or(Cell::new(0))
+        let Some(best) = self.best_child() else {
+            return tactical_moves(&self.tables, &root)
+                .first()
+                .map_or(Cell::new(0), Cell::from_index);
+        };
+        // The children by visits: the alternatives if the best lets the
+        // other side win by threats.
+        let root_node = self.nodes[0];
+        let mut order: Vec<Node<u16>> = self.nodes[root_node.first_child as usize..]
+            [..usize::from(root_node.children)]
+            .to_vec();
+        order.sort_by_key(|n| std::cmp::Reverse(n.visits));
+        let order: Vec<usize> = order.iter().map(|n| usize::from(n.cell)).collect();
+        let cell = super::vct::avoiding_threat_wins(
+            &self.tables,
+            &root,
+            usize::from(best.cell),
+            &order,
+            AVOID_BUDGET,
+            AVOID_TRIES,
+        );
+        Cell::from_index(cell)
     }
 
     fn best_child(&self) -> Option<Node<u16>> {

@@ -260,24 +260,8 @@ impl BigNegamax {
     /// `best`, unless it lets the other side win by threats (a VCT after
     /// it) and one of the next few moves in `order` does not.
     fn avoid_threat_wins(&self, root: &BigBoard, best: usize, order: &[usize]) -> usize {
-        let t = &self.tables;
-        let allows_vct = |m: usize| {
-            let mut next = *root;
-            next.play(t, m);
-            let mut tries = self.threat_budget(30, AVOID_BUDGET, 40_000);
-            !next.outcome().is_over()
-                && super::vct::find(t, &next, super::vct::ROOT_PLIES, &mut tries).is_some()
-        };
-        if !allows_vct(best) {
-            return best;
-        }
-        order
-            .iter()
-            .copied()
-            .filter(|&m| m != best)
-            .take(AVOID_TRIES)
-            .find(|&m| !allows_vct(m))
-            .unwrap_or(best)
+        let budget = self.threat_budget(30, AVOID_BUDGET, 40_000);
+        super::vct::avoiding_threat_wins(&self.tables, root, best, order, budget, AVOID_TRIES)
     }
 
     fn analysis(&self, best: usize, value: Value, depth: u32, budget: &dyn Budget) -> Analysis {

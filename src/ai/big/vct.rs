@@ -85,6 +85,35 @@ impl Search<'_> {
     }
 }
 
+/// `best` in `root`, unless it lets the other side win by threats (a VCT
+/// after it, within `budget` nodes) and one of the next `tries` moves in
+/// `order` does not: the engines' last look before they play.
+pub fn avoiding_threat_wins(
+    t: &Tables,
+    root: &BigBoard,
+    best: usize,
+    order: &[usize],
+    budget: u32,
+    tries: usize,
+) -> usize {
+    let allows_vct = |m: usize| {
+        let mut next = *root;
+        next.play(t, m);
+        let mut left = budget;
+        !next.outcome().is_over() && find(t, &next, ROOT_PLIES, &mut left).is_some()
+    };
+    if !allows_vct(best) {
+        return best;
+    }
+    order
+        .iter()
+        .copied()
+        .filter(|&m| m != best)
+        .take(tries)
+        .find(|&m| !allows_vct(m))
+        .unwrap_or(best)
+}
+
 /// The attacker's winning move in `b` (attacker to move) within `plies`.
 fn attack(search: &mut Search, b: &BigBoard, plies: u32) -> Option<usize> {
     let t = search.t;
