@@ -454,31 +454,37 @@ mod tests {
         slow_windows(pos, p, 2)
     }
 
-    /// For every cell, the windows through it with K - `short` stones of
-    /// `p`, none of the other side (the rest empty).
-    fn slow_windows(pos: &Position, p: Player, short: usize) -> Vec<u8> {
-        let rules = pos.rules();
+    /// Every window of K cells on the board, as its cells.
+    fn all_windows(rules: Rules) -> Vec<Vec<usize>> {
         let (n, k) = (rules.size() as i32, rules.goal() as i32);
-        let mut count = vec![0; (n * n) as usize];
+        let mut out = Vec::new();
         for (dr, dc) in DIRECTIONS {
             for r in 0..n {
                 for c in 0..n {
                     let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
-                    if !(0..n).contains(&er) || !(0..n).contains(&ec) {
-                        continue;
+                    if (0..n).contains(&er) && (0..n).contains(&ec) {
+                        out.push(
+                            (0..k)
+                                .map(|i| ((r + dr * i) * n + c + dc * i) as usize)
+                                .collect(),
+                        );
                     }
-                    let window: Vec<usize> = (0..k)
-                        .map(|i| ((r + dr * i) * n + c + dc * i) as usize)
-                        .collect();
-                    let of =
-                        |q: Player| window.iter().filter(|&&x| pos.board(q).contains(x)).count();
-                    if of(p) + short == k as usize && of(p.other()) == 0 {
-                        for &x in &window {
-                            if !pos.board(p).contains(x) {
-                                count[x] += 1;
-                            }
-                        }
-                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// For every cell, the windows through it with K - `short` stones of
+    /// `p`, none of the other side (the rest empty).
+    fn slow_windows(pos: &Position, p: Player, short: usize) -> Vec<u8> {
+        let k = pos.rules().goal() as usize;
+        let mut count = vec![0; pos.rules().cells() as usize];
+        for window in all_windows(pos.rules()) {
+            let of = |q: Player| window.iter().filter(|&&x| pos.board(q).contains(x)).count();
+            if of(p) + short == k && of(p.other()) == 0 {
+                for &x in window.iter().filter(|&&x| !pos.board(p).contains(x)) {
+                    count[x] += 1;
                 }
             }
         }
@@ -487,29 +493,14 @@ mod tests {
 
     /// The score by brute force over every window of the board.
     fn slow_score(t: &Tables, pos: &Position) -> i32 {
-        let n = t.size as i32;
-        let k = t.goal as i32;
-        let mut score = 0;
-        for (dr, dc) in DIRECTIONS {
-            for r in 0..n {
-                for c in 0..n {
-                    let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
-                    if !(0..n).contains(&er) || !(0..n).contains(&ec) {
-                        continue;
-                    }
-                    let count = |p: Player| {
-                        (0..k)
-                            .filter(|i| {
-                                let cell = ((r + dr * i) * n + c + dc * i) as usize;
-                                pos.board(p).contains(cell)
-                            })
-                            .count() as u32
-                    };
-                    score += t.window_value(count(Player::O), count(Player::X));
-                }
-            }
-        }
-        score
+        all_windows(pos.rules())
+            .iter()
+            .map(|window| {
+                let count =
+                    |p: Player| window.iter().filter(|&&x| pos.board(p).contains(x)).count() as u32;
+                t.window_value(count(Player::O), count(Player::X))
+            })
+            .sum()
     }
 
     #[test]
