@@ -164,7 +164,7 @@ pub fn solve_checkpointed(
     path: &std::path::Path,
     resume: bool,
 ) -> anyhow::Result<SolveReport> {
-    use super::checkpoint::{self, Checkpoint, SettledMove};
+    use super::checkpoint::{self, SettledMove};
     let pos = position_from_moves(rules, moves)?;
     let n = rules.size();
     let name = crate::text::shown(&path.display().to_string());
@@ -178,34 +178,8 @@ pub fn solve_checkpointed(
             InputError("--checkpoint and --resume need a board of at most 8x8".into()).into(),
         );
     }
-    let mut cp = match (checkpoint::read(path).map_err(InputError)?, resume) {
-        (Some(c), true) if c.is_for(n, rules.goal(), moves) => c,
-        (Some(_), true) => {
-            return Err(InputError(format!(
-                "checkpoint {name} is of another position: give the same --size, --goal and --moves"
-            ))
-            .into());
-        }
-        (None, true) => return Err(InputError(format!("no checkpoint at {name} to resume")).into()),
-        (Some(_), false) => {
-            return Err(InputError(format!(
-                "{name} holds a checkpoint already: --resume {name} goes on with it"
-            ))
-            .into());
-        }
-        (None, false) => Checkpoint::new(n, rules.goal(), moves),
-    };
-    // One root move per class of symmetric positions.
-    let mut seen = std::collections::HashSet::new();
-    let roots: Vec<(Cell, Position)> = pos
-        .legal_moves()
-        .filter_map(|cell| {
-            let mut child = pos;
-            child.play(cell).ok()?;
-            seen.insert(child.canonical_table())
-                .then_some((cell, child))
-        })
-        .collect();
+    let mut cp = open_checkpoint(path, rules, moves, resume)?;
+    let roots = distinct_root_moves(&pos);
     if !resume {
         checkpoint::write(path, &cp).map_err(InputError)?;
     }
@@ -266,6 +240,67 @@ pub fn solve_checkpointed(
     }
     cp.seconds += started.elapsed().as_secs_f64();
     checkpoint::write(path, &cp).map_err(InputError)?;
+    Ok(checkpoint_report(
+        &cp,
+        &pos,
+        moves,
+        roots.len(),
+        unsettled,
+        &name,
+    ))
+}
+
+/// The checkpoint a run starts from: a new one, or (`resume`) the one at
+/// `path`, which must be of this position.
+fn open_checkpoint(
+    path: &std::path::Path,
+    rules: Rules,
+    moves: &str,
+    resume: bool,
+) -> Result<super::checkpoint::Checkpoint, InputError> {
+    use super::checkpoint::{self, Checkpoint};
+    let name = crate::text::shown(&path.display().to_string());
+    match (checkpoint::read(path).map_err(InputError)?, resume) {
+        (Some(c), true) if c.is_for(rules.size(), rules.goal(), moves) => Ok(c),
+        (Some(_), true) => Err(InputError(format!(
+            "checkpoint {name} is of another position: give the same --size, --goal and --moves"
+        ))),
+        (None, true) => Err(InputError(format!("no checkpoint at {name} to resume"))),
+        (Some(_), false) => Err(InputError(format!(
+            "{name} holds a checkpoint already: --resume {name} goes on with it"
+        ))),
+        (None, false) => Ok(Checkpoint::new(rules.size(), rules.goal(), moves)),
+    }
+}
+
+/// The moves of `pos`, one for each class of symmetric positions they
+/// lead to, with those positions.
+fn distinct_root_moves(pos: &Position) -> Vec<(Cell, Position)> {
+    let mut seen = std::collections::HashSet::new();
+    pos.legal_moves()
+        .filter_map(|cell| {
+            let mut child = *pos;
+            child.play(cell).ok()?;
+            seen.insert(child.canonical_table())
+                .then_some((cell, child))
+        })
+        .collect()
+}
+
+/// The report of a checkpointed solve: the best settled root move, when
+/// it settles the position (a win, or every move settled).
+fn checkpoint_report(
+    cp: &super::checkpoint::Checkpoint,
+    pos: &Position,
+    moves: &str,
+    roots: usize,
+    unsettled: Option<Unsettled>,
+    name: &str,
+) -> SolveReport {
+    use super::checkpoint::SettledMove;
+    let rules = pos.rules();
+    let n = rules.size();
+    let me = pos.to_move();
     // The best settled move: the fastest win, a draw, the slowest loss.
     let rank = |s: &SettledMove| match s.value.as_str() {
         "win" => (2, -(s.plies as i64)),
@@ -273,7 +308,7 @@ pub fn solve_checkpointed(
         _ => (0, s.plies as i64),
     };
     let best = cp.settled.iter().max_by_key(|s| rank(s));
-    let all = cp.settled.len() == roots.len();
+    let all = cp.settled.len() == roots;
     let won = best.is_some_and(|s| s.value == "win");
     let settled = best.filter(|_| won || (all && unsettled.is_none()));
     let value = settled.map(|s| match (s.value.as_str(), me) {
@@ -281,7 +316,7 @@ pub fn solve_checkpointed(
         ("win", Player::X) | ("loss", Player::O) => "second",
         _ => "draw",
     });
-    Ok(SolveReport {
+    SolveReport {
         size: n,
         goal: rules.goal(),
         value,
@@ -300,11 +335,10 @@ pub fn solve_checkpointed(
             .collect(),
         to_move: me.symbol(),
         note: Some(format!(
-            "{} of {} distinct root moves settled (checkpoint {name})",
-            cp.settled.len(),
-            roots.len()
+            "{} of {roots} distinct root moves settled (checkpoint {name})",
+            cp.settled.len()
         )),
-    })
+    }
 }
 
 /// How long `solve` searches a board above 8x8 when no `--timeout` is given.
