@@ -59,7 +59,24 @@ const AVOID_TRIES: usize = 4;
 /// The children of a node: the tactical moves, and without a threat the
 /// [`TREE_WIDTH`] best of them by [`BigBoard::move_value`].
 fn tree_moves(t: &Tables, b: &BigBoard) -> Bits {
-    let moves = tactical_moves(t, b);
+    let mut moves = tactical_moves(t, b);
+    let me = b.to_move();
+    if b.wins(me).is_empty() && b.wins(me.other()).is_empty() {
+        if b.four_cells(me.other()).is_empty()
+            && let Some(cell) = b.double_four(t, me)
+        {
+            // Two win cells at once, and no four to answer with: won.
+            return Bits::EMPTY.with(cell);
+        }
+        if b.double_four(t, me.other()).is_some() {
+            // Only a stone in one of its windows of K - 2, or a four of
+            // our own, can answer the other side's double threat.
+            let answers = moves & (b.four_cells(me) | b.four_cells(me.other()));
+            if !answers.is_empty() {
+                moves = answers;
+            }
+        }
+    }
     if moves.count() as usize <= TREE_WIDTH {
         return moves;
     }
@@ -203,8 +220,15 @@ impl BigMcts {
         let first = self.nodes.len();
         let me = board.to_move();
         let moves = tree_moves(&self.tables, board);
+        // A double threat the other side cannot answer with a four is won
+        // too (`tree_moves` then gives only that move).
+        let sure = (board.wins(me).is_empty()
+            && board.wins(me.other()).is_empty()
+            && board.four_cells(me.other()).is_empty())
+        .then(|| board.double_four(&self.tables, me))
+        .flatten();
         for cell in moves.iter() {
-            let state = if board.wins(me).contains(cell) {
+            let state = if board.wins(me).contains(cell) || sure == Some(cell) {
                 WON
             } else if board.moves() as usize + 1 == self.tables.cells {
                 DRAWN
@@ -302,5 +326,38 @@ impl Engine for BigMcts {
             return cell;
         }
         self.search(pos, budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Cell;
+
+    fn board(t: &Tables, rules: Rules, moves: &str) -> BigBoard {
+        let cells = Cell::parse_list(moves, rules.size()).unwrap();
+        BigBoard::from_position(t, &Position::from_moves(rules, &cells).unwrap())
+    }
+
+    #[test]
+    fn the_tree_takes_a_double_threat_and_answers_one() {
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        // O (to move) has the open three F8 G8 H8; X has nothing: E8 or I8
+        // leaves two win cells, which X cannot answer with a four.
+        let b = board(&t, rules, "F8,A1,G8,O1,H8,A15");
+        let moves = tree_moves(&t, &b);
+        assert_eq!(moves.count(), 1);
+        let cell = moves.first().unwrap();
+        assert!(["E8", "I8"].contains(&Cell::from_index(cell).name(15).as_str()));
+        // X to move against the same three: only the cells of O's windows
+        // of K - 2 (or X's own fours, none here) are searched.
+        let b = board(&t, rules, "F8,A1,G8,O1,H8");
+        let moves = tree_moves(&t, &b);
+        assert!(!moves.is_empty());
+        assert!(
+            moves.iter().all(|c| b.fours_at(Player::O, c) > 0),
+            "{moves:?}"
+        );
     }
 }
