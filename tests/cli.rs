@@ -652,4 +652,14 @@ fn a_checkpointed_solve_keeps_its_root_moves_and_resumes_from_them() {
     assert!(err.contains("no checkpoint"), "{err}");
     let (code, _, _) = kxo(&[&base[..], &["--resume", file, "--checkpoint", file]].concat());
     assert_eq!(code, 2);
+    // A settled move that is not a first move of the position (a forged
+    // "win") is refused, not trusted.
+    let mut forged = kept.clone();
+    forged["settled"][0]["move"] = "Z9\u{1b}[2J".into();
+    forged["settled"][0]["value"] = "win".into();
+    std::fs::write(&path, forged.to_string()).unwrap();
+    let (code, out, err) = kxo(&[&base[..], &["--resume", file]].concat());
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("not a first move"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
 }

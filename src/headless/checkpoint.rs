@@ -9,10 +9,10 @@
 //! ```
 //!
 //! `value` is the root's side's: what it gets by playing `move`. The file
-//! is rewritten whole after each settled move, never through a link, and
-//! read with a bound.
+//! is replaced whole after each settled move (a new file renamed over it),
+//! never written through a link, and read with a bound.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
@@ -113,15 +113,34 @@ pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
     Ok(Some(c))
 }
 
-/// Writes `c` to `path`, whole, never through a link.
+/// Writes `c` to `path`, whole: to a new file beside it, then renamed
+/// over it, so that a run killed mid-write leaves the last checkpoint as
+/// it was. A link or anything but a regular file at `path` is refused.
 pub fn write(path: &Path, c: &Checkpoint) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(c).map_err(|e| e.to_string())? + "\n";
-    crate::files::write_no_follow(path, text.as_bytes()).map_err(|e| {
-        format!(
-            "cannot write checkpoint {}: {e}",
-            shown(&path.display().to_string())
-        )
-    })
+    let name = shown(&path.display().to_string());
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write checkpoint {name}: {e}");
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => {
+            return Err(fail(&"it is a link or not a regular file"));
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(fail(&e)),
+    }
+    let text = serde_json::to_string_pretty(c).map_err(|e| fail(&e))? + "\n";
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(".kxo-checkpoint-")
+        .tempfile_in(dir)
+        .map_err(|e| fail(&e))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.as_file().sync_all())
+        .map_err(|e| fail(&e))?;
+    file.persist(path).map_err(|e| fail(&e.error))?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -162,5 +181,21 @@ mod tests {
         assert!(read(&link).is_err());
         assert!(write(&link, &c).is_err());
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        // Nor through a FIFO or a device at the name.
+        assert!(write(Path::new("/dev/null"), &c).is_err());
+        assert!(read(Path::new("/dev/zero")).is_err());
+        // A write goes to a new file renamed over the old: nothing else is
+        // left beside it.
+        write(&path, &c).unwrap();
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.to_string_lossy().starts_with(".kxo-")),
+            "{names:?}"
+        );
     }
 }

@@ -180,6 +180,17 @@ pub fn solve_checkpointed(
     }
     let mut cp = open_checkpoint(path, rules, moves, resume)?;
     let roots = distinct_root_moves(&pos);
+    if let Some(bad) = cp
+        .settled
+        .iter()
+        .find(|s| !roots.iter().any(|(cell, _)| cell.name(n) == s.cell))
+    {
+        return Err(InputError(format!(
+            "checkpoint {name} names {}, not a first move of this position it would solve",
+            crate::text::shown(&bad.cell)
+        ))
+        .into());
+    }
     if !resume {
         checkpoint::write(path, &cp).map_err(InputError)?;
     }

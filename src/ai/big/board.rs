@@ -193,15 +193,33 @@ impl BigBoard {
     }
     /// A cell where a stone of `p` leaves two win cells or more (an open
     /// four, or two fours), which one block cannot stop; if any.
+    /// (`p` has no win cell yet: each of its win cells is then new.)
     pub fn double_four(&self, t: &Tables, p: Player) -> Option<usize> {
         self.four_cells[p.index()]
             .iter()
             .filter(|&c| self.fours[p.index()][c] >= 2)
-            .find(|&c| {
-                let mut after = *self;
-                after.place(t, p, c);
-                after.wins[p.index()].count() >= 2
-            })
+            .find(|&c| self.new_win_cells(t, p, c) >= 2)
+    }
+
+    /// How many different win cells a stone of `p` on the empty `cell`
+    /// makes: the other empty cell of each window of K - 2 through it (the
+    /// windows are read, the board is not copied).
+    fn new_win_cells(&self, t: &Tables, p: Player, cell: usize) -> usize {
+        let k = t.goal as u32;
+        let me = p.index();
+        let mut made = [u16::MAX; 4 * MAX_GOAL as usize];
+        let mut count = 0;
+        self.for_each_window(t, cell, p, |seg, w, mine, theirs| {
+            if theirs == 0 && mine + 2 == k {
+                let gap = w & !seg.stones[me] & !(1 << (k - 1));
+                let win = seg.cells[gap.trailing_zeros() as usize];
+                if !made[..count].contains(&win) {
+                    made[count] = win;
+                    count += 1;
+                }
+            }
+        });
+        count
     }
 
     /// The empty cells within two of a stone (none on an empty board).
