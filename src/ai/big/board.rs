@@ -99,6 +99,23 @@ fn zobrist_keys(cells: usize) -> Vec<[u64; 2]> {
     (0..cells).map(|_| [next(), next()]).collect()
 }
 
+/// Adds `by` to `counts` at each of `empties` (cells of `seg`), keeping
+/// `cells` the set where a count is not zero.
+fn adjust(counts: &mut [u8; MAX_CELLS], cells: &mut Bits, seg: &Segment, empties: u32, by: i8) {
+    let mut e = empties;
+    while e != 0 {
+        let c = seg.cells[e.trailing_zeros() as usize] as usize;
+        e &= e - 1;
+        let n = counts[c].wrapping_add_signed(by);
+        counts[c] = n;
+        if n == 0 {
+            cells.remove(c);
+        } else {
+            cells.insert(c);
+        }
+    }
+}
+
 /// One line of 2K - 1 cells centred on a cell, as bit masks (bit `K - 1`
 /// is the centre).
 struct Segment {
@@ -276,84 +293,64 @@ impl BigBoard {
         let (me, opp) = (p.index(), p.other().index());
         let mut score = self.score;
         let mut wins = self.wins[me];
-        // Changes to `fours` (level 0) and `threes` (level 1): (level,
-        // side, cell, +1 or -1), applied after the walk. At most five a
-        // window (a window of K - 3 becoming K - 2: three out, two in;
-        // both sides' only on an empty window), 4 K windows.
-        let mut changes = [(0usize, 0usize, 0u16, 0i8); 20 * MAX_GOAL as usize];
-        let mut changed = 0;
-        let mut change = |level: usize, side: usize, seg: &Segment, empties: u32, by: i8| {
-            let mut e = empties;
-            while e != 0 {
-                let i = e.trailing_zeros();
-                e &= e - 1;
-                changes[changed] = (level, side, seg.cells[i as usize], by);
-                changed += 1;
-            }
-        };
         // Threes need K - 3 >= 1 stones.
         let threes = k >= 4;
         let centre = 1u32 << (k - 1);
-        self.for_each_window(t, cell, p, |seg, w, mine, theirs| {
-            let empties = w & !seg.stones[0] & !seg.stones[1];
-            if theirs == 0 {
-                if threes && mine + 4 == k {
-                    // K - 3 of ours with this stone.
-                    change(1, me, seg, empties & !centre, 1);
-                } else if mine + 3 == k {
-                    // K - 2 of ours with this stone: its two other cells
-                    // now each make a four; it no longer counts as K - 3.
-                    if threes {
-                        change(1, me, seg, empties, -1);
+        let window = (1u32 << k) - 1;
+        // The segments are read first, so the counts can change in place.
+        let segments = DIRECTIONS.map(|(dr, dc)| self.segment(t, cell, dr, dc));
+        for seg in &segments {
+            for start in 0..k {
+                let w = window << start;
+                if seg.on_board & w != w {
+                    continue;
+                }
+                let mine = (seg.stones[me] & w).count_ones();
+                let theirs = (seg.stones[opp] & w).count_ones();
+                let empties = w & !seg.stones[0] & !seg.stones[1];
+                if theirs == 0 {
+                    if threes && mine + 4 == k {
+                        // K - 3 of ours with this stone.
+                        self.count_three(me, seg, empties & !centre, 1);
+                    } else if mine + 3 == k {
+                        // K - 2 of ours with this stone: its two other
+                        // cells now each make a four; no longer K - 3.
+                        if threes {
+                            self.count_three(me, seg, empties, -1);
+                        }
+                        self.count_four(me, seg, empties & !centre, 1);
+                    } else if mine + 2 == k {
+                        // It was a window of K - 2 whose two cells made fours.
+                        self.count_four(me, seg, empties, -1);
+                        // K - 1 of ours once this stone is down: the one
+                        // empty cell left completes the line.
+                        let gap = w & !seg.stones[me] & !centre;
+                        wins.insert(seg.cells[gap.trailing_zeros() as usize] as usize);
                     }
-                    change(0, me, seg, empties & !centre, 1);
-                } else if mine + 2 == k {
-                    // It was a window of K - 2 with two cells that made fours.
-                    change(0, me, seg, empties, -1);
                 }
-            }
-            if mine == 0 {
-                // The other side's window is blocked.
-                if theirs + 2 == k {
-                    change(0, opp, seg, empties, -1);
-                } else if threes && theirs + 3 == k {
-                    change(1, opp, seg, empties, -1);
+                if mine == 0 {
+                    // The other side's window is blocked.
+                    if theirs + 2 == k {
+                        self.count_four(opp, seg, empties, -1);
+                    } else if threes && theirs + 3 == k {
+                        self.count_three(opp, seg, empties, -1);
+                    }
                 }
-            }
-            let (before, after) = match p {
-                Player::O => (
-                    t.window_value(mine, theirs),
-                    t.window_value(mine + 1, theirs),
-                ),
-                Player::X => (
-                    t.window_value(theirs, mine),
-                    t.window_value(theirs, mine + 1),
-                ),
-            };
-            score += after - before;
-            if theirs == 0 && mine + 2 == k {
-                // K - 1 of ours once this stone is down: the one empty
-                // cell left completes the line.
-                let gap = w & !seg.stones[me] & !(1 << (k - 1));
-                wins.insert(seg.cells[gap.trailing_zeros() as usize] as usize);
-            }
-        });
-        self.score = score;
-        self.wins[me] = wins;
-        for &(level, side, c, by) in &changes[..changed] {
-            let c = c as usize;
-            let (counts, cells) = match level {
-                0 => (&mut self.fours[side], &mut self.four_cells[side]),
-                _ => (&mut self.threes[side], &mut self.three_cells[side]),
-            };
-            let n = counts[c].wrapping_add_signed(by);
-            counts[c] = n;
-            if n == 0 {
-                cells.remove(c);
-            } else {
-                cells.insert(c);
+                let (before, after) = match p {
+                    Player::O => (
+                        t.window_value(mine, theirs),
+                        t.window_value(mine + 1, theirs),
+                    ),
+                    Player::X => (
+                        t.window_value(theirs, mine),
+                        t.window_value(theirs, mine + 1),
+                    ),
+                };
+                score += after - before;
             }
         }
+        self.score = score;
+        self.wins[me] = wins;
         self.stones[me].insert(cell);
         self.wins[0].remove(cell);
         self.wins[1].remove(cell);
@@ -368,6 +365,29 @@ impl BigBoard {
             Player::O => self.hash,
             Player::X => !self.hash,
         }
+    }
+
+    /// Adds `by` to the four count of `side` at each of `empties` (cells
+    /// of `seg`).
+    fn count_four(&mut self, side: usize, seg: &Segment, empties: u32, by: i8) {
+        adjust(
+            &mut self.fours[side],
+            &mut self.four_cells[side],
+            seg,
+            empties,
+            by,
+        );
+    }
+
+    /// The same for the counts of windows of K - 3.
+    fn count_three(&mut self, side: usize, seg: &Segment, empties: u32, by: i8) {
+        adjust(
+            &mut self.threes[side],
+            &mut self.three_cells[side],
+            seg,
+            empties,
+            by,
+        );
     }
 
     /// The 2K - 1 cells through `cell` along (dr, dc).
