@@ -378,3 +378,17 @@ fn the_proofs_of_draws_check_out_and_corrupted_ones_do_not() {
     let rules = Rules::new(4, 3).unwrap();
     assert!(proof::cannot_win(&mut Solver::new(rules), &Position::new(rules)).is_err());
 }
+
+#[test]
+fn seven_by_seven_five_in_a_row_is_a_draw() {
+    // Published as a draw (Hsu et al., 2020). The weak games' zone proofs
+    // settle it in seconds (BENCHMARKS.md has the figures).
+    let rules = Rules::new(7, 5).unwrap();
+    let mut solver = Solver::with_hash_bytes(rules, 256 << 20);
+    let a = solver.solve(&Position::new(rules)).unwrap();
+    assert_eq!(a.value, Value::Draw);
+    // The move it gives keeps the draw: the other side cannot win after it.
+    let mut next = Position::new(rules);
+    next.play(a.best).unwrap();
+    assert_eq!(solver.solve(&next).unwrap().value, Value::Draw);
+}

@@ -23,6 +23,10 @@
 //!   cells, each open line holding one), that side cannot win; found by a
 //!   small backtracking search at each node ([`pairing`]). They settle
 //!   (6,6,5) a few moves in;
+//! - on those boards the weak games are AND/OR proofs with relevance zones
+//!   ([`zone`]): a defender's proof says which cells it depends on, and the
+//!   attacker's moves outside them need no proof of their own. With a
+//!   look one defender move ahead for a pairing, they settle (7,7,5);
 //! - a transposition table sized in bytes (`--hash MB`), keyed by the
 //!   smallest of the 8 symmetric hashes and kept across searches, with
 //!   two entries per bucket (the larger subtree, and the newest);
@@ -46,6 +50,7 @@ pub mod pairing;
 pub mod proof;
 mod search;
 mod table;
+mod zone;
 
 use super::negamax::Analysis;
 use super::score::Scale;
@@ -53,6 +58,7 @@ use super::score::Value;
 use crate::game::{Cell, CellTables, Geometry, Player, Position, Rules};
 use lines::{LineCounts, count_stone, count_stones};
 use table::Table;
+use zone::ZoneTable;
 
 /// The scores: a win `d` plies from the root scores `10_000 - d`; scores
 /// at least 9,000 from 0 are wins or losses.
@@ -111,6 +117,8 @@ pub struct Solver {
     /// The geometry's win and open-line tables (boards up to 16 cells).
     cell_tables: Option<&'static CellTables>,
     table: Table,
+    /// The weak game's proofs with their zones (see [`zone`]).
+    zones: ZoneTable,
     history: [[u32; 64]; 2],
     nodes: u64,
     next_poll: u64,
@@ -151,6 +159,7 @@ impl Solver {
             geo: rules.geometry(),
             cell_tables: rules.geometry().cell_tables(),
             table: Table::new(bytes),
+            zones: ZoneTable::new(bytes / 4),
             history: [[0; 64]; 2],
             nodes: 0,
             next_poll: POLL_NODES,
@@ -270,7 +279,7 @@ impl Solver {
         // even when the defender only blocks, it cannot win at all.
         let me = st.side;
         self.phase = "weak game";
-        let mut score = self.pass(st, Some(me), 0, 1);
+        let mut score = self.weak_pass(st, me, 0, 1);
         if score > 0 {
             // Won in the weak game: the whole game, for the exact distance
             // of a win (or a score of at most 0 when the defender's own
@@ -280,7 +289,7 @@ impl Solver {
         }
         if score <= 0 {
             self.phase = "weak game";
-            score = self.pass(st, Some(me ^ 1), -1, 0);
+            score = self.weak_pass(st, me ^ 1, -1, 0);
             if score < 0 {
                 // Lost in the weak game: the whole game, for the exact
                 // distance of a loss (or 0: the draw holds).
@@ -289,6 +298,29 @@ impl Solver {
             }
         }
         score
+    }
+
+    /// The weak game where only `attacker`'s lines count, searched in the
+    /// null window `alpha, alpha + 1` (0 or -1): `alpha + 1` when the side
+    /// to move gets there, `alpha` when not. With pairing strategies (five
+    /// in a row and more) it is an AND/OR proof with relevance zones,
+    /// otherwise alpha-beta.
+    fn weak_pass(&mut self, st: &mut State, attacker: usize, alpha: i32, beta: i32) -> i32 {
+        if !self.use_pairing {
+            return self.pass(st, Some(attacker), alpha, beta);
+        }
+        self.weak = Some(attacker);
+        match self.weak_by_zones(st, attacker) {
+            // Stopped: the caller sees `stopped` and answers nothing.
+            None => alpha,
+            Some(attacker_wins) => {
+                if attacker_wins == (attacker == st.side) {
+                    beta
+                } else {
+                    alpha
+                }
+            }
+        }
     }
 
     /// One search from the root, in the whole game (`weak: None`) or in the

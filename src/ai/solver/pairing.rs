@@ -22,16 +22,30 @@ pub type Pairs = Vec<(u8, u8)>;
 /// Every open line must have two empty cells at least: a line one move
 /// from complete is a threat, which no pairing answers.
 pub fn find(lines: &[u64], defender: u64, empty: u64, budget: u32) -> Option<Pairs> {
-    let open: Vec<u64> = lines
-        .iter()
-        .filter(|&&l| l & defender == 0)
-        .map(|&l| l & empty)
-        .collect();
-    if open.len() > 128 || open.iter().any(|l| l.count_ones() < 2) {
-        return None;
+    // Each open line's empty cells, on the stack (this runs at many
+    // nodes of the solver's searches).
+    let mut open_lines = [0u64; 128];
+    let mut count = 0;
+    for &line in lines.iter().filter(|&&l| l & defender == 0) {
+        let free = line & empty;
+        if count == open_lines.len() || free.count_ones() < 2 {
+            return None;
+        }
+        open_lines[count] = free;
+        count += 1;
+    }
+    let open = &open_lines[..count];
+    let mut lines_through = [0u128; 64];
+    for (i, &line) in open.iter().enumerate() {
+        let mut cells = line;
+        while cells != 0 {
+            lines_through[cells.trailing_zeros() as usize] |= 1u128 << i;
+            cells &= cells - 1;
+        }
     }
     let mut search = Search {
-        open: &open,
+        open,
+        lines_through: &lines_through,
         pairs: Vec::new(),
         steps: budget,
     };
@@ -47,6 +61,8 @@ pub fn find(lines: &[u64], defender: u64, empty: u64, budget: u32) -> Option<Pai
 /// a set of them is a bit mask over its indices (at most 128 lines).
 struct Search<'a> {
     open: &'a [u64],
+    /// For each cell, the open lines through it (a set of indices).
+    lines_through: &'a [u128; 64],
     pairs: Pairs,
     steps: u32,
 }
@@ -108,18 +124,9 @@ impl Search<'_> {
     }
 
     /// The lines of `remaining` that hold both `a` and `b`.
+    #[inline]
     fn covered(&self, remaining: u128, a: u8, b: u8) -> u128 {
-        let both = (1u64 << a) | (1u64 << b);
-        let mut out = 0u128;
-        let mut rest = remaining;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if self.open[i] & both == both {
-                out |= 1u128 << i;
-            }
-        }
-        out
+        remaining & self.lines_through[a as usize] & self.lines_through[b as usize]
     }
 }
 
