@@ -8,9 +8,19 @@
 //!  "nodes": 123456}], "nodes": 123456, "seconds": 12.5}
 //! ```
 //!
-//! `value` is the root's side's: what it gets by playing `move`. The file
-//! is replaced whole after each settled move (a new file renamed over it),
-//! never written through a link, and read with a bound.
+//! `value` is the root's side's: what it gets by playing `move`.
+//!
+//! Version 2 adds `lemmas`: weak-game results inside the root move being
+//! solved that took a million nodes or more (see
+//! [`Lemma`](crate::ai::solver::Lemma)), each as
+//! `{"maker": "D4,E5", "breaker": "C3", "to_move": "breaker",
+//! "winner": "breaker", "zone": "B2,C2,…"}`. A resumed run takes them in,
+//! so that the hours spent inside a root move are not lost either.
+//!
+//! The file is replaced whole after each settled move and every few
+//! minutes while one is searched (a new file renamed over it), never
+//! written through a link, and read with a bound. Its contents are
+//! trusted as they are read: a doctored checkpoint gives a wrong answer.
 
 use std::io::{Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
@@ -18,11 +28,16 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ai::solver::Lemma;
+use crate::game::Cell;
 use crate::text::shown;
 
 const KIND: &str = "kxo-tui solve checkpoint";
-/// Far above any checkpoint (at most 64 root moves).
-const MAX_BYTES: u64 = 1 << 20;
+/// Far above any checkpoint (at most 64 root moves and 65,536 lemmas of
+/// a few hundred bytes).
+const MAX_BYTES: u64 = 64 << 20;
+/// The format written; version 1 (no lemmas) is read too.
+pub const VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
@@ -33,6 +48,9 @@ pub struct Checkpoint {
     /// The position's moves, as given to `--moves`.
     pub moves: String,
     pub settled: Vec<SettledMove>,
+    /// Results inside the root move being solved (version 2).
+    #[serde(default)]
+    pub lemmas: Vec<LemmaRecord>,
     /// Nodes and seconds of every run so far.
     pub nodes: u64,
     pub seconds: f64,
@@ -50,15 +68,78 @@ pub struct SettledMove {
     pub nodes: u64,
 }
 
+/// A [`Lemma`] in a checkpoint: cells by name, comma-separated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LemmaRecord {
+    pub maker: String,
+    pub breaker: String,
+    /// "maker" or "breaker".
+    pub to_move: String,
+    /// "maker" or "breaker".
+    pub winner: String,
+    /// For a breaker win, the cells its proof depends on.
+    pub zone: String,
+}
+
+impl LemmaRecord {
+    pub fn new(lemma: &Lemma, size: u8) -> LemmaRecord {
+        let names = |cells: u64| {
+            (0..64)
+                .filter(|i| cells >> i & 1 != 0)
+                .map(|i| Cell::from_index(i).name(size))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let role = |breaker: bool| if breaker { "breaker" } else { "maker" }.to_string();
+        LemmaRecord {
+            maker: names(lemma.maker),
+            breaker: names(lemma.breaker),
+            to_move: role(lemma.breaker_to_move),
+            winner: role(!lemma.maker_wins),
+            zone: names(lemma.zone),
+        }
+    }
+
+    /// The lemma, if its cells are on a `size` board, the two sides'
+    /// stones apart, and its zone on empty cells.
+    pub fn lemma(&self, size: u8) -> Result<Lemma, String> {
+        let cells = |text: &str| -> Result<u64, String> {
+            let list = Cell::parse_list(text, size).map_err(|e| shown(&e.to_string()))?;
+            Ok(list.iter().fold(0, |bits, c| bits | 1u64 << c.index()))
+        };
+        let role = |text: &str| match text {
+            "maker" => Ok(false),
+            "breaker" => Ok(true),
+            other => Err(format!("{} is not maker or breaker", shown(other))),
+        };
+        let (maker, breaker, zone) = (
+            cells(&self.maker)?,
+            cells(&self.breaker)?,
+            cells(&self.zone)?,
+        );
+        if maker & breaker != 0 || zone & (maker | breaker) != 0 {
+            return Err("a lemma has two things on one cell".into());
+        }
+        Ok(Lemma {
+            maker,
+            breaker,
+            breaker_to_move: role(&self.to_move)?,
+            maker_wins: !role(&self.winner)?,
+            zone,
+        })
+    }
+}
+
 impl Checkpoint {
     pub fn new(size: u8, goal: u8, moves: &str) -> Checkpoint {
         Checkpoint {
             kind: KIND.into(),
-            version: 1,
+            version: VERSION,
             size,
             goal,
             moves: moves.into(),
             settled: Vec::new(),
+            lemmas: Vec::new(),
             nodes: 0,
             seconds: 0.0,
         }
@@ -99,7 +180,7 @@ pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
             shown(&e.to_string())
         )
     })?;
-    if c.kind != KIND || c.version != 1 {
+    if c.kind != KIND || !(1..=VERSION).contains(&c.version) {
         return Err(format!("{name} is not a kxo-tui solve checkpoint"));
     }
     if c.settled
@@ -168,7 +249,7 @@ mod tests {
                 .unwrap_err()
                 .contains("not a kxo-tui solve checkpoint")
         );
-        std::fs::write(&path, "x".repeat(2 << 20)).unwrap();
+        std::fs::write(&path, "x".repeat(MAX_BYTES as usize + 1)).unwrap();
         assert!(read(&path).unwrap_err().contains("too large"));
         let text = serde_json::to_string(&c).unwrap().replace("draw", "maybe");
         std::fs::write(&path, text).unwrap();
@@ -197,5 +278,43 @@ mod tests {
                 .all(|n| !n.to_string_lossy().starts_with(".kxo-")),
             "{names:?}"
         );
+    }
+
+    #[test]
+    fn lemmas_read_back_and_bad_ones_are_refused() {
+        let lemma = Lemma {
+            maker: 1 << 24 | 1 << 32,
+            breaker: 1 << 16,
+            breaker_to_move: true,
+            maker_wins: false,
+            zone: 1 << 8 | 1 << 9,
+        };
+        let record = LemmaRecord::new(&lemma, 7);
+        assert_eq!(record.maker, "D4,E5");
+        assert_eq!(
+            (record.to_move.as_str(), record.winner.as_str()),
+            ("breaker", "breaker")
+        );
+        assert_eq!(record.lemma(7), Ok(lemma));
+        let mut c = Checkpoint::new(7, 5, "");
+        c.lemmas.push(record.clone());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.json");
+        write(&path, &c).unwrap();
+        assert_eq!(read(&path), Ok(Some(c)));
+        let bad = |f: fn(&mut LemmaRecord)| {
+            let mut r = record.clone();
+            f(&mut r);
+            r.lemma(7).unwrap_err()
+        };
+        assert!(bad(|r| r.breaker = "D4".into()).contains("two things on one cell"));
+        assert!(bad(|r| r.zone = "D4".into()).contains("two things on one cell"));
+        assert!(bad(|r| r.winner = "both".into()).contains("not maker or breaker"));
+        assert!(!bad(|r| r.maker = "Z99".into()).is_empty());
+        // A checkpoint of version 1 (no lemmas) still reads.
+        let old = r#"{"kind": "kxo-tui solve checkpoint", "version": 1, "size": 7, "goal": 5,
+            "moves": "", "settled": [], "nodes": 0, "seconds": 0.0}"#;
+        std::fs::write(&path, old).unwrap();
+        assert!(read(&path).unwrap().unwrap().lemmas.is_empty());
     }
 }

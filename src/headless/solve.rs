@@ -1,5 +1,7 @@
 //! `kxo-tui solve`: the perfect-play value of a position.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -191,18 +193,14 @@ pub fn solve_checkpointed(
         ))
         .into());
     }
+    cp.version = checkpoint::VERSION;
     if !resume {
         checkpoint::write(path, &cp).map_err(InputError)?;
     }
-    let mut solver = Solver::with_hash_bytes(rules, options.hash_bytes);
-    if let Some(flag) = options.stop {
-        solver.set_stop_flag(flag);
-    }
-    if let Some(mut report) = options.progress {
-        solver.on_progress(Duration::from_millis(500), move |p| report(p));
-    }
+    let deadline = options.timeout.map(|t| Instant::now() + t);
+    let snapshot = Rc::new(RefCell::new(cp.clone()));
+    let mut solver = checkpointing_solver(rules, options, &snapshot, path)?;
     let started = Instant::now();
-    let deadline = options.timeout.map(|t| started + t);
     let me = pos.to_move();
     let mut unsettled = None;
     for (cell, child) in &roots {
@@ -218,6 +216,7 @@ pub fn solve_checkpointed(
             crate::game::Outcome::Draw => ("draw", 1, 0),
             crate::game::Outcome::Ongoing => {
                 solver.set_timeout(deadline.map(|d| d.saturating_duration_since(Instant::now())));
+                *snapshot.borrow_mut() = cp.clone();
                 let result = solver.solve(child);
                 cp.nodes += solver.nodes();
                 match result {
@@ -250,6 +249,7 @@ pub fn solve_checkpointed(
         );
     }
     cp.seconds += started.elapsed().as_secs_f64();
+    cp.lemmas = lemma_records(&solver, n);
     checkpoint::write(path, &cp).map_err(InputError)?;
     Ok(checkpoint_report(
         &cp,
@@ -259,6 +259,69 @@ pub fn solve_checkpointed(
         unsettled,
         &name,
     ))
+}
+
+/// How often a checkpointed run writes its checkpoint while it searches
+/// one root move.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(180);
+
+/// The solver of a checkpointed run: the lemmas of `snapshot` (the
+/// checkpoint as it was when the current root move began) taken in, and
+/// every few minutes the checkpoint written again with the lemmas found
+/// so far and the nodes and seconds of the move under way, besides the
+/// progress line.
+fn checkpointing_solver(
+    rules: Rules,
+    options: SolveOptions,
+    snapshot: &Rc<RefCell<super::checkpoint::Checkpoint>>,
+    path: &std::path::Path,
+) -> Result<Solver, InputError> {
+    use super::checkpoint::{self, LemmaRecord};
+    let name = crate::text::shown(&path.display().to_string());
+    let mut solver = Solver::with_hash_bytes(rules, options.hash_bytes);
+    let lemmas = snapshot
+        .borrow()
+        .lemmas
+        .iter()
+        .map(|record| record.lemma(rules.size()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|why| InputError(format!("checkpoint {name}: {why}")))?;
+    solver.add_lemmas(&lemmas);
+    if let Some(flag) = options.stop {
+        solver.set_stop_flag(flag);
+    }
+    let mut display = options.progress;
+    let (snapshot, path) = (snapshot.clone(), path.to_path_buf());
+    let mut last_write = Instant::now();
+    solver.on_progress(Duration::from_millis(500), move |p| {
+        if let Some(report) = &mut display {
+            report(p);
+        }
+        if last_write.elapsed() >= CHECKPOINT_EVERY {
+            last_write = Instant::now();
+            let mut cp = snapshot.borrow().clone();
+            cp.nodes += p.nodes;
+            cp.seconds += p.elapsed.as_secs_f64();
+            cp.lemmas = p
+                .lemmas
+                .iter()
+                .map(|l| LemmaRecord::new(l, rules.size()))
+                .collect();
+            if let Err(why) = checkpoint::write(&path, &cp) {
+                eprintln!("{why}");
+            }
+        }
+    });
+    Ok(solver)
+}
+
+/// The solver's lemmas, as a checkpoint holds them.
+fn lemma_records(solver: &Solver, size: u8) -> Vec<super::checkpoint::LemmaRecord> {
+    solver
+        .lemmas()
+        .iter()
+        .map(|l| super::checkpoint::LemmaRecord::new(l, size))
+        .collect()
 }
 
 /// The checkpoint a run starts from: a new one, or (`resume`) the one at
@@ -473,6 +536,10 @@ fn plies_text(plies: u32) -> String {
     }
 }
 
+/// How often a solve whose standard error is not a terminal prints its
+/// progress.
+const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(60);
+
 /// Exit status of a solve that stopped before it settled the position.
 pub const UNSETTLED: u8 = 3;
 
@@ -489,28 +556,38 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     }
     let stop = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
-    let progress: Option<ProgressReport> = std::io::stderr().is_terminal().then(|| {
-        Box::new(move |p: &crate::ai::solver::Progress| {
-            let secs = p.elapsed.as_secs_f64();
-            eprint!(
-                "\r\x1b[2Ksolving: {} pass, root move {}/{}, {} nodes, {:.1} M nodes/s, {:.0} s",
-                p.phase,
-                p.root_done,
-                p.root_moves,
-                super::thousands(p.nodes),
-                p.nodes as f64 / secs.max(1e-9) / 1e6,
-                secs,
-            );
-        }) as ProgressReport
+    // On a terminal a progress line redrawn in place; otherwise (a log of
+    // a long run) one line a minute.
+    let terminal = std::io::stderr().is_terminal();
+    let mut last_line = Duration::ZERO;
+    let progress: ProgressReport = Box::new(move |p: &crate::ai::solver::Progress| {
+        let secs = p.elapsed.as_secs_f64();
+        let line = format!(
+            "solving: {} pass, root move {}/{}, {} nodes, {:.2} M nodes/s, tables {} MiB, {} lemmas, {:.0} s",
+            p.phase,
+            p.root_done,
+            p.root_moves,
+            super::thousands(p.nodes),
+            p.nodes as f64 / secs.max(1e-9) / 1e6,
+            p.table_bytes >> 20,
+            p.lemmas.len(),
+            secs,
+        );
+        if terminal {
+            eprint!("\r\x1b[2K{line}");
+        } else if p.elapsed >= last_line + PLAIN_PROGRESS_EVERY {
+            last_line = p.elapsed;
+            eprintln!("{line}");
+        }
     });
-    let shows_progress = progress.is_some();
+    let shows_progress = terminal;
     let proof_path = args.proof.clone();
     let moves = args.moves.clone();
     let options = SolveOptions {
         hash_bytes: args.hash << 20,
         timeout: args.timeout,
         stop: Some(stop),
-        progress,
+        progress: Some(progress),
     };
     let report = match (&args.checkpoint, &args.resume) {
         (Some(path), _) => solve_checkpointed(rules, &args.moves, options, path, false)?,

@@ -51,6 +51,7 @@ pub mod proof;
 mod search;
 mod table;
 mod zone;
+pub use zone::Lemma;
 
 use super::negamax::Analysis;
 use super::score::Scale;
@@ -87,7 +88,7 @@ pub enum Unsettled {
 
 /// Progress of a long search, for a progress line.
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
+pub struct Progress<'a> {
     pub nodes: u64,
     pub elapsed: Duration,
     /// The root's moves settled so far in the current pass, of `root_moves`.
@@ -95,10 +96,14 @@ pub struct Progress {
     pub root_moves: usize,
     /// "weak game" or "whole game": which search runs.
     pub phase: &'static str,
+    /// Bytes of the tables in use.
+    pub table_bytes: usize,
+    /// The lemmas kept so far (see [`Lemma`]).
+    pub lemmas: &'a [Lemma],
 }
 
 /// Whoever shows a long search's progress.
-pub type ProgressReport = Box<dyn FnMut(&Progress)>;
+pub type ProgressReport = Box<dyn FnMut(&Progress<'_>)>;
 
 /// The search's working copy of a position with its 8 symmetric hashes.
 #[derive(Clone, Copy)]
@@ -141,6 +146,10 @@ pub struct Solver {
     /// Look for pairing strategies at each node (five in a row and more,
     /// where lines are long enough for pairs to cover them).
     use_pairing: bool,
+    /// Weak-game results that took long to find (see [`Lemma`]).
+    lemmas: Vec<Lemma>,
+    /// A weak-game result that took this many nodes becomes a lemma.
+    lemma_nodes: u64,
 }
 
 impl Solver {
@@ -159,7 +168,9 @@ impl Solver {
             geo: rules.geometry(),
             cell_tables: rules.geometry().cell_tables(),
             table: Table::new(bytes),
-            zones: ZoneTable::new(bytes / 4),
+            // The zone proofs run only with pairings (five in a row and
+            // more), and then do most of the work.
+            zones: ZoneTable::new(if rules.goal() >= 5 { bytes / 2 } else { 0 }),
             history: [[0; 64]; 2],
             nodes: 0,
             next_poll: POLL_NODES,
@@ -177,6 +188,8 @@ impl Solver {
             root_best: None,
             weak: None,
             use_pairing: rules.goal() >= 5,
+            lemmas: Vec::new(),
+            lemma_nodes: zone::LEMMA_NODES,
         }
     }
 
@@ -212,7 +225,7 @@ impl Solver {
     }
 
     /// Call `report` about every `every` while a search runs.
-    pub fn on_progress(&mut self, every: Duration, report: impl FnMut(&Progress) + 'static) {
+    pub fn on_progress(&mut self, every: Duration, report: impl FnMut(&Progress<'_>) + 'static) {
         self.progress = Some((every, Box::new(report)));
     }
 
@@ -373,6 +386,9 @@ impl Solver {
         }
         self.next_poll = (self.nodes + POLL_NODES).min(self.node_limit);
         self.table.grow(self.nodes);
+        if self.weak.is_some() && self.use_pairing {
+            self.zones.grow(self.nodes);
+        }
         if self
             .stop
             .as_ref()
@@ -393,6 +409,8 @@ impl Solver {
                 root_done: self.root_done,
                 root_moves: self.root_moves,
                 phase: self.phase,
+                table_bytes: self.table.bytes() + self.zones.bytes_used(),
+                lemmas: &self.lemmas,
             });
         }
     }

@@ -23,6 +23,12 @@
 //! 2020). The search is exact both ways: every breaker move is tried
 //! before a maker win is concluded. Results are kept in a table with
 //! their zones, keyed by the smallest of the 8 symmetric hashes.
+//!
+//! A result that took a million nodes or more is also kept as a
+//! [`Lemma`]: never evicted, and written to a checkpoint so that a run of
+//! hours that stops goes on without searching it again.
+
+use std::collections::HashMap;
 
 use super::{Solver, State, pairing};
 
@@ -34,8 +40,26 @@ const PAIRING_LOOKAHEAD: usize = 16;
 /// Hash key of a node where the breaker is to move (maker turns use the
 /// plain key).
 const BREAKER_TURN_KEY: u64 = 0x5851_f42d_4c95_7f2d;
-/// The table's largest size: 2^22 entries of 24 bytes (96 MiB).
-const MAX_ENTRIES: usize = 1 << 22;
+/// The table's largest size: 2^28 entries of 24 bytes (6 GiB).
+const MAX_ENTRIES: usize = 1 << 28;
+/// Entries of a new table (96 KiB), before it grows.
+const START_ENTRIES: usize = 1 << 12;
+/// A result that took this many nodes becomes a lemma.
+pub(super) const LEMMA_NODES: u64 = 1 << 20;
+/// The most lemmas a solver keeps (a few MiB).
+const MAX_LEMMAS: usize = 1 << 16;
+
+/// A weak-game result worth keeping: the maker's and the breaker's
+/// stones, who is to move, who wins, and (for a breaker win) the zone of
+/// its proof. Checkpoints hold them; a lemma is trusted as it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lemma {
+    pub maker: u64,
+    pub breaker: u64,
+    pub breaker_to_move: bool,
+    pub maker_wins: bool,
+    pub zone: u64,
+}
 
 /// What a search found: the breaker wins (with the zone of its proof), or
 /// the maker wins.
@@ -58,31 +82,73 @@ struct Node {
 /// image; one entry a slot, the newest kept.
 pub(super) struct ZoneTable {
     /// `[key, zone, kind]`; kind 0: empty, 1: breaker wins, 2: maker wins.
+    /// It starts small and doubles as a search outgrows it.
     entries: Vec<[u64; 3]>,
+    /// The most entries it may grow to.
+    max_entries: usize,
+    /// Entries in use.
+    filled: usize,
+    /// The lemmas, by key: `(kind, zone)` as in `entries`.
+    lemmas: HashMap<u64, (u8, u64)>,
 }
 
 impl ZoneTable {
-    /// A table of at most about `bytes`; its memory is mapped only when
-    /// written.
+    /// A table that may grow to about `bytes`. It holds nothing until a
+    /// zone search first runs.
     pub(super) fn new(bytes: usize) -> ZoneTable {
-        let fit = (bytes / size_of::<[u64; 3]>()).clamp(1 << 10, MAX_ENTRIES);
-        let entries = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        let fit = (bytes / size_of::<[u64; 3]>()).clamp(START_ENTRIES, MAX_ENTRIES);
         ZoneTable {
-            entries: vec![[0; 3]; entries],
+            entries: Vec::new(),
+            max_entries: 1usize << (usize::BITS - 1 - fit.leading_zeros()),
+            filled: 0,
+            lemmas: HashMap::new(),
         }
     }
 
+    /// Doubles the table while a search of `nodes` has outgrown it (or
+    /// makes its first entries), keeping every entry.
+    pub(super) fn grow(&mut self, nodes: u64) {
+        if self.entries.is_empty() {
+            self.entries = vec![[0; 3]; START_ENTRIES];
+        }
+        while self.entries.len() < self.max_entries && nodes > 2 * self.entries.len() as u64 {
+            let doubled = vec![[0; 3]; self.entries.len() * 2];
+            let old = std::mem::replace(&mut self.entries, doubled);
+            for entry in old.into_iter().filter(|e| e[2] != 0) {
+                let slot = self.slot(entry[0]);
+                self.entries[slot] = entry;
+            }
+        }
+    }
+
+    /// The bytes of the entries in use and of the lemmas.
+    pub(super) fn bytes_used(&self) -> usize {
+        (self.filled + self.lemmas.len()) * size_of::<[u64; 3]>()
+    }
+
     fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.entries.len() - 1)
+        (key as usize) & self.entries.len().wrapping_sub(1)
     }
 
     fn get(&self, key: u64) -> Option<(u8, u64)> {
-        let [k, zone, kind] = self.entries[self.slot(key)];
-        (kind != 0 && k == key).then_some((kind as u8, zone))
+        if let Some(&[k, zone, kind]) = self.entries.get(self.slot(key))
+            && kind != 0
+            && k == key
+        {
+            return Some((kind as u8, zone));
+        }
+        if self.lemmas.is_empty() {
+            return None;
+        }
+        self.lemmas.get(&key).copied()
     }
 
     fn put(&mut self, key: u64, kind: u8, zone: u64) {
+        if self.entries.is_empty() {
+            self.grow(0);
+        }
         let slot = self.slot(key);
+        self.filled += usize::from(self.entries[slot][2] == 0);
         self.entries[slot] = [key, zone, u64::from(kind)];
     }
 }
@@ -100,6 +166,7 @@ impl Solver {
             hashes: self.geo.symmetric_hashes([maker, breaker]),
         };
         self.root_best = None;
+        self.zones.grow(self.nodes);
         let found = if st.side == attacker {
             self.maker_turn(&node, 0, false)
         } else {
@@ -111,6 +178,7 @@ impl Solver {
     /// The maker to move: every move in the growing zone is proved, or one
     /// wins. `pairing_failed`: the parent already looked for a pairing here.
     fn maker_turn(&mut self, node: &Node, ply: u32, pairing_failed: bool) -> Found {
+        let started = self.nodes;
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
@@ -140,7 +208,7 @@ impl Solver {
             && let Some(pairs) = pairing::find(&self.geo.lines, node.breaker, empty, PAIRING_BUDGET)
         {
             let zone = pairs.iter().fold(0, |z, &(a, b)| z | 1 << a | 1 << b);
-            self.zone_store(key, sym, Found::Breaker(zone));
+            self.zone_store(key, sym, Found::Breaker(zone), (node, false, started));
             return Found::Breaker(zone);
         }
         let heat = self.heat(node, empty);
@@ -170,13 +238,13 @@ impl Solver {
             }
             match found {
                 Found::Maker => {
-                    self.zone_store(key, sym, Found::Maker);
+                    self.zone_store(key, sym, Found::Maker, (node, false, started));
                     return Found::Maker;
                 }
                 Found::Breaker(child_zone) => zone |= child_zone | 1 << cell,
             }
         }
-        self.zone_store(key, sym, Found::Breaker(zone));
+        self.zone_store(key, sym, Found::Breaker(zone), (node, false, started));
         Found::Breaker(zone)
     }
 
@@ -184,6 +252,7 @@ impl Solver {
     /// its best moves are first looked at for a pairing right after, then
     /// searched in turn until one holds.
     fn breaker_turn(&mut self, node: &Node, ply: u32) -> Found {
+        let started = self.nodes;
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
@@ -240,7 +309,8 @@ impl Solver {
                     PAIRING_BUDGET,
                 ) {
                     let zone = pairs.iter().fold(bit, |z, &(a, b)| z | 1 << a | 1 << b);
-                    return self.breaker_found(key, sym, ply, cell, Found::Breaker(zone));
+                    let found = Found::Breaker(zone);
+                    return self.breaker_found(key, sym, (node, started), ply, cell, found);
                 }
             }
         }
@@ -251,19 +321,28 @@ impl Solver {
                 return Found::Maker;
             }
             if let Found::Breaker(zone) = found {
-                return self.breaker_found(key, sym, ply, cell, Found::Breaker(zone | 1 << cell));
+                let found = Found::Breaker(zone | 1 << cell);
+                return self.breaker_found(key, sym, (node, started), ply, cell, found);
             }
         }
-        self.zone_store(key, sym, Found::Maker);
+        self.zone_store(key, sym, Found::Maker, (node, true, started));
         Found::Maker
     }
 
     /// Keeps a breaker turn's result (and its move, at the root).
-    fn breaker_found(&mut self, key: u64, sym: usize, ply: u32, cell: u8, found: Found) -> Found {
+    fn breaker_found(
+        &mut self,
+        key: u64,
+        sym: usize,
+        (node, started): (&Node, u64),
+        ply: u32,
+        cell: u8,
+        found: Found,
+    ) -> Found {
         if ply == 0 {
             self.root_best = Some(cell);
         }
-        self.zone_store(key, sym, found);
+        self.zone_store(key, sym, found, (node, true, started));
         found
     }
 
@@ -305,11 +384,55 @@ impl Solver {
         })
     }
 
-    fn zone_store(&mut self, key: u64, sym: usize, found: Found) {
-        match found {
-            Found::Breaker(zone) => self.zones.put(key, 1, map_cells(&self.geo.sym[sym], zone)),
-            Found::Maker => self.zones.put(key, 2, 0),
+    /// Keeps a result in the table, and as a lemma too when its search
+    /// took [`LEMMA_NODES`] or more (`at`: the node and the nodes counted
+    /// when its search began).
+    fn zone_store(&mut self, key: u64, sym: usize, found: Found, at: (&Node, bool, u64)) {
+        let (kind, zone) = match found {
+            Found::Breaker(zone) => (1, map_cells(&self.geo.sym[sym], zone)),
+            Found::Maker => (2, 0),
+        };
+        self.zones.put(key, kind, zone);
+        let (node, breaker_to_move, started) = at;
+        if self.nodes - started >= self.lemma_nodes && self.lemmas.len() < MAX_LEMMAS {
+            self.zones.lemmas.insert(key, (kind, zone));
+            self.lemmas.push(Lemma {
+                maker: node.maker,
+                breaker: node.breaker,
+                breaker_to_move,
+                maker_wins: found == Found::Maker,
+                zone: match found {
+                    Found::Breaker(zone) => zone,
+                    Found::Maker => 0,
+                },
+            });
         }
+    }
+
+    /// Takes in lemmas (from a checkpoint): their results are known from
+    /// then on, and they are kept with this solve's own.
+    pub fn add_lemmas(&mut self, lemmas: &[Lemma]) {
+        for lemma in lemmas {
+            let hashes = self.geo.symmetric_hashes([lemma.maker, lemma.breaker]);
+            let (key, sym) = canonical(&hashes);
+            let key = if lemma.breaker_to_move {
+                key ^ BREAKER_TURN_KEY
+            } else {
+                key
+            };
+            let entry = if lemma.maker_wins {
+                (2, 0)
+            } else {
+                (1, map_cells(&self.geo.sym[sym], lemma.zone))
+            };
+            self.zones.lemmas.insert(key, entry);
+        }
+        self.lemmas.extend_from_slice(lemmas);
+    }
+
+    /// The lemmas this solver keeps: those it was given and those it found.
+    pub fn lemmas(&self) -> &[Lemma] {
+        &self.lemmas
     }
 }
 
@@ -492,6 +615,48 @@ mod tests {
             "{} of {}",
             solver.root_done,
             solver.root_moves
+        );
+    }
+
+    #[test]
+    fn lemmas_carry_results_to_another_solver() {
+        // Every result a lemma: a second solver given them settles the
+        // same positions at once and alike, and a doctored lemma is taken
+        // as it is (a checkpoint is trusted).
+        let rules = Rules::new(6, 5).unwrap();
+        let moves = Cell::parse_list("C3,D4,C4,E5", 6).unwrap();
+        let pos = Position::from_moves(rules, &moves).unwrap();
+        let (maker, breaker) = (pos.small_board(Player::O), pos.small_board(Player::X));
+        let mut first = Solver::new(rules);
+        first.lemma_nodes = 1;
+        let found = first.maker_turn(&node(&first, maker, breaker), 0, false);
+        assert!(first.nodes > 10, "{}", first.nodes);
+        let lemmas = first.lemmas().to_vec();
+        assert!(lemmas.len() > 10, "{}", lemmas.len());
+        let mut second = Solver::new(rules);
+        second.add_lemmas(&lemmas);
+        assert_eq!(
+            second.maker_turn(&node(&second, maker, breaker), 0, false),
+            found
+        );
+        assert_eq!(second.nodes, 1);
+        // The whole solve agrees with one that had no lemmas.
+        let mut fresh = Solver::new(rules);
+        assert_eq!(
+            second.solve(&pos).unwrap().value,
+            fresh.solve(&pos).unwrap().value
+        );
+        let mut lied = Solver::new(rules);
+        lied.add_lemmas(&[Lemma {
+            maker,
+            breaker,
+            breaker_to_move: false,
+            maker_wins: true,
+            zone: 0,
+        }]);
+        assert_eq!(
+            lied.maker_turn(&node(&lied, maker, breaker), 0, false),
+            Found::Maker
         );
     }
 }
