@@ -158,18 +158,19 @@ impl Solver {
         Solver::with_hash_bytes(rules, DEFAULT_HASH_BYTES)
     }
 
-    /// A solver whose table may grow to about `bytes` (at least 64 KiB). It
-    /// starts at 64 KiB and doubles whenever the search has visited several
-    /// times more nodes than it holds, so small problems never pay for a
+    /// A solver whose tables may grow to about `bytes` together (at least
+    /// 64 KiB each; the lemmas, at most a few MiB, come on top). They
+    /// start small and double whenever the search has visited several
+    /// times more nodes than they hold, so small problems never pay for a
     /// large table.
     pub fn with_hash_bytes(rules: Rules, bytes: usize) -> Solver {
         Solver {
             rules,
             geo: rules.geometry(),
             cell_tables: rules.geometry().cell_tables(),
-            table: Table::new(bytes),
             // The zone proofs run only with pairings (five in a row and
-            // more), and then do most of the work.
+            // more); then the two tables share the bytes.
+            table: Table::new(if rules.goal() >= 5 { bytes / 2 } else { bytes }),
             zones: ZoneTable::new(if rules.goal() >= 5 { bytes / 2 } else { 0 }),
             history: [[0; 64]; 2],
             nodes: 0,
