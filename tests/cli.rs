@@ -663,3 +663,35 @@ fn a_checkpointed_solve_keeps_its_root_moves_and_resumes_from_them() {
     assert!(err.contains("not a first move"), "{err}");
     assert!(!err.contains('\u{1b}'), "{err:?}");
 }
+
+#[test]
+fn a_proof_that_takes_too_long_stops_at_the_timeout() {
+    // (7,7,5) after D4 C3 solves in milliseconds, but its proof takes
+    // seconds: the timeout bounds the whole command, the proof included,
+    // and nothing half-written is left.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seven.proof");
+    let started = std::time::Instant::now();
+    let (code, out, err) = kxo(&[
+        "solve",
+        "--size",
+        "7",
+        "--goal",
+        "5",
+        "--moves",
+        "D4,C3",
+        "--timeout",
+        "0.5",
+        "--proof",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        started.elapsed().as_secs_f64() < 3.0,
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("draw"), "{out}");
+    assert!(err.contains("proof not written"), "{err}");
+    assert!(!path.exists());
+}

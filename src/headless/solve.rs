@@ -556,6 +556,8 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     }
     let stop = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
+    // The timeout bounds the whole command, a proof included.
+    let deadline = args.timeout.map(|t| Instant::now() + t);
     // On a terminal a progress line redrawn in place; otherwise (a log of
     // a long run) one line a minute.
     let terminal = std::io::stderr().is_terminal();
@@ -586,7 +588,7 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     let options = SolveOptions {
         hash_bytes: args.hash << 20,
         timeout: args.timeout,
-        stop: Some(stop),
+        stop: Some(stop.clone()),
         progress: Some(progress),
     };
     let report = match (&args.checkpoint, &args.resume) {
@@ -603,12 +605,17 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     } else {
         print!("{}", report.to_text());
     }
-    match (&proof_path, &report.value) {
-        (Some(path), Some(_)) => write_proof(rules, &moves, args.hash << 20, path)?,
-        (Some(_), None) => eprintln!("no proof written: the position is unsettled"),
-        _ => {}
-    }
-    Ok(if report.value.is_some() {
+    let proof_written = match (&proof_path, &report.value) {
+        (Some(path), Some(_)) => {
+            write_proof(rules, &moves, (args.hash << 20, deadline, stop), path)?
+        }
+        (Some(_), None) => {
+            eprintln!("no proof written: the position is unsettled");
+            false
+        }
+        (None, _) => true,
+    };
+    Ok(if report.value.is_some() && proof_written {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::from(UNSETTLED)
@@ -616,19 +623,35 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
 }
 
 /// `solve --proof FILE`: the defender's strategy, written where asked
-/// (never through a link at that name).
+/// (never through a link at that name); `Ok(false)` when the time ran out
+/// or Ctrl-C came first (nothing is written then).
 fn write_proof(
     rules: Rules,
     moves: &str,
-    hash_bytes: usize,
+    (hash_bytes, deadline, stop): (usize, Option<Instant>, Arc<AtomicBool>),
     path: &std::path::Path,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     if !rules.is_small() {
         return Err(InputError("--proof needs a board of at most 8x8".into()).into());
     }
     let pos = position_from_moves(rules, moves)?;
     let mut solver = Solver::with_hash_bytes(rules, hash_bytes);
-    let branches = crate::ai::solver::proof::cannot_win(&mut solver, &pos).map_err(InputError)?;
+    solver.set_stop_flag(stop);
+    solver.set_timeout(deadline.map(|d| d.saturating_duration_since(Instant::now())));
+    let branches = match crate::ai::solver::proof::cannot_win(&mut solver, &pos) {
+        Ok(branches) => branches,
+        Err(crate::ai::solver::proof::NoProof::Unsettled(why)) => {
+            eprintln!(
+                "proof not written: {}",
+                match why {
+                    Unsettled::Timeout => "the time ran out (--timeout)",
+                    Unsettled::Interrupted => "interrupted",
+                }
+            );
+            return Ok(false);
+        }
+        Err(crate::ai::solver::proof::NoProof::Refused(why)) => return Err(InputError(why).into()),
+    };
     let n = rules.size();
     let header = format!(
         "{n}x{n}, {} in a row, {}",
@@ -644,7 +667,7 @@ fn write_proof(
     crate::files::write_no_follow(path, text.as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write the proof to {shown_path}: {e}"))?;
     eprintln!("proof: {} branches written to {shown_path}", branches.len());
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(test)]

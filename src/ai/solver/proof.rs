@@ -41,13 +41,26 @@ const PAIRING_STEPS: u32 = 50_000;
 /// The most branches a proof may have before its search gives up.
 const MAX_BRANCHES: usize = 2_000_000;
 
+/// Why no proof came out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoProof {
+    /// The solver stopped first (its deadline or stop flag).
+    Unsettled(super::Unsettled),
+    /// There is none to write, or it would be too large.
+    Refused(String),
+}
+
+impl From<&str> for NoProof {
+    fn from(why: &str) -> NoProof {
+        NoProof::Refused(why.into())
+    }
+}
+
 /// A proof that the side to move in `pos` cannot win, if `solver` shows it
-/// cannot and the proof stays under two million branches.
-pub fn cannot_win(solver: &mut Solver, pos: &Position) -> Result<Vec<Branch>, String> {
-    let value = solver
-        .solve(pos)
-        .map_err(|why| format!("the position is unsettled ({why:?})"))?
-        .value;
+/// cannot and the proof stays under two million branches. The solver's
+/// deadline and stop flag bound the whole proof.
+pub fn cannot_win(solver: &mut Solver, pos: &Position) -> Result<Vec<Branch>, NoProof> {
+    let value = solver.solve(pos).map_err(NoProof::Unsettled)?.value;
     if matches!(value, Value::Win { .. }) {
         return Err("the side to move wins: there is no defence to write".into());
     }
@@ -99,7 +112,7 @@ impl Builder<'_> {
     }
 
     /// The attacker to move: every move answered.
-    fn attacker_turn(&mut self, pos: &Position) -> Result<(), String> {
+    fn attacker_turn(&mut self, pos: &Position) -> Result<(), NoProof> {
         let attacker = pos.to_move();
         if let Some(end) = self.leaf(pos, attacker) {
             self.branch(end);
@@ -117,10 +130,7 @@ impl Builder<'_> {
                 }
                 // The defender's answer: the solver's move, which keeps it
                 // from losing.
-                let answer = self
-                    .solver
-                    .solve(&child)
-                    .map_err(|why| format!("a branch is unsettled ({why:?})"))?;
+                let answer = self.solver.solve(&child).map_err(NoProof::Unsettled)?;
                 if matches!(answer.value, Value::Loss { .. }) {
                     return Err("the defender loses a branch: not a proof".into());
                 }
@@ -132,7 +142,9 @@ impl Builder<'_> {
             }
             self.moves.pop();
             if self.out.len() > MAX_BRANCHES {
-                return Err(format!("the proof has more than {MAX_BRANCHES} branches"));
+                return Err(NoProof::Refused(format!(
+                    "the proof has more than {MAX_BRANCHES} branches"
+                )));
             }
         }
         Ok(())
