@@ -627,21 +627,34 @@ fn a_checkpointed_solve_keeps_its_root_moves_and_resumes_from_them() {
     let kept = json(&std::fs::read_to_string(&path).unwrap());
     let settled = kept["settled"].as_array().unwrap().clone();
     assert_eq!(settled.len(), 3, "{kept}");
-    assert!(settled.iter().all(|s| s["value"] == "draw"));
-    assert_eq!(err.matches("settled ").count(), 3, "{err}");
+    // The first pass finds that O wins after none of them (its weak game
+    // alone), the second, from the centre out, that X cannot win after
+    // B2: a draw, which settles the root without the other two.
+    let values: Vec<&str> = settled
+        .iter()
+        .map(|s| s["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(values, ["no win", "no win", "draw"], "{kept}");
+    assert_eq!(settled[2]["move"], "B2");
+    assert_eq!(err.matches("settled ").count(), 4, "{err}");
     // A checkpoint is not overwritten by a new run.
     let (code, _, err) = kxo(&[&base[..], &["--checkpoint", file]].concat());
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--resume"), "{err}");
-    // Cut to its first move, a resumed run settles only the other two.
+    // Cut to its first move, a resumed run settles only the other two in
+    // the first pass, and B2 again in the second.
     let mut cut = kept.clone();
     cut["settled"] = serde_json::Value::Array(settled[..1].to_vec());
     std::fs::write(&path, cut.to_string()).unwrap();
     let (code, out, err) = kxo(&[&base[..], &["--resume", file]].concat());
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(json(&out)["value"], "draw");
-    assert_eq!(err.matches("settled ").count(), 2, "{err}");
-    assert!(err.contains("(3/3 root moves)"), "{err}");
+    assert_eq!(err.matches("settled ").count(), 3, "{err}");
+    assert!(!err.contains("settled A1"), "{err}");
+    assert!(
+        err.contains("settled B2: draw for O (3/3 root moves)"),
+        "{err}"
+    );
     // Another position, or no file: refused by name.
     let (code, _, err) = kxo(&[&base[..], &["--moves", "B2", "--resume", file]].concat());
     assert_eq!(code, 2, "{err}");

@@ -8,7 +8,9 @@
 //!  "nodes": 123456}], "nodes": 123456, "seconds": 12.5}
 //! ```
 //!
-//! `value` is the root's side's: what it gets by playing `move`.
+//! `value` is the root's side's: what it gets by playing `move`; `no win`
+//! when only its weak game was searched (a draw or a loss, not yet known
+//! which).
 //!
 //! Version 2 adds `lemmas`: weak-game results inside the root move being
 //! solved that took a million nodes or more (see
@@ -61,7 +63,8 @@ pub struct Checkpoint {
 pub struct SettledMove {
     #[serde(rename = "move")]
     pub cell: String,
-    /// "win", "draw" or "loss", for the side to move at the root.
+    /// "win", "draw" or "loss", for the side to move at the root; or "no
+    /// win" (a draw or a loss, not known which yet).
     pub value: String,
     /// Plies to the end of the game after the root, under best play.
     pub plies: u32,
@@ -185,10 +188,10 @@ pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
     }
     if c.settled
         .iter()
-        .any(|s| !["win", "draw", "loss"].contains(&s.value.as_str()))
+        .any(|s| !["win", "draw", "loss", "no win"].contains(&s.value.as_str()))
     {
         return Err(format!(
-            "checkpoint {name} holds a value that is not win, draw or loss"
+            "checkpoint {name} holds a value that is not win, draw, loss or no win"
         ));
     }
     Ok(Some(c))
@@ -253,7 +256,11 @@ mod tests {
         assert!(read(&path).unwrap_err().contains("too large"));
         let text = serde_json::to_string(&c).unwrap().replace("draw", "maybe");
         std::fs::write(&path, text).unwrap();
-        assert!(read(&path).unwrap_err().contains("not win, draw or loss"));
+        assert!(
+            read(&path)
+                .unwrap_err()
+                .contains("not win, draw, loss or no win")
+        );
         // A link at the name is neither followed nor written through.
         let victim = dir.path().join("victim");
         std::fs::write(&victim, "keep").unwrap();

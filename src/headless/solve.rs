@@ -202,51 +202,66 @@ pub fn solve_checkpointed(
     let mut solver = checkpointing_solver(rules, options, &snapshot, path)?;
     let started = Instant::now();
     let me = pos.to_move();
+    let fill = pos.empty().count();
     let mut unsettled = None;
-    for (cell, child) in &roots {
-        let cell_name = cell.name(n);
-        if cp.settled.iter().any(|s| s.cell == cell_name) {
-            continue;
-        }
-        if cp.settled.iter().any(|s| s.value == "win") {
+    // The first pass asks of each root move whether the side to move can
+    // still win after it; its weak game alone says no for most, and only a
+    // yes needs the exact value. When no move wins, the second pass asks
+    // of the moves left as "no win" whether the other side can win after
+    // them: the first where it cannot is a draw, and settles the root. It
+    // goes from the centre out, where the other side is weakest.
+    let from_centre = centre_first(&roots, n);
+    let won = |cp: &checkpoint::Checkpoint| cp.settled.iter().any(|s| s.value == "win");
+    'passes: for second in [false, true] {
+        if won(&cp) || (second && cp.settled.iter().any(|s| s.value == "draw")) {
             break;
         }
-        let (value, plies, nodes) = match child.outcome() {
-            crate::game::Outcome::Win(_) => ("win", 1, 0),
-            crate::game::Outcome::Draw => ("draw", 1, 0),
-            crate::game::Outcome::Ongoing => {
-                solver.set_timeout(deadline.map(|d| d.saturating_duration_since(Instant::now())));
-                *snapshot.borrow_mut() = cp.clone();
-                let result = solver.solve(child);
-                cp.nodes += solver.nodes();
-                match result {
-                    // The child's value is the other side's.
-                    Ok(a) => match a.value {
-                        Value::Win { plies } => ("loss", plies + 1, solver.nodes()),
-                        Value::Loss { plies } => ("win", plies + 1, solver.nodes()),
-                        Value::Draw | Value::Unknown(_) => {
-                            ("draw", pos.empty().count(), solver.nodes())
-                        }
-                    },
-                    Err(why) => {
-                        unsettled = Some(why);
-                        break;
-                    }
-                }
-            }
+        let order = if second {
+            &from_centre
+        } else {
+            &roots.iter().collect()
         };
-        cp.settled.push(SettledMove {
-            cell: cell_name.clone(),
-            value: value.into(),
-            plies,
-            nodes,
-        });
-        checkpoint::write(path, &cp).map_err(InputError)?;
-        eprintln!(
-            "settled {cell_name}: {value} for {me} ({}/{} root moves)",
-            cp.settled.len(),
-            roots.len()
-        );
+        for &(cell, child) in order {
+            let cell_name = cell.name(n);
+            let known = cp.settled.iter().position(|s| s.cell == cell_name);
+            let todo = match known {
+                None => !second,
+                Some(i) => second && cp.settled[i].value == "no win",
+            };
+            if !todo {
+                continue;
+            }
+            solver.set_timeout(deadline.map(|d| d.saturating_duration_since(Instant::now())));
+            *snapshot.borrow_mut() = cp.clone();
+            let (result, nodes) = settle_root_move(&mut solver, child, me, second, fill);
+            cp.nodes += nodes;
+            let (value, plies) = match result {
+                Ok(found) => found,
+                Err(why) => {
+                    unsettled = Some(why);
+                    break 'passes;
+                }
+            };
+            let record = SettledMove {
+                cell: cell_name.clone(),
+                value: value.into(),
+                plies,
+                nodes,
+            };
+            match known {
+                Some(i) => cp.settled[i] = record,
+                None => cp.settled.push(record),
+            }
+            checkpoint::write(path, &cp).map_err(InputError)?;
+            eprintln!(
+                "settled {cell_name}: {value} for {me} ({}/{} root moves)",
+                cp.settled.len(),
+                roots.len()
+            );
+            if value == "win" || (second && value == "draw") {
+                break 'passes;
+            }
+        }
     }
     cp.seconds += started.elapsed().as_secs_f64();
     cp.lemmas = lemma_records(&solver, n);
@@ -259,6 +274,55 @@ pub fn solve_checkpointed(
         unsettled,
         &name,
     ))
+}
+
+/// `roots` from the centre of an `n` x `n` board out.
+fn centre_first(roots: &[(Cell, Position)], n: u8) -> Vec<&(Cell, Position)> {
+    let off_centre = |cell: &Cell| {
+        let (r, c) = (i32::from(cell.row(n)) * 2, i32::from(cell.col(n)) * 2);
+        (r - i32::from(n) + 1).abs() + (c - i32::from(n) + 1).abs()
+    };
+    let mut sorted: Vec<_> = roots.iter().collect();
+    sorted.sort_by_key(|(cell, _)| off_centre(cell));
+    sorted
+}
+
+/// One root move of a checkpointed run (`child`: the position after it),
+/// for the side to move at the root, `me`: in the first pass whether `me`
+/// can still win after it ("no win" when its weak game says not, else the
+/// exact value), in the second whether the other side can ("draw" when
+/// not, else the exact value). Also the nodes it took. `fill`: the plies
+/// to a full board from the root.
+fn settle_root_move(
+    solver: &mut Solver,
+    child: &Position,
+    me: Player,
+    second: bool,
+    fill: u32,
+) -> (Result<(&'static str, u32), Unsettled>, u64) {
+    match child.outcome() {
+        crate::game::Outcome::Win(_) => return (Ok(("win", 1)), 0),
+        crate::game::Outcome::Draw => return (Ok(("draw", 1)), 0),
+        crate::game::Outcome::Ongoing => {}
+    }
+    let attacker = if second { me.other() } else { me };
+    let weak = solver.weak_game(child, attacker);
+    let mut nodes = solver.nodes();
+    match weak {
+        Err(why) => return (Err(why), nodes),
+        Ok(false) if second => return (Ok(("draw", fill)), nodes),
+        Ok(false) => return (Ok(("no win", 0)), nodes),
+        Ok(true) => {}
+    }
+    let exact = solver.solve(child);
+    nodes += solver.nodes();
+    // The child's value is the other side's.
+    let value = exact.map(|a| match a.value {
+        Value::Win { plies } => ("loss", plies + 1),
+        Value::Loss { plies } => ("win", plies + 1),
+        Value::Draw | Value::Unknown(_) => ("draw", fill),
+    });
+    (value, nodes)
 }
 
 /// How often a checkpointed run writes its checkpoint while it searches
@@ -384,7 +448,9 @@ fn checkpoint_report(
     let best = cp.settled.iter().max_by_key(|s| rank(s));
     let all = cp.settled.len() == roots;
     let won = best.is_some_and(|s| s.value == "win");
-    let settled = best.filter(|_| won || (all && unsettled.is_none()));
+    // A best move known only as "no win" (the second pass did not end)
+    // settles nothing.
+    let settled = best.filter(|s| won || (all && unsettled.is_none() && s.value != "no win"));
     let value = settled.map(|s| match (s.value.as_str(), me) {
         ("win", Player::O) | ("loss", Player::X) => "first",
         ("win", Player::X) | ("loss", Player::O) => "second",
@@ -409,8 +475,9 @@ fn checkpoint_report(
             .collect(),
         to_move: me.symbol(),
         note: Some(format!(
-            "{} of {roots} distinct root moves settled (checkpoint {name})",
-            cp.settled.len()
+            "{} of {roots} distinct root moves settled, {} of them only as no win for {me} (checkpoint {name})",
+            cp.settled.len(),
+            cp.settled.iter().filter(|s| s.value == "no win").count(),
         )),
     }
 }

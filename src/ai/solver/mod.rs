@@ -233,21 +233,7 @@ impl Solver {
     /// The exact value of `pos` (which must not be over) and a best move:
     /// the fastest win, a move that keeps the draw, or the slowest loss.
     pub fn solve(&mut self, pos: &Position) -> Result<Analysis, Unsettled> {
-        self.started = Instant::now();
-        self.last_progress = Duration::ZERO;
-        self.nodes = 0;
-        self.next_poll = POLL_NODES;
-        self.stopped = None;
-        let boards = [pos.small_board(Player::O), pos.small_board(Player::X)];
-        let mut st = State {
-            boards,
-            side: pos.to_move().index(),
-            hashes: self.geo.symmetric_hashes(boards),
-            counts: [[0; 3]; 2],
-        };
-        if let Some(masks) = &self.geo.line_index_masks {
-            st.counts = st.boards.map(|stones| count_stones(masks, stones));
-        }
+        let mut st = self.start(pos);
         let empties = pos.small_empty().count_ones();
         // A quick probe: the whole game at once, for up to PROBE_NODES
         // nodes. It settles short wins (4x4 with three in a row, and most
@@ -282,6 +268,41 @@ impl Solver {
             nodes: self.nodes,
             elapsed: self.started.elapsed(),
         })
+    }
+
+    /// Whether `attacker` can complete a line in `pos` (not over) when the
+    /// other side only blocks: the weak game alone. `false` means it
+    /// cannot win the real game either.
+    pub fn weak_game(&mut self, pos: &Position, attacker: Player) -> Result<bool, Unsettled> {
+        let mut st = self.start(pos);
+        let a = attacker.index();
+        let (alpha, beta) = if st.side == a { (0, 1) } else { (-1, 0) };
+        self.phase = "weak game";
+        let score = self.weak_pass(&mut st, a, alpha, beta);
+        match self.stopped {
+            Some(why) => Err(why),
+            None => Ok(if st.side == a { score > 0 } else { score < 0 }),
+        }
+    }
+
+    /// A new search from `pos`: the counters reset, and the working copy.
+    fn start(&mut self, pos: &Position) -> State {
+        self.started = Instant::now();
+        self.last_progress = Duration::ZERO;
+        self.nodes = 0;
+        self.next_poll = POLL_NODES;
+        self.stopped = None;
+        let boards = [pos.small_board(Player::O), pos.small_board(Player::X)];
+        let mut st = State {
+            boards,
+            side: pos.to_move().index(),
+            hashes: self.geo.symmetric_hashes(boards),
+            counts: [[0; 3]; 2],
+        };
+        if let Some(masks) = &self.geo.line_index_masks {
+            st.counts = st.boards.map(|stones| count_stones(masks, stones));
+        }
+        st
     }
 
     /// The exact score of the root by the weak games first.
@@ -434,6 +455,29 @@ mod tests {
         let draw = solve_empty(4, 4);
         assert_eq!(draw.value, Value::Draw);
         assert!(draw.nodes > PROBE_NODES, "{}", draw.nodes);
+    }
+
+    #[test]
+    fn the_weak_game_alone_agrees_with_the_values() {
+        // 4x4 with three: O wins, so wins its weak game; X cannot win, but
+        // wins its own weak game (O only blocking) with O to move. With
+        // four, and (6,6,5) by the zone proofs: neither wins its weak game.
+        let weak = |size, goal, who| {
+            let rules = Rules::new(size, goal).unwrap();
+            Solver::new(rules)
+                .weak_game(&Position::new(rules), who)
+                .unwrap()
+        };
+        assert!(weak(4, 3, Player::O));
+        assert!(weak(4, 3, Player::X));
+        assert!(!weak(4, 4, Player::O) && !weak(4, 4, Player::X));
+        assert!(!weak(6, 5, Player::O) && !weak(6, 5, Player::X));
+        let rules = Rules::new(5, 4).unwrap();
+        let pos = Position::from_moves(rules, &Cell::parse_list("C3,A1,C2", 5).unwrap()).unwrap();
+        let mut solver = Solver::new(rules);
+        let won = matches!(solver.solve(&pos).unwrap().value, Value::Loss { .. });
+        assert!(won, "O wins after C3 A1 C2 on 5x5 with four");
+        assert!(solver.weak_game(&pos, Player::O).unwrap());
     }
 
     #[test]
