@@ -179,23 +179,12 @@ impl Solver {
     /// wins. `pairing_failed`: the parent already looked for a pairing here.
     fn maker_turn(&mut self, node: &Node, ply: u32, pairing_failed: bool) -> Found {
         let started = self.nodes;
-        self.nodes += 1;
-        if self.nodes >= self.next_poll {
-            self.poll();
-        }
-        if self.halted() {
+        if !self.enter_node() {
             return Found::Maker;
         }
-        let goal = u32::from(self.geo.goal);
-        let empty = self.geo.full & !(node.maker | node.breaker);
-        let mut open = 0u64;
-        for &line in &self.geo.lines {
-            if line & node.breaker == 0 {
-                if (line & node.maker).count_ones() == goal - 1 {
-                    return Found::Maker;
-                }
-                open |= line & empty;
-            }
+        let (empty, open, fours) = self.makers_lines(node);
+        if fours != 0 {
+            return Found::Maker;
         }
         if open == 0 {
             return Found::Breaker(0);
@@ -253,24 +242,10 @@ impl Solver {
     /// searched in turn until one holds.
     fn breaker_turn(&mut self, node: &Node, ply: u32) -> Found {
         let started = self.nodes;
-        self.nodes += 1;
-        if self.nodes >= self.next_poll {
-            self.poll();
-        }
-        if self.halted() {
+        if !self.enter_node() {
             return Found::Maker;
         }
-        let goal = u32::from(self.geo.goal);
-        let empty = self.geo.full & !(node.maker | node.breaker);
-        let (mut open, mut fours) = (0u64, 0u64);
-        for &line in &self.geo.lines {
-            if line & node.breaker == 0 {
-                open |= line & empty;
-                if (line & node.maker).count_ones() == goal - 1 {
-                    fours |= line & empty;
-                }
-            }
-        }
+        let (empty, open, fours) = self.makers_lines(node);
         if fours.count_ones() >= 2 {
             return Found::Maker;
         }
@@ -327,6 +302,35 @@ impl Solver {
         }
         self.zone_store(key, sym, Found::Maker, (node, true, started));
         Found::Maker
+    }
+
+    /// Counts a node and looks at the clock now and then; false when the
+    /// search must unwind.
+    #[inline]
+    fn enter_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        !self.halted()
+    }
+
+    /// The empty cells, the empty cells of the lines still open to the
+    /// maker, and the cells that would complete one (its fours).
+    #[inline]
+    fn makers_lines(&self, node: &Node) -> (u64, u64, u64) {
+        let goal = u32::from(self.geo.goal);
+        let empty = self.geo.full & !(node.maker | node.breaker);
+        let (mut open, mut fours) = (0u64, 0u64);
+        for &line in &self.geo.lines {
+            if line & node.breaker == 0 {
+                open |= line & empty;
+                if (line & node.maker).count_ones() == goal - 1 {
+                    fours |= line & empty;
+                }
+            }
+        }
+        (empty, open, fours)
     }
 
     /// Keeps a breaker turn's result (and its move, at the root).
