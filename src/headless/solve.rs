@@ -233,6 +233,10 @@ pub fn solve_checkpointed(
             }
             solver.set_timeout(deadline.map(|d| d.saturating_duration_since(Instant::now())));
             *snapshot.borrow_mut() = cp.clone();
+            let (who, pass) = if second { (me.other(), 2) } else { (me, 1) };
+            stderr_line(&format!(
+                "solving {cell_name}: can {who} win after it? (pass {pass})"
+            ));
             let (result, nodes) = settle_root_move(&mut solver, child, me, second, fill);
             cp.nodes += nodes;
             let (value, plies) = match result {
@@ -253,11 +257,11 @@ pub fn solve_checkpointed(
                 None => cp.settled.push(record),
             }
             checkpoint::write(path, &cp).map_err(InputError)?;
-            eprintln!(
+            stderr_line(&format!(
                 "settled {cell_name}: {value} for {me} ({}/{} root moves)",
                 cp.settled.len(),
                 roots.len()
-            );
+            ));
             if value == "win" || (second && value == "draw") {
                 break 'passes;
             }
@@ -274,6 +278,17 @@ pub fn solve_checkpointed(
         unsettled,
         &name,
     ))
+}
+
+/// A line on stderr, which on a terminal first clears the progress line
+/// drawn there.
+fn stderr_line(text: &str) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!("\r\x1b[2K{text}");
+    } else {
+        eprintln!("{text}");
+    }
 }
 
 /// `roots` from the centre of an `n` x `n` board out.

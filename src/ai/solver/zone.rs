@@ -289,7 +289,13 @@ impl Solver {
                 }
             }
         }
+        if ply == 0 {
+            self.root_moves = moves.len();
+        }
         for (i, &cell) in moves.iter().enumerate() {
+            if ply == 0 {
+                self.root_done = i;
+            }
             let child = self.play(node, cell, 1);
             let found = self.maker_turn(&child, ply + 1, i < looked);
             if self.halted() {
