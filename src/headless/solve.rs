@@ -387,7 +387,7 @@ fn checkpointing_solver(
                 .map(|l| LemmaRecord::new(l, rules.size()))
                 .collect();
             if let Err(why) = checkpoint::write(&path, &cp) {
-                eprintln!("{why}");
+                stderr_line(&why);
             }
         }
     });
