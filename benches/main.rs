@@ -125,7 +125,7 @@ fn solve(c: &mut Criterion) {
     }
     // The classic boards the solver settles (not in the 4x4 comparison).
     group.sample_size(10);
-    for (size, goal) in [(5, 4), (5, 5), (6, 4), (6, 5)] {
+    for (size, goal) in [(5, 4), (5, 5), (6, 4), (6, 5), (7, 5)] {
         let rules = Rules::new(size, goal).unwrap();
         let pos = Position::new(rules);
         group.bench_function(format!("{size}x{size}_k{goal}_empty_board"), |b| {

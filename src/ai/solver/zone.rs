@@ -372,12 +372,15 @@ impl Solver {
     }
 
     /// How much each empty cell matters: over the lines still open to the
-    /// maker through it, 4 to the power of the maker's stones on the line.
+    /// maker through it, 2 to the power of the maker's stones on the line.
+    /// The base matters: on (7,7,5), 2 proves the draw in 62 k nodes, 3 in
+    /// 321 k, 4 in 1.75 M, 8 not in a minute, and counting the lines alone
+    /// not in a minute either (BENCHMARKS.md, run W).
     fn heat(&self, node: &Node, empty: u64) -> [u32; 64] {
         let mut heat = [0u32; 64];
         for &line in &self.geo.lines {
             if line & node.breaker == 0 {
-                let weight = 1u32 << (2 * (line & node.maker).count_ones());
+                let weight = 1u32 << (line & node.maker).count_ones();
                 for cell in bits(line & empty) {
                     heat[cell as usize] += weight;
                 }
