@@ -286,12 +286,15 @@ impl Solver {
     }
 
     /// A new search from `pos`: the counters reset, and the working copy.
+    /// A search that must not start (the deadline passed, or the stop
+    /// flag is up) is stopped at once: many small searches in a row, each
+    /// too short to look at the clock, still end in time.
     fn start(&mut self, pos: &Position) -> State {
         self.started = Instant::now();
         self.last_progress = Duration::ZERO;
         self.nodes = 0;
         self.next_poll = POLL_NODES;
-        self.stopped = None;
+        self.stopped = self.stop_reason();
         let boards = [pos.small_board(Player::O), pos.small_board(Player::X)];
         let mut st = State {
             boards,
@@ -398,6 +401,22 @@ impl Solver {
         st.counts[st.side] = counts_before;
     }
 
+    /// Why the search must stop now, if it must: the stop flag, or the
+    /// deadline passed.
+    fn stop_reason(&self) -> Option<Unsettled> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            Some(Unsettled::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Unsettled::Timeout)
+        } else {
+            None
+        }
+    }
+
     /// The clock, the stop flag and the progress line: every few thousand
     /// nodes.
     #[cold]
@@ -411,15 +430,7 @@ impl Solver {
         if self.weak.is_some() && self.use_pairing {
             self.zones.grow(self.nodes);
         }
-        if self
-            .stop
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-        {
-            self.stopped = Some(Unsettled::Interrupted);
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stopped = Some(Unsettled::Timeout);
-        }
+        self.stopped = self.stop_reason();
         let elapsed = self.started.elapsed();
         if let Some((every, report)) = &mut self.progress
             && elapsed >= self.last_progress + *every
