@@ -372,6 +372,7 @@ fn checkpointing_solver(
     let mut display = options.progress;
     let (snapshot, path) = (snapshot.clone(), path.to_path_buf());
     let mut last_write = Instant::now();
+    let run_started = last_write;
     solver.on_progress(Duration::from_millis(500), move |p| {
         if let Some(report) = &mut display {
             report(p);
@@ -380,7 +381,9 @@ fn checkpointing_solver(
             last_write = Instant::now();
             let mut cp = snapshot.borrow().clone();
             cp.nodes += p.nodes;
-            cp.seconds += p.elapsed.as_secs_f64();
+            // The snapshot counts the seconds of earlier runs only; its
+            // nodes, those of the root moves settled before this one.
+            cp.seconds += run_started.elapsed().as_secs_f64();
             cp.lemmas = p
                 .lemmas
                 .iter()
