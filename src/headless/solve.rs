@@ -646,7 +646,9 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     // On a terminal a progress line redrawn in place; otherwise (a log of
     // a long run) one line a minute.
     let terminal = std::io::stderr().is_terminal();
-    let mut last_line = Duration::ZERO;
+    // Timed on the wall clock: each search of a checkpointed run starts
+    // its own elapsed time at zero.
+    let mut last_line = Instant::now();
     let progress: ProgressReport = Box::new(move |p: &crate::ai::solver::Progress| {
         let secs = p.elapsed.as_secs_f64();
         let line = format!(
@@ -662,8 +664,8 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
         );
         if terminal {
             eprint!("\r\x1b[2K{line}");
-        } else if p.elapsed >= last_line + PLAIN_PROGRESS_EVERY {
-            last_line = p.elapsed;
+        } else if last_line.elapsed() >= PLAIN_PROGRESS_EVERY {
+            last_line = Instant::now();
             eprintln!("{line}");
         }
     });
