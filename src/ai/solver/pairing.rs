@@ -152,7 +152,7 @@ pub fn holds(lines: &[u64], defender: u64, empty: u64, pairs: &[(u8, u8)]) -> bo
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::game::Rules;
     use rand::{RngExt, SeedableRng};
@@ -160,7 +160,7 @@ mod tests {
     /// Whether the attacker, moving first (`attacker_to_move`) or second,
     /// can complete a line against every defence: a plain game-tree search
     /// over the weak game with a memo, for small boards.
-    fn attacker_wins(
+    pub(in crate::ai::solver) fn attacker_wins(
         lines: &[u64],
         (a, d): (u64, u64),
         empty: u64,

@@ -494,41 +494,6 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use std::collections::HashMap;
 
-    /// Whether the maker completes a line against every defence: a plain
-    /// game-tree search over the weak game with a memo.
-    fn maker_wins(
-        lines: &[u64],
-        (maker, breaker): (u64, u64),
-        empty: u64,
-        maker_to_move: bool,
-        memo: &mut HashMap<(u64, u64), bool>,
-    ) -> bool {
-        if lines.iter().any(|&l| l & !maker == 0) {
-            return true;
-        }
-        if empty == 0 || lines.iter().all(|&l| l & breaker != 0) {
-            return false;
-        }
-        if let Some(&known) = memo.get(&(maker, breaker)) {
-            return known;
-        }
-        let mut result = !maker_to_move;
-        for cell in bits(empty) {
-            let c = 1u64 << cell;
-            let wins = if maker_to_move {
-                maker_wins(lines, (maker | c, breaker), empty & !c, false, memo)
-            } else {
-                maker_wins(lines, (maker, breaker | c), empty & !c, true, memo)
-            };
-            if wins == maker_to_move {
-                result = wins;
-                break;
-            }
-        }
-        memo.insert((maker, breaker), result);
-        result
-    }
-
     /// Random positions of `stones` stones, split between the two sides
     /// as in a game, where the maker (O) has no line yet.
     fn positions(rules: Rules, stones: usize, count: usize, seed: u64) -> Vec<(u64, u64)> {
@@ -577,7 +542,7 @@ mod tests {
                     solver.breaker_turn(&node(&solver, maker, breaker), 1)
                 };
                 let mut memo = HashMap::new();
-                let truth = maker_wins(
+                let truth = super::super::pairing::tests::attacker_wins(
                     &geo.lines,
                     (maker, breaker),
                     empty,
@@ -593,7 +558,7 @@ mod tests {
                     assert_eq!(zone & !empty, 0, "a zone holds empty cells only");
                     let handed = maker | (empty & !zone);
                     let mut memo = HashMap::new();
-                    let still = maker_wins(
+                    let still = super::super::pairing::tests::attacker_wins(
                         &geo.lines,
                         (handed, breaker),
                         empty & zone,
