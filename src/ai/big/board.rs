@@ -21,10 +21,13 @@
 //! changes it only in the K-cell windows through that move: each update
 //! looks at the 4 x (2K - 1) cells around it.
 
+use super::shape::{Shape, ShapeTable, threat_value, window_weight};
 use crate::game::{Bits, DIRECTIONS, MAX_GOAL, MAX_SIZE, Outcome, Player, Position, Rules};
 
 /// Cells of the largest board.
 const MAX_CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
+/// Lines of one direction on the largest board (its diagonals).
+const MAX_LINES: usize = 2 * MAX_SIZE as usize - 1;
 
 /// What is fixed for one (N, K): the board mask and each cell's
 /// neighbourhood.
@@ -40,6 +43,17 @@ pub struct Tables {
     weight: [i32; 9],
     /// Zobrist keys `zobrist[cell][player]`, for the search's table.
     zobrist: Vec<[u64; 2]>,
+    /// `line_at[cell][d]`: the line of direction `d` through the cell, and
+    /// the cell's place along it.
+    line_at: Vec<[(u8, u8); 4]>,
+    /// `on_line[d][line]`: the places of the line that are on the board,
+    /// each at bit `place + K - 1` (so that the K - 1 cells before place
+    /// 0 read as off the board).
+    on_line: [[u32; MAX_LINES]; 4],
+    /// `step[d]`: the index difference between neighbours along `d`.
+    step: [i32; 4],
+    /// The shapes a stone makes along a line, for this K.
+    shapes: &'static ShapeTable,
 }
 
 impl Tables {
@@ -56,11 +70,19 @@ impl Tables {
                     .collect()
             })
             .collect();
-        // Each stone more in a window is worth 8 times as much: three in a
-        // row outweighs any spread of twos around it.
-        let mut weight = [0; 9];
-        for (j, w) in weight.iter_mut().enumerate().skip(1) {
-            *w = 8i32.pow(j as u32 - 1);
+        let weight = std::array::from_fn(|j| window_weight(j as u32));
+        let half = goal as u32 - 1;
+        let mut line_at = vec![[(0, 0); 4]; (n * n) as usize];
+        let mut on_line = [[0; MAX_LINES]; 4];
+        for (cell, at) in line_at.iter_mut().enumerate() {
+            let (r, c) = (cell as i32 / n, cell as i32 % n);
+            // Rows, columns, diagonals and anti-diagonals, each along the
+            // way `DIRECTIONS` steps.
+            let lines = [(r, c), (c, r), (c - r + n - 1, r), (r + c, r)];
+            for (d, (line, place)) in lines.into_iter().enumerate() {
+                at[d] = (line as u8, place as u8);
+                on_line[d][line as usize] |= 1 << (place as u32 + half);
+            }
         }
         Tables {
             size,
@@ -70,6 +92,10 @@ impl Tables {
             near,
             weight,
             zobrist: zobrist_keys(rules.cells() as usize),
+            line_at,
+            on_line,
+            step: DIRECTIONS.map(|(dr, dc)| dr * n + dc),
+            shapes: ShapeTable::for_goal(goal),
         }
     }
 
@@ -104,7 +130,7 @@ fn zobrist_keys(cells: usize) -> Vec<[u64; 2]> {
 fn adjust(counts: &mut [u8; MAX_CELLS], cells: &mut Bits, seg: &Segment, empties: u32, by: i8) {
     let mut e = empties;
     while e != 0 {
-        let c = seg.cells[e.trailing_zeros() as usize] as usize;
+        let c = seg.cell(e.trailing_zeros());
         e &= e - 1;
         let n = counts[c].wrapping_add_signed(by);
         counts[c] = n;
@@ -121,13 +147,26 @@ fn adjust(counts: &mut [u8; MAX_CELLS], cells: &mut Bits, seg: &Segment, empties
 struct Segment {
     stones: [u32; 2],
     on_board: u32,
-    /// The board index of each position of the segment that is on it.
-    cells: [u16; 15],
+    /// The centre's board index, and the index step along the segment.
+    centre: i32,
+    step: i32,
+    half: i32,
+}
+
+impl Segment {
+    /// The board index of bit `i` (on the board).
+    #[inline]
+    fn cell(&self, i: u32) -> usize {
+        (self.centre + (i as i32 - self.half) * self.step) as usize
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
 pub struct BigBoard {
     stones: [Bits; 2],
+    /// The stones again, by line: `lines[side][d][line]` has bit
+    /// `place + K - 1` set for each stone (see [`Tables`]'s `on_line`).
+    lines: [[[u32; MAX_LINES]; 4]; 2],
     wins: [Bits; 2],
     /// Per side and cell: the win cells a stone there would make.
     fours: [[u8; MAX_CELLS]; 2],
@@ -151,6 +190,7 @@ impl BigBoard {
     pub fn empty() -> BigBoard {
         BigBoard {
             stones: [Bits::EMPTY; 2],
+            lines: [[[0; MAX_LINES]; 4]; 2],
             wins: [Bits::EMPTY; 2],
             fours: [[0; MAX_CELLS]; 2],
             four_cells: [Bits::EMPTY; 2],
@@ -229,7 +269,7 @@ impl BigBoard {
         self.for_each_window(t, cell, p, |seg, w, mine, theirs| {
             if theirs == 0 && mine + 2 == k {
                 let gap = w & !seg.stones[me] & !(1 << (k - 1));
-                let win = seg.cells[gap.trailing_zeros() as usize];
+                let win = seg.cell(gap.trailing_zeros()) as u16;
                 if !made[..count].contains(&win) {
                     made[count] = win;
                     count += 1;
@@ -298,7 +338,7 @@ impl BigBoard {
         let centre = 1u32 << (k - 1);
         let window = (1u32 << k) - 1;
         // The segments are read first, so the counts can change in place.
-        let segments = DIRECTIONS.map(|(dr, dc)| self.segment(t, cell, dr, dc));
+        let segments = [0, 1, 2, 3].map(|d| self.segment(t, cell, d));
         for seg in &segments {
             for start in 0..k {
                 let w = window << start;
@@ -325,7 +365,7 @@ impl BigBoard {
                         // K - 1 of ours once this stone is down: the one
                         // empty cell left completes the line.
                         let gap = w & !seg.stones[me] & !centre;
-                        wins.insert(seg.cells[gap.trailing_zeros() as usize] as usize);
+                        wins.insert(seg.cell(gap.trailing_zeros()));
                     }
                 }
                 if mine == 0 {
@@ -352,6 +392,9 @@ impl BigBoard {
         self.score = score;
         self.wins[me] = wins;
         self.stones[me].insert(cell);
+        for (d, &(line, place)) in t.line_at[cell].iter().enumerate() {
+            self.lines[me][d][line as usize] |= 1 << (place as u32 + k - 1);
+        }
         self.wins[0].remove(cell);
         self.wins[1].remove(cell);
         self.near = (self.near | t.near[cell]).and_not(self.stones[0] | self.stones[1]);
@@ -390,46 +433,52 @@ impl BigBoard {
         );
     }
 
-    /// The 2K - 1 cells through `cell` along (dr, dc).
+    /// The 2K - 1 cells through `cell` along direction `d`: shifts of the
+    /// line bitboards.
     #[inline]
-    fn segment(&self, t: &Tables, cell: usize, dr: i32, dc: i32) -> Segment {
-        let n = t.size as i32;
-        let k = t.goal as i32;
-        let (row, col) = (cell as i32 / n, cell as i32 % n);
-        let mut seg = Segment {
-            stones: [0; 2],
-            on_board: 0,
-            cells: [0; 15],
-        };
-        for i in 0..2 * k - 1 {
-            let step = i - (k - 1);
-            let (r, c) = (row + dr * step, col + dc * step);
-            if !(0..n).contains(&r) || !(0..n).contains(&c) {
-                continue;
-            }
-            let at = (r * n + c) as usize;
-            seg.on_board |= 1 << i;
-            seg.cells[i as usize] = at as u16;
-            seg.stones[0] |= (self.stones[0].contains(at) as u32) << i;
-            seg.stones[1] |= (self.stones[1].contains(at) as u32) << i;
+    fn segment(&self, t: &Tables, cell: usize, d: usize) -> Segment {
+        let half = t.goal as u32 - 1;
+        let mask = (1u32 << (2 * half + 1)) - 1;
+        let (line, place) = t.line_at[cell][d];
+        let (line, place) = (line as usize, place as u32);
+        Segment {
+            stones: [
+                (self.lines[0][d][line] >> place) & mask,
+                (self.lines[1][d][line] >> place) & mask,
+            ],
+            on_board: (t.on_line[d][line] >> place) & mask,
+            centre: cell as i32,
+            step: t.step[d],
+            half: half as i32,
         }
-        seg
     }
 
-    /// How much a stone on `cell` would change the score for the side to
-    /// move, plus how much it would deny the opponent: an order for moves.
-    pub fn move_value(&self, t: &Tables, cell: usize) -> i32 {
-        let mut value = 0;
-        self.for_each_window(t, cell, self.to_move, |_, _, mine, theirs| {
-            let (mine, theirs) = (mine as usize, theirs as usize);
-            if theirs == 0 {
-                value += t.weight[mine + 1] - t.weight[mine];
-            }
-            if mine == 0 {
-                value += t.weight[theirs + 1] - t.weight[theirs];
-            }
+    /// The shapes a stone of each side on the empty `cell` would make in
+    /// the four directions (`[side][direction]`), and the sum of what it
+    /// would add to the windows of each side that it does not share.
+    #[inline]
+    pub fn shapes_at(&self, t: &Tables, cell: usize) -> ([[Shape; 4]; 2], i32) {
+        let mut windows = 0;
+        let per_direction = [0, 1, 2, 3].map(|d| {
+            let seg = self.segment(t, cell, d);
+            let off = !seg.on_board;
+            let (o, x) = (seg.stones[0], seg.stones[1]);
+            let (o_shape, o_value) = t.shapes.entry(o, x | off);
+            let (x_shape, x_value) = t.shapes.entry(x, o | off);
+            windows += o_value + x_value;
+            (o_shape, x_shape)
         });
-        value
+        let shapes = [per_direction.map(|s| s.0), per_direction.map(|s| s.1)];
+        (shapes, windows)
+    }
+
+    /// How promising a stone on `cell` is for the side to move: what its
+    /// windows gain and deny (the line-count evaluation's change), and
+    /// the threats it makes or takes away (its shapes, both sides').
+    pub fn move_value(&self, t: &Tables, cell: usize) -> i32 {
+        let (shapes, windows) = self.shapes_at(t, cell);
+        let me = self.to_move.index();
+        windows + threat_value(shapes[me]) + threat_value(shapes[me ^ 1]) * 4 / 5
     }
 
     /// Calls `f(segment, window, mine, theirs)` for every window of K cells
@@ -447,8 +496,8 @@ impl BigBoard {
         let k = t.goal as u32;
         let window = (1u32 << k) - 1;
         let (me, opp) = (p.index(), p.other().index());
-        for (dr, dc) in DIRECTIONS {
-            let seg = self.segment(t, cell, dr, dc);
+        for d in 0..4 {
+            let seg = self.segment(t, cell, d);
             for start in 0..k {
                 let w = window << start;
                 if seg.on_board & w == w {
@@ -650,6 +699,7 @@ mod tests {
             played.play(&t, Cell::parse(m, 15).unwrap().index());
         }
         assert_eq!(b.stones, played.stones);
+        assert_eq!(b.lines, played.lines);
         assert_eq!(b.wins, played.wins);
         assert_eq!(b.score, played.score);
         assert_eq!(b.near, played.near);

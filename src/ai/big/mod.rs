@@ -9,6 +9,7 @@
 mod board;
 mod mcts;
 mod negamax;
+pub mod shape;
 pub mod vcf;
 pub mod vct;
 

@@ -146,11 +146,16 @@ impl BigNegamax {
         }
         let mut scored: Vec<(i32, usize)> =
             candidates.iter().map(|c| (b.move_value(t, c), c)).collect();
-        scored.sort_unstable_by(|a, b| {
+        let order = |a: &(i32, usize), b: &(i32, usize)| {
             b.0.cmp(&a.0)
                 .then(self.tie_break(a.1).cmp(&self.tie_break(b.1)))
-        });
-        scored.truncate(width);
+        };
+        if scored.len() > width {
+            // Only the best `width` need an order.
+            scored.select_nth_unstable_by(width, order);
+            scored.truncate(width);
+        }
+        scored.sort_unstable_by(order);
         scored.into_iter().map(|(_, c)| c).collect()
     }
 
