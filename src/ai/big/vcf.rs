@@ -37,11 +37,12 @@ fn search(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32, line: &mut Vec
         return false;
     }
     // An opponent's four must be blocked first: the block must itself be
-    // a four to keep the initiative.
+    // a four to keep the initiative. Only the cells where a stone makes
+    // a four can.
     let threats = b.wins(opp);
     let candidates = match threats.count() {
-        0 => b.near(),
-        1 => threats,
+        0 => b.four_cells(me),
+        1 => threats & b.four_cells(me),
         _ => return false,
     };
     for cell in candidates.iter() {
