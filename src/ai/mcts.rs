@@ -42,6 +42,9 @@ const TABLE_SIZE: usize = 8192;
 pub(crate) const ONGOING: u8 = 0;
 pub(crate) const WON: u8 = 1;
 pub(crate) const DRAWN: u8 = 2;
+/// Proven lost for the player who moved into it (the big boards' solver
+/// backup: a reply wins).
+pub(crate) const LOST: u8 = 3;
 
 /// A tree node, with its cell (and child count) in `C`: `u8` for the
 /// boards up to 8x8, `u16` for the big boards (`ai::big`), which share
@@ -82,12 +85,22 @@ impl<C: Copy + Default> Node<C> {
 /// The child of `node` (expanded) with the best UCT score.
 #[inline(always)]
 pub(crate) fn select_child<C: Copy + Into<usize>>(nodes: &[Node<C>], node: usize) -> usize {
+    select_among_first(nodes, node, nodes[node].children.into())
+}
+
+/// The same among the node's first `count` children (at least one).
+#[inline(always)]
+pub(crate) fn select_among_first<C: Copy + Into<usize>>(
+    nodes: &[Node<C>],
+    node: usize,
+    count: usize,
+) -> usize {
     let n = nodes[node];
     let explore = n.explore;
     let first = n.first_child as usize;
     let mut best = first;
     let mut best_score = f32::NEG_INFINITY;
-    for (i, child) in nodes[first..first + n.children.into()].iter().enumerate() {
+    for (i, child) in nodes[first..first + count].iter().enumerate() {
         let score = child.mean + explore * child.inv_sqrt;
         if score > best_score {
             best_score = score;

@@ -10,15 +10,20 @@
 //! 1 game of 20; these win about a fifth (BENCHMARKS.md, bigger boards). The tree
 //! applies the same tactics when it expands a node, so it never spends
 //! iterations on moves that ignore a threat, and otherwise keeps the
-//! [`TREE_WIDTH`] best cells by the evaluation's move order.
+//! [`TREE_WIDTH`] best cells by the shapes' move order, best first; a
+//! node's selection opens them one by one as its visits grow
+//! (progressive widening). Proofs are backed up: a node with a won child
+//! is lost, and one whose children are every saving move (a forced
+//! position) and all lost is won; a proven win is played, a proven loss
+//! avoided.
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::board::{BigBoard, Tables};
 use crate::ai::mcts::{
-    DRAWN, Limit, Node, ONGOING, WON, most_visited_child, progress, run_batches, select_child,
-    tables, visit,
+    DRAWN, LOST, Limit, Node, ONGOING, WON, most_visited_child, progress, run_batches,
+    select_among_first, tables, visit,
 };
 use crate::ai::{Budget, Engine, SearchInfo};
 use crate::game::{Bits, Cell, Outcome, Player, Position, Rules};
@@ -46,7 +51,7 @@ pub struct BigMcts {
 }
 
 /// Children a node gets when no threat narrows them: the most promising
-/// cells near the stones by the line-count order. Without a prior, UCT
+/// cells near the stones by the shapes' move order. Without a prior, UCT
 /// spreads a few thousand iterations over some 60 cells and reads nothing
 /// deeply.
 const TREE_WIDTH: usize = 12;
@@ -55,18 +60,25 @@ const TREE_WIDTH: usize = 12;
 /// few most visited that does not.
 const AVOID_BUDGET: u32 = 3_000;
 const AVOID_TRIES: usize = 4;
+/// Marks (in a node's state) a node whose children are every move that
+/// can save the game (a forced position), so that if each of them is
+/// lost, the node is won for the side that moved into it.
+const COMPLETE: u8 = 0x80;
 
-/// The children of a node: the tactical moves, and without a threat the
-/// [`TREE_WIDTH`] best of them by [`BigBoard::move_value`].
-fn tree_moves(t: &Tables, b: &BigBoard) -> Bits {
+/// The children of a node, best first by [`BigBoard::move_value`]: the
+/// tactical moves, and without a threat the [`TREE_WIDTH`] best of them.
+/// Says too whether they are every move worth anything (a win, the blocks
+/// of a win in one, the answers to a double threat), or a selection.
+fn tree_moves(t: &Tables, b: &BigBoard) -> (Vec<usize>, bool) {
     let mut moves = tactical_moves(t, b);
     let me = b.to_move();
-    if b.wins(me).is_empty() && b.wins(me.other()).is_empty() {
+    let mut complete = !b.wins(me).is_empty() || !b.wins(me.other()).is_empty();
+    if !complete {
         if b.four_cells(me.other()).is_empty()
             && let Some(cell) = b.double_four(t, me)
         {
             // Two win cells at once, and no four to answer with: won.
-            return Bits::EMPTY.with(cell);
+            return (vec![cell], true);
         }
         if b.double_four(t, me.other()).is_some() {
             // Only a stone in one of its windows of K - 2, or a four of
@@ -74,19 +86,23 @@ fn tree_moves(t: &Tables, b: &BigBoard) -> Bits {
             let answers = moves & (b.four_cells(me) | b.four_cells(me.other()));
             if !answers.is_empty() {
                 moves = answers;
+                complete = true;
             }
         }
     }
-    if moves.count() as usize <= TREE_WIDTH {
-        return moves;
-    }
     let mut scored: Vec<(i32, usize)> = moves.iter().map(|c| (b.move_value(t, c), c)).collect();
     scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored
-        .into_iter()
-        .take(TREE_WIDTH)
-        .map(|(_, c)| c)
-        .collect()
+    if !complete {
+        scored.truncate(TREE_WIDTH);
+    }
+    (scored.into_iter().map(|(_, c)| c).collect(), complete)
+}
+
+/// How many of a node's children (best first) selection looks at after
+/// `visits`: progressive widening, so that the first iterations go to
+/// the moves the shapes like best.
+fn widened(visits: u32) -> usize {
+    2 + (visits / 8).isqrt() as usize
 }
 
 /// The moves worth searching: a win in one if there is one, else the
@@ -166,8 +182,20 @@ impl BigMcts {
         Cell::from_index(cell)
     }
 
+    /// The move to play: a proven win, else the most visited move not
+    /// proven lost (the most visited if all are).
     fn best_child(&self) -> Option<Node<u16>> {
-        most_visited_child(&self.nodes)
+        let root = self.nodes.first()?;
+        let children = &self.nodes[root.first_child as usize..][..usize::from(root.children)];
+        if let Some(won) = children.iter().find(|n| proof(n) == WON) {
+            return Some(*won);
+        }
+        children
+            .iter()
+            .filter(|n| proof(n) != LOST)
+            .max_by_key(|n| n.visits)
+            .copied()
+            .or_else(|| most_visited_child(&self.nodes))
     }
 
     fn progress(&self) -> SearchInfo {
@@ -182,8 +210,9 @@ impl BigMcts {
         self.path.push(0);
         let o_reward: f32 = loop {
             let n = self.nodes[node];
-            match n.state {
+            match proof(&n) {
                 WON => break reward_of(board.to_move().other()),
+                LOST => break reward_of(board.to_move()),
                 DRAWN => break 0.5,
                 _ => {}
             }
@@ -194,7 +223,14 @@ impl BigMcts {
                 }
                 self.expand(node, &board);
             }
-            let best = select_child(&self.nodes, node);
+            let n = self.nodes[node];
+            let children = usize::from(n.children);
+            let open = if n.state & COMPLETE != 0 {
+                children
+            } else {
+                widened(n.visits).min(children)
+            };
+            let best = select_among_first(&self.nodes, node, open);
             board.play(&self.tables, self.nodes[best].cell as usize);
             node = best;
             self.path.push(node as u32);
@@ -214,12 +250,38 @@ impl BigMcts {
             };
             visit(&mut self.nodes[index as usize], reward, t);
         }
+        self.back_up_proofs();
+    }
+
+    /// Carries proofs up the last iteration's path: a node with a won
+    /// child is lost for the side that moved into it, and a node whose
+    /// children are complete and all lost is won.
+    fn back_up_proofs(&mut self) {
+        for i in (0..self.path.len().saturating_sub(1)).rev() {
+            let parent = self.path[i] as usize;
+            let n = self.nodes[parent];
+            if proof(&n) != ONGOING {
+                continue;
+            }
+            let children = &self.nodes[n.first_child as usize..][..usize::from(n.children)];
+            let proven = if children.iter().any(|c| proof(c) == WON) {
+                LOST
+            } else if n.state & COMPLETE != 0
+                && !children.is_empty()
+                && children.iter().all(|c| proof(c) == LOST)
+            {
+                WON
+            } else {
+                return;
+            };
+            self.nodes[parent].state = (n.state & COMPLETE) | proven;
+        }
     }
 
     fn expand(&mut self, node: usize, board: &BigBoard) {
         let first = self.nodes.len();
         let me = board.to_move();
-        let moves = tree_moves(&self.tables, board);
+        let (moves, complete) = tree_moves(&self.tables, board);
         // A double threat the other side cannot answer with a four is won
         // too (`tree_moves` then gives only that move).
         let sure = (board.wins(me).is_empty()
@@ -227,7 +289,7 @@ impl BigMcts {
             && board.four_cells(me.other()).is_empty())
         .then(|| board.double_four(&self.tables, me))
         .flatten();
-        for cell in moves.iter() {
+        for &cell in &moves {
             let state = if board.wins(me).contains(cell) || sure == Some(cell) {
                 WON
             } else if board.moves() as usize + 1 == self.tables.cells {
@@ -239,7 +301,10 @@ impl BigMcts {
         }
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
-        n.children = moves.count() as u16;
+        n.children = moves.len() as u16;
+        if complete {
+            n.state |= COMPLETE;
+        }
     }
 
     /// Plays on from `board`: a win in one when there is one, a block when
@@ -275,6 +340,12 @@ impl BigMcts {
         };
         1.0 / (1.0 + (-(for_o as f32) / EVAL_SCALE).exp())
     }
+}
+
+/// A node's state without its [`COMPLETE`] mark: ongoing, won, lost or
+/// drawn for the side that moved into it.
+fn proof(n: &Node<u16>) -> u8 {
+    n.state & !COMPLETE
 }
 
 /// O's reward when `winner` wins.
@@ -346,18 +417,49 @@ mod tests {
         // O (to move) has the open three F8 G8 H8; X has nothing: E8 or I8
         // leaves two win cells, which X cannot answer with a four.
         let b = board(&t, rules, "F8,A1,G8,O1,H8,A15");
-        let moves = tree_moves(&t, &b);
-        assert_eq!(moves.count(), 1);
-        let cell = moves.first().unwrap();
+        let (moves, complete) = tree_moves(&t, &b);
+        assert_eq!(moves.len(), 1);
+        assert!(complete);
+        let cell = moves[0];
         assert!(["E8", "I8"].contains(&Cell::from_index(cell).name(15).as_str()));
         // X to move against the same three: only the cells of O's windows
         // of K - 2 (or X's own fours, none here) are searched.
         let b = board(&t, rules, "F8,A1,G8,O1,H8");
-        let moves = tree_moves(&t, &b);
-        assert!(!moves.is_empty());
+        let (moves, complete) = tree_moves(&t, &b);
+        assert!(!moves.is_empty() && complete);
         assert!(
-            moves.iter().all(|c| b.fours_at(Player::O, c) > 0),
+            moves.iter().all(|&c| b.fours_at(Player::O, c) > 0),
             "{moves:?}"
+        );
+    }
+
+    #[test]
+    fn proofs_back_up_to_the_root() {
+        let rules = Rules::new(15, 5).unwrap();
+        // X to move against two open threes of O far apart (F8 G8 H8 and
+        // C3 C4 C5): whichever X blocks, O makes an open four with the
+        // other. Every answer of X is lost, so the root is won for O.
+        let moves = "F8,A15,G8,O15,H8,O1,C3,L1,C4,O8,C5";
+        let pos =
+            Position::from_moves(rules, &Cell::parse_list(moves, rules.size()).unwrap()).unwrap();
+        let mut mcts = BigMcts::new(rules, Limit::Iterations(1), 1);
+        mcts.search_iterations(&pos, 3_000);
+        assert_eq!(proof(&mcts.nodes[0]), WON);
+        let root = mcts.nodes[0];
+        let children = &mcts.nodes[root.first_child as usize..][..usize::from(root.children)];
+        assert!(children.len() >= 4, "{}", children.len());
+        assert!(children.iter().all(|c| proof(c) == LOST));
+        // O to move after X blocks the row: its open four wins, proven at
+        // once, and the move played is that one.
+        let moves = format!("{moves},E8");
+        let pos =
+            Position::from_moves(rules, &Cell::parse_list(&moves, rules.size()).unwrap()).unwrap();
+        let cell = mcts.search_iterations(&pos, 200);
+        assert_eq!(proof(&mcts.nodes[0]), LOST);
+        assert!(
+            ["C2", "C6"].contains(&cell.name(15).as_str()),
+            "{}",
+            cell.name(15)
         );
     }
 }
