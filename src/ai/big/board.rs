@@ -16,6 +16,10 @@
 //! - `near`: the empty cells within two of a stone, the candidate moves.
 //! - `score`: a line-count evaluation (from O's side), the sum over every
 //!   window of K cells holding stones of one side only.
+//! - `lines`: the stones again, one bitboard per line of each direction,
+//!   so that the 2K - 1 cells through a cell along a line are two shifts
+//!   away. They feed the updates above and the shapes (`super::shape`)
+//!   that order the moves.
 //!
 //! Every quantity depends only on which cells hold which stones, so a move
 //! changes it only in the K-cell windows through that move: each update
