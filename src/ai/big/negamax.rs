@@ -144,6 +144,18 @@ impl BigNegamax {
                 candidates = answers;
             }
         }
+        if width != usize::MAX {
+            // Cells that make or stop a four or a three, when there are
+            // enough of them: the others would not make the cut.
+            let hot = candidates
+                & (b.three_cells(me)
+                    | b.three_cells(me.other())
+                    | b.four_cells(me)
+                    | b.four_cells(me.other()));
+            if hot.count() as usize >= width {
+                candidates = hot;
+            }
+        }
         let mut scored: Vec<(i32, usize)> =
             candidates.iter().map(|c| (b.move_value(t, c), c)).collect();
         let order = |a: &(i32, usize), b: &(i32, usize)| {
