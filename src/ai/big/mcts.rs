@@ -90,6 +90,18 @@ fn tree_moves(t: &Tables, b: &BigBoard) -> (Vec<usize>, bool) {
             }
         }
     }
+    if !complete {
+        // As in Negamax: the cells that make or stop a four or a three,
+        // when there are enough of them.
+        let hot = moves
+            & (b.three_cells(me)
+                | b.three_cells(me.other())
+                | b.four_cells(me)
+                | b.four_cells(me.other()));
+        if hot.count() as usize >= TREE_WIDTH {
+            moves = hot;
+        }
+    }
     let mut scored: Vec<(i32, usize)> = moves.iter().map(|c| (b.move_value(t, c), c)).collect();
     scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     if !complete {
