@@ -244,6 +244,11 @@ impl BigBoard {
     pub fn three_cells(&self, p: Player) -> Bits {
         self.three_cells[p.index()]
     }
+    /// The empty cells where a stone makes or stops a four or a three,
+    /// for either side: where the fight is.
+    pub fn threat_cells(&self) -> Bits {
+        self.three_cells[0] | self.three_cells[1] | self.four_cells[0] | self.four_cells[1]
+    }
     /// How many windows of K - 2 a stone of `p` on `cell` makes.
     pub fn threes_at(&self, p: Player, cell: usize) -> u8 {
         self.threes[p.index()][cell]

@@ -15,7 +15,8 @@
 //! (progressive widening). Proofs are backed up: a node with a won child
 //! is lost, and one whose children are every saving move (a forced
 //! position) and all lost is won; a proven win is played, a proven loss
-//! avoided.
+//! avoided. A new leaf where the side to move wins by fours (a short VCF
+//! search) is proven lost for the side that moved into it.
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -60,6 +61,9 @@ const TREE_WIDTH: usize = 12;
 /// few most visited that does not.
 const AVOID_BUDGET: u32 = 3_000;
 const AVOID_TRIES: usize = 4;
+/// The search for a win by fours at each new leaf: fours tried, plies.
+const LEAF_VCF_BUDGET: u32 = 30;
+const LEAF_VCF_PLIES: u32 = 15;
 /// Marks (in a node's state) a node whose children are every move that
 /// can save the game (a forced position), so that if each of them is
 /// lost, the node is won for the side that moved into it.
@@ -93,11 +97,7 @@ fn tree_moves(t: &Tables, b: &BigBoard) -> (Vec<usize>, bool) {
     if !complete {
         // As in Negamax: the cells that make or stop a four or a three,
         // when there are enough of them.
-        let hot = moves
-            & (b.three_cells(me)
-                | b.three_cells(me.other())
-                | b.four_cells(me)
-                | b.four_cells(me.other()));
+        let hot = moves & b.threat_cells();
         if hot.count() as usize >= TREE_WIDTH {
             moves = hot;
         }
@@ -231,6 +231,9 @@ impl BigMcts {
             if n.first_child == 0 {
                 let room = self.nodes.len() + (board.near().count() as usize) < self.max_nodes;
                 if (n.visits == 0 && node != 0) || !room {
+                    if node != 0 && self.wins_by_fours(node, &board) {
+                        break reward_of(board.to_move());
+                    }
                     break self.playout(board);
                 }
                 self.expand(node, &board);
@@ -263,6 +266,22 @@ impl BigMcts {
             visit(&mut self.nodes[index as usize], reward, t);
         }
         self.back_up_proofs();
+    }
+
+    /// Whether the side to move at a new leaf wins by fours (a short VCF
+    /// search): the leaf is then proven lost for the side that moved
+    /// into it, and marked so.
+    fn wins_by_fours(&mut self, node: usize, board: &BigBoard) -> bool {
+        if board.four_cells(board.to_move()).is_empty() {
+            return false;
+        }
+        let mut tries = LEAF_VCF_BUDGET;
+        if super::vcf::find(&self.tables, board, LEAF_VCF_PLIES, &mut tries).is_none() {
+            return false;
+        }
+        let n = &mut self.nodes[node];
+        n.state = (n.state & COMPLETE) | LOST;
+        true
     }
 
     /// Carries proofs up the last iteration's path: a node with a won
@@ -473,5 +492,24 @@ mod tests {
             "{}",
             cell.name(15)
         );
+    }
+
+    #[test]
+    fn a_leaf_won_by_fours_is_marked_lost_for_its_mover() {
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        let mut mcts = BigMcts::new(rules, Limit::Iterations(1), 1);
+        mcts.nodes = vec![Node::leaf(0, ONGOING), Node::leaf(0, ONGOING)];
+        // O to move with an open three (H8 I8 J8): a VCF, so the leaf's
+        // mover, X, has lost.
+        let won = board(&t, rules, "H8,A1,I8,A3,J8,A5");
+        assert!(mcts.wins_by_fours(1, &won));
+        assert_eq!(proof(&mcts.nodes[1]), LOST);
+        // The same three closed at G8: fours to make, none that wins.
+        let closed = board(&t, rules, "H8,G8,I8,A1,J8,A3");
+        assert!(!closed.four_cells(Player::O).is_empty());
+        mcts.nodes[1] = Node::leaf(0, ONGOING);
+        assert!(!mcts.wins_by_fours(1, &closed));
+        assert_eq!(proof(&mcts.nodes[1]), ONGOING);
     }
 }
