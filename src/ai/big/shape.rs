@@ -74,7 +74,7 @@ const UNKNOWN: i32 = i32::MIN;
 impl ShapeTable {
     /// The table for K = `goal` (3 to [`MAX_GOAL`]), built at its first
     /// use and kept for the process (K = 5: 6,561 entries; K = 8, the
-    /// largest, 4.8 million).
+    /// largest, 4.8 million: 24 MB, built in about 0.1 s).
     pub fn for_goal(goal: u8) -> &'static ShapeTable {
         static TABLES: [OnceLock<ShapeTable>; MAX_GOAL as usize + 1] =
             [const { OnceLock::new() }; MAX_GOAL as usize + 1];
