@@ -26,7 +26,7 @@ use crate::ai::mcts::{
     DRAWN, LOST, Limit, Node, ONGOING, WON, most_visited_child, progress, run_batches,
     select_among_first, tables, visit,
 };
-use crate::ai::{Budget, Engine, SearchInfo};
+use crate::ai::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Bits, Cell, Outcome, Player, Position, Rules};
 
 /// The tree stops growing past this many nodes (24 bytes each, 6 MiB).
@@ -210,8 +210,17 @@ impl BigMcts {
             .or_else(|| most_visited_child(&self.nodes))
     }
 
+    /// The search so far, with the move it would play: a proven win is
+    /// shown as won and proved, a proven loss is not shown as the best.
     fn progress(&self) -> SearchInfo {
-        progress(&self.nodes, self.iterations)
+        let mut info = progress(&self.nodes, self.iterations);
+        if let Some(best) = self.best_child() {
+            let won = proof(&best) == WON;
+            info.best = Some(Cell::from_index(usize::from(best.cell)));
+            info.estimate = Some(Estimate::WinRate(if won { 1.0 } else { best.mean }));
+            info.proved = won;
+        }
+        info
     }
 
     /// One iteration: select down the tree, expand, play out, back up.
@@ -421,7 +430,7 @@ impl Engine for BigMcts {
                 work: 0,
                 depth: None,
                 best: Some(cell),
-                estimate: Some(crate::ai::Estimate::WinRate(1.0)),
+                estimate: Some(Estimate::WinRate(1.0)),
                 proved: true,
                 threat: Some(threat),
             });
@@ -492,6 +501,11 @@ mod tests {
             "{}",
             cell.name(15)
         );
+        // What the screen is told: that move, won, proved.
+        let info = mcts.progress();
+        assert_eq!(info.best, Some(cell));
+        assert!(info.proved);
+        assert_eq!(info.estimate, Some(Estimate::WinRate(1.0)));
     }
 
     #[test]
