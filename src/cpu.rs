@@ -13,11 +13,11 @@ use std::sync::OnceLock;
 /// The kernels a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kernel {
-    /// No BMI2: the k-th empty cell from a packed list (up to 16 cells) or
-    /// a byte table, the win test by shifts.
+    /// No BMI2: the k-th empty cell from a packed list (up to 16 cells),
+    /// the win test by shifts along the lines through the move.
     Portable,
-    /// `pdep` picks the k-th empty cell, `pext` reads the lines through a
-    /// move.
+    /// `pdep` picks the k-th empty cell (up to 16 cells), `pext` reads the
+    /// lines through a move.
     Bmi2,
 }
 

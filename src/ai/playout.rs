@@ -7,13 +7,11 @@
 
 use rand::Rng;
 
-use crate::game::{
-    Geometry, LINE_TABLE_WORDS, select_bit_broadword, set_bits_as_nibbles, table_has_line,
-};
+use crate::game::{Geometry, LINE_TABLE_WORDS, for_goal, set_bits_as_nibbles, table_has_line};
 
-/// How a playout picks the k-th empty cell: it returns that cell's bit, so
-/// the next move's empty cells follow in one `xor` (the loop's critical
-/// path is this selection).
+/// How a playout of a board of up to 16 cells picks the k-th empty cell:
+/// it returns that cell's bit, so the next move's empty cells follow in one
+/// `xor` (the loop's critical path is this selection).
 ///
 /// # Safety
 /// A kernel may use instructions the CPU lacks (BMI2 for [`Pdep`]): its
@@ -23,25 +21,17 @@ trait Select {
     /// # Safety
     /// As the trait's.
     unsafe fn select(mask: u64, k: u32) -> u64;
-    /// Whether `bb` holds a line through the cell of `bit`, on boards too
-    /// big for the line table.
-    ///
-    /// # Safety
-    /// As the trait's.
-    unsafe fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool;
 }
 
-/// The portable kernels, for boards whose K is `K` (so that the win
-/// test's loop unrolls).
-struct Portable<const K: u32>;
-impl<const K: u32> Select for Portable<K> {
+/// The portable select (the tests' small bit budgets; the playouts
+/// themselves keep a list of cells instead).
+#[cfg(test)]
+struct Broadword;
+#[cfg(test)]
+impl Select for Broadword {
     #[inline(always)]
     unsafe fn select(mask: u64, k: u32) -> u64 {
-        1u64 << select_bit_broadword(mask, k)
-    }
-    #[inline(always)]
-    unsafe fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool {
-        geo.has_line_through_segments::<K>(bb, bit.trailing_zeros())
+        1u64 << crate::game::select_bit_broadword(mask, k)
     }
 }
 
@@ -54,11 +44,6 @@ impl Select for Pdep {
         // SAFETY: the caller runs where the CPU has BMI2 (the trait's
         // contract).
         unsafe { core::arch::x86_64::_pdep_u64(1u64 << k, mask) }
-    }
-    #[inline(always)]
-    unsafe fn has_line_through(geo: &Geometry, bb: u64, bit: u64) -> bool {
-        // SAFETY: as above.
-        unsafe { geo.has_line_through_bmi2(bb, bit.trailing_zeros()) }
     }
 }
 
@@ -93,13 +78,14 @@ const fn moves_per_number(budget: u32) -> [u32; 65] {
 /// play, the game not over) to the end. Returns the winner's index, or
 /// `None` for a draw.
 ///
-/// Where BMI2 is fast (`crate::cpu` decides, once) the k-th empty cell is
-/// found with one `pdep`, and on boards above 16 cells the win test reads
-/// the lines through the move with `pext`. Elsewhere boards of up to 16
-/// cells keep their empty cells as a list of 4-bit cell numbers (the k-th
-/// is one shift away, and taking it out is three more), and bigger boards
-/// use a byte table and the shift-and test. Both pick the same cell from
-/// the same random number: a seed plays the same game on every CPU.
+/// Boards of up to 16 cells pick the k-th empty cell: with one `pdep`
+/// where BMI2 is fast (`crate::cpu` decides, once), else from a list of
+/// 4-bit cell numbers (the k-th is one shift away, and taking it out is
+/// three more). Bigger boards draw from an array of their empty cells on
+/// every CPU, and test the win by reading the lines through the move with
+/// `pext` where BMI2 is fast, else by the shift-and test on those lines.
+/// Both kernels pick the same cell from the same random number: a seed
+/// plays the same game on every CPU.
 // Inlined into the caller, so that on 4x4 the generator is stepped in the
 // caller's loop (and its state can stay in registers there) and only the
 // loop of moves is a call. The kernels below take the two boards as two
@@ -165,7 +151,7 @@ unsafe fn playout_with<R: Rng + ?Sized>(
     }
     let parity = match &geo.line_bits {
         Some(table) => playout_table_listed(table, empty, mine, theirs, rng.next_u64()),
-        None => playout_lines_portable(geo, empty, mine, theirs, rng),
+        None => playout_lines_portable::<R, BIT_BUDGET>(geo, empty, mine, theirs, rng),
     };
     parity.map(|parity| side ^ parity)
 }
@@ -202,14 +188,32 @@ fn playout_table_listed(
 
 /// The playout of boards above 16 cells without BMI2.
 #[inline(never)]
-fn playout_lines_portable<R: Rng + ?Sized>(
+fn playout_lines_portable<R: Rng + ?Sized, const BUDGET: u32>(
     geo: &Geometry,
     empty: u64,
     mine: u64,
     theirs: u64,
     rng: &mut R,
 ) -> Option<usize> {
-    playout::<R, BIT_BUDGET>(geo, empty, mine, theirs, rng)
+    // The board's side and K as constants: the win test's shifts are then
+    // immediates.
+    macro_rules! on_side {
+        ($n:literal) => {
+            for_goal!(geo.goal, |K| play_shuffled::<R, BUDGET>(
+                empty,
+                mine,
+                theirs,
+                rng,
+                |bb, cell| geo.has_line_through_segments::<K, $n>(bb, cell)
+            ))
+        };
+    }
+    match geo.size {
+        5 => on_side!(5),
+        6 => on_side!(6),
+        7 => on_side!(7),
+        _ => on_side!(8),
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -225,7 +229,7 @@ fn playout_table_bmi2(
     let mut game = Game::new(empty, mine, theirs);
     // SAFETY: this function is compiled for BMI2 and is called only where
     // the CPU has it.
-    unsafe { game.play::<Pdep>(0, random, &|bb, _| table_has_line(table, bb)) }
+    unsafe { game.play::<Pdep>(0, random, &|bb| table_has_line(table, bb)) }
         .then(|| game.winner_parity())
 }
 
@@ -238,18 +242,94 @@ fn playout_lines_bmi2<R: Rng + ?Sized>(
     theirs: u64,
     rng: &mut R,
 ) -> Option<usize> {
-    // SAFETY (both): this function is compiled for BMI2 and is called only
-    // where the CPU has it.
-    unsafe {
-        play::<Pdep, R, BIT_BUDGET>(Game::new(empty, mine, theirs), rng, |bb, bit| {
-            Pdep::has_line_through(geo, bb, bit)
-        })
-    }
+    // The closure is compiled for BMI2 too, as this function is (which is
+    // called only where the CPU has it).
+    for_goal!(geo.goal, |K| play_shuffled::<R, BIT_BUDGET>(
+        empty,
+        mine,
+        theirs,
+        rng,
+        |bb, cell| geo.has_line_through_bmi2::<K>(bb, cell)
+    ))
 }
 
-/// The portable playout, with its bit budget as a parameter (the tests
-/// force small budgets to draw many numbers).
+/// `SET_BYTES[b]`: the positions of the set bits of byte `b`, ascending,
+/// one per byte from the lowest.
+static SET_BYTES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut list, mut digit, mut bit) = (0u64, 0, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                list |= (bit as u64) << (8 * digit);
+                digit += 1;
+            }
+            bit += 1;
+        }
+        table[b] = list;
+        b += 1;
+    }
+    table
+};
+
+/// The playout of boards above 16 cells, on both kernels: the empty cells
+/// in an array, and each move takes a uniformly random one out of it and
+/// moves the last into its place (one step of a Fisher–Yates shuffle).
+/// The next move's choice waits only on the random number, not on the
+/// cell just taken, so the moves overlap in the CPU; a sorted list or a
+/// `pdep` select makes each move wait for the one before.
 #[inline(always)]
+fn play_shuffled<R: Rng + ?Sized, const BUDGET: u32>(
+    empty: u64,
+    mut mine: u64,
+    mut theirs: u64,
+    rng: &mut R,
+    has_line_through: impl Fn(u64, u32) -> bool,
+) -> Option<usize> {
+    // Eight spare bytes: the fill writes whole words.
+    let mut cells = [0u8; 72];
+    let mut count = 0;
+    let (mut rest, mut base) = (empty, 0u64);
+    while rest != 0 {
+        let byte = (rest & 0xff) as usize;
+        let at = count & 63;
+        let positions = SET_BYTES[byte] + base * 0x0101_0101_0101_0101;
+        cells[at..at + 8].copy_from_slice(&positions.to_le_bytes());
+        count += byte.count_ones() as usize;
+        rest >>= 8;
+        base += 8;
+    }
+    let start = count;
+    let chunks = const { &moves_per_number(BUDGET) };
+    while count != 0 {
+        let end = count - chunks[count] as usize;
+        let mut random = rng.next_u64();
+        while count != end {
+            let wide = random as u128 * count as u128;
+            let at = (wide >> 64) as usize;
+            random = wide as u64;
+            count -= 1;
+            // SAFETY: `at < count + 1 <= 64`, within the array (the
+            // high half of `random * count` is below `count`).
+            let cell = unsafe {
+                let cell = *cells.get_unchecked(at);
+                *cells.get_unchecked_mut(at) = *cells.get_unchecked(count);
+                cell as u32
+            };
+            mine |= 1u64 << cell;
+            if has_line_through(mine, cell) {
+                return Some((start ^ count ^ 1) & 1);
+            }
+            std::mem::swap(&mut mine, &mut theirs);
+        }
+    }
+    None
+}
+
+/// The portable playout with a bit budget of its own (the tests force
+/// small budgets to draw many numbers).
+#[cfg(test)]
 fn playout<R: Rng + ?Sized, const BUDGET: u32>(
     geo: &Geometry,
     empty: u64,
@@ -257,85 +337,15 @@ fn playout<R: Rng + ?Sized, const BUDGET: u32>(
     theirs: u64,
     rng: &mut R,
 ) -> Option<usize> {
-    let game = Game::new(empty, mine, theirs);
-    // The win test is chosen once, not at each move.
-    // SAFETY (every `play` and `has_line_through` below): the portable
-    // kernels use no instruction a CPU may lack.
-    if let Some(table) = &geo.line_bits {
-        return unsafe {
-            play::<Portable<3>, R, BUDGET>(game, rng, |bb, _| table_has_line(table, bb))
-        };
+    match &geo.line_bits {
+        // SAFETY: the broadword select uses no instruction a CPU may lack.
+        Some(table) => unsafe {
+            play::<Broadword, R, BUDGET>(Game::new(empty, mine, theirs), rng, |bb| {
+                table_has_line(table, bb)
+            })
+        },
+        None => playout_lines_portable::<R, BUDGET>(geo, empty, mine, theirs, rng),
     }
-    // Boards of up to 25 cells (5x5): the packed list of 5-bit cell
-    // numbers, as on 4x4. (The tests' small budgets keep the select path
-    // below.)
-    if BUDGET == BIT_BUDGET && geo.full >> 25 == 0 {
-        match geo.goal {
-            3 => return play_listed_wide::<R, 3>(geo, empty, mine, theirs, rng),
-            4 => return play_listed_wide::<R, 4>(geo, empty, mine, theirs, rng),
-            5 => return play_listed_wide::<R, 5>(geo, empty, mine, theirs, rng),
-            _ => {}
-        }
-    }
-    macro_rules! with_goal {
-        ($($k:literal)*) => {
-            match geo.goal {
-                $($k => unsafe {
-                    play::<Portable<$k>, R, BUDGET>(game, rng, |bb, bit| {
-                        Portable::<$k>::has_line_through(geo, bb, bit)
-                    })
-                },)*
-                _ => unsafe {
-                    play::<Portable<8>, R, BUDGET>(game, rng, |bb, bit| {
-                        Portable::<8>::has_line_through(geo, bb, bit)
-                    })
-                },
-            }
-        };
-    }
-    with_goal!(3 4 5 6 7)
-}
-
-/// The playout of boards of 17 to 25 cells without BMI2: the empty cells
-/// as a sorted list of 5-bit cell numbers in a `u128`; the k-th is one
-/// shift away, as on 4x4.
-#[inline(never)]
-fn play_listed_wide<R: Rng + ?Sized, const K: u32>(
-    geo: &Geometry,
-    empty: u64,
-    mut mine: u64,
-    mut theirs: u64,
-    rng: &mut R,
-) -> Option<usize> {
-    let start = empty.count_ones() as u64;
-    let mut list = 0u128;
-    let mut rest = empty;
-    let mut digit = 0;
-    while rest != 0 {
-        list |= (rest.trailing_zeros() as u128) << digit;
-        digit += 5;
-        rest &= rest - 1;
-    }
-    let chunks = const { &moves_per_number(BIT_BUDGET) };
-    let mut count = start;
-    while count != 0 {
-        let end = count - chunks[count as usize] as u64;
-        let mut random = rng.next_u64();
-        while count != end {
-            let wide = random as u128 * count as u128;
-            let shift = 5 * (wide >> 64) as u32;
-            random = wide as u64;
-            let cell = ((list >> shift) & 31) as u32;
-            list = (list & ((1u128 << shift) - 1)) | ((list >> shift >> 5) << shift);
-            mine |= 1u64 << cell;
-            count -= 1;
-            if geo.has_line_through_segments::<K>(mine, cell) {
-                return Some(((start ^ count ^ 1) & 1) as usize);
-            }
-            std::mem::swap(&mut mine, &mut theirs);
-        }
-    }
-    None
 }
 
 /// A playout between two moves: the empty cells (`count` of them, `start`
@@ -372,7 +382,7 @@ impl Game {
         &mut self,
         end: u64,
         mut random: u64,
-        has_line_through: &impl Fn(u64, u64) -> bool,
+        has_line: &impl Fn(u64) -> bool,
     ) -> bool {
         while self.count != end {
             let wide = random as u128 * self.count as u128;
@@ -383,7 +393,7 @@ impl Game {
             self.mine |= bit;
             self.empty ^= bit;
             self.count -= 1;
-            if has_line_through(self.mine, bit) {
+            if has_line(self.mine) {
                 return true;
             }
             std::mem::swap(&mut self.mine, &mut self.theirs);
@@ -404,17 +414,17 @@ impl Game {
 ///
 /// # Safety
 /// As [`Select`]'s: the CPU runs `S`'s instructions.
-#[inline(always)]
+#[cfg(test)]
 unsafe fn play<S: Select, R: Rng + ?Sized, const BUDGET: u32>(
     mut game: Game,
     rng: &mut R,
-    has_line_through: impl Fn(u64, u64) -> bool,
+    has_line: impl Fn(u64) -> bool,
 ) -> Option<usize> {
     let chunks = const { &moves_per_number(BUDGET) };
     while game.count != 0 {
         let end = game.count - chunks[game.count as usize] as u64;
         // SAFETY: this function's contract.
-        if unsafe { game.play::<S>(end, rng.next_u64(), &has_line_through) } {
+        if unsafe { game.play::<S>(end, rng.next_u64(), &has_line) } {
             return Some(game.winner_parity());
         }
     }

@@ -10,6 +10,7 @@ pub use bits::{Bits, BitsIter, CAPACITY, select_bit, select_bit_broadword, set_b
 pub use coord::{Cell, CoordError};
 pub use position::{DIRECTIONS, MoveError, Outcome, Player, Position, line_through};
 pub use record::GameRecord;
+pub(crate) use rules::for_goal;
 pub use rules::{
     CellTables, Geometry, LINE_TABLE_WORDS, MAX_GOAL, MAX_SIZE, MIN_SIZE, Rules, RulesError,
     SMALL_MAX_SIZE, spread_bits, table_has_line,
