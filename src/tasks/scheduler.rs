@@ -11,8 +11,12 @@
 //! in a heap, so nothing scans the whole ring. The scheduler reads no clock
 //! around a switch; each task adds the CPU time it used to its own
 //! [`CpuMeter`] (a seat does it once per time slice, where its budget reads
-//! the clock anyway).
+//! the clock anyway). Two things keep the switch itself short: what a task
+//! hands back is one word (corosensei passes it in a register; a sleep's
+//! or a wait's details go through a cell of the task's), and a task's panic
+//! is caught once, at the bottom of its own stack, not around each resume.
 
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -89,16 +93,39 @@ impl CpuMeter {
     }
 }
 
+/// What a task hands the scheduler at a switch: one word, passed in a
+/// register (a [`Suspend`] with an instant in it is three words, passed
+/// through memory, which cost a third of a switch).
+#[derive(Clone, Copy, Debug)]
+enum Handoff {
+    /// `Suspend::Yield`.
+    Yield,
+    /// Any other `Suspend`: it is in the task's `suspended` cell.
+    Posted,
+}
+
+/// How a task's coroutine ends: it returned, or it panicked (the payload,
+/// caught at the bottom of its stack).
+type Ending = Result<(), Box<dyn Any + Send>>;
+
 /// What a task's body receives: suspend through it, account CPU into it.
 pub struct Ctx<'a> {
-    yielder: &'a Yielder<(), Suspend>,
+    yielder: &'a Yielder<(), Handoff>,
+    suspended: &'a Cell<Suspend>,
     pub cpu: CpuMeter,
 }
 
 impl Ctx<'_> {
     #[inline]
     pub fn suspend(&self, why: Suspend) {
-        self.yielder.suspend(why);
+        let handoff = match why {
+            Suspend::Yield => Handoff::Yield,
+            _ => {
+                self.suspended.set(why);
+                Handoff::Posted
+            }
+        };
+        self.yielder.suspend(handoff);
     }
 }
 
@@ -149,7 +176,9 @@ pub struct Task {
     cpu: CpuMeter,
     /// Bumped at each timed suspend, so stale heap entries are ignored.
     timer: u64,
-    coroutine: Coroutine<(), Suspend, (), DefaultStack>,
+    /// Why it suspended, when that is more than a yield ([`Handoff::Posted`]).
+    suspended: Rc<Cell<Suspend>>,
+    coroutine: Coroutine<(), Handoff, Ending, DefaultStack>,
 }
 
 impl Task {
@@ -203,11 +232,20 @@ impl Scheduler {
         let stack = DefaultStack::new(STACK_SIZE)?;
         let cpu = CpuMeter::default();
         let task_cpu = cpu.clone();
-        let coroutine = Coroutine::with_stack(stack, move |yielder: &Yielder<(), Suspend>, ()| {
-            body(&Ctx {
-                yielder,
-                cpu: task_cpu,
-            })
+        let suspended = Rc::new(Cell::new(Suspend::Yield));
+        let task_suspended = suspended.clone();
+        let coroutine = Coroutine::with_stack(stack, move |yielder: &Yielder<(), Handoff>, ()| {
+            // A panic stops here, at the bottom of the task's stack. (So
+            // does the unwind corosensei forces when a suspended task is
+            // dropped: it then sees the coroutine return, which is all it
+            // asks.)
+            catch_unwind(AssertUnwindSafe(|| {
+                body(&Ctx {
+                    yielder,
+                    suspended: &task_suspended,
+                    cpu: task_cpu,
+                })
+            }))
         });
         let index = self.tasks.len();
         self.tasks.push(Task {
@@ -217,6 +255,7 @@ impl Scheduler {
             resumes: 0,
             cpu,
             timer: 0,
+            suspended,
             coroutine,
         });
         self.queue(index);
@@ -326,6 +365,7 @@ impl Scheduler {
     /// Resumes the next ready task: an interactive one (keyboard, renderer)
     /// if any is ready, else the task at the head of the run queue.
     /// Returns its index.
+    #[inline(always)]
     pub fn run_next(&mut self) -> Option<usize> {
         // Only tasks post events, and every resume is followed by a
         // delivery, so nothing is waiting in the mailbox here.
@@ -354,31 +394,19 @@ impl Scheduler {
         ready.len()
     }
 
-    #[inline]
+    #[inline(always)]
     fn resume(&mut self, index: usize) {
         let task = &mut self.tasks[index];
-        let result = catch_unwind(AssertUnwindSafe(|| task.coroutine.resume(())));
+        let handoff = task.coroutine.resume(());
         task.resumes += 1;
-        match result {
-            Ok(CoroutineResult::Yield(Suspend::Yield)) => {
-                task.state = TaskState::Ready;
-                self.queue(index);
+        let why = match handoff {
+            CoroutineResult::Yield(Handoff::Yield) => Suspend::Yield,
+            CoroutineResult::Yield(Handoff::Posted) => task.suspended.get(),
+            CoroutineResult::Return(Ok(())) => {
+                task.state = TaskState::Done;
+                return;
             }
-            Ok(CoroutineResult::Yield(Suspend::Sleep(at))) => {
-                task.state = TaskState::Sleeping(at);
-                task.timer += 1;
-                self.timers.push(Reverse((at, index, task.timer)));
-            }
-            Ok(CoroutineResult::Yield(Suspend::Wait(event, at))) => {
-                task.state = TaskState::Waiting(event, at);
-                if let Some(at) = at {
-                    task.timer += 1;
-                    self.timers.push(Reverse((at, index, task.timer)));
-                }
-                self.waiters.entry(event).or_default().push(index);
-            }
-            Ok(CoroutineResult::Return(())) => task.state = TaskState::Done,
-            Err(payload) => {
+            CoroutineResult::Return(Err(payload)) => {
                 let message = super::panics::message(&*payload);
                 self.failures.push_back(Failure {
                     task: index,
@@ -386,6 +414,31 @@ impl Scheduler {
                     message: message.clone(),
                 });
                 task.state = TaskState::Failed(message);
+                return;
+            }
+        };
+        match why {
+            // Its state is still `Ready`, as when it left the queue.
+            Suspend::Yield => {
+                let queue = if task.role.is_interactive() {
+                    &mut self.interactive
+                } else {
+                    &mut self.ready
+                };
+                queue.push_back(index);
+            }
+            Suspend::Sleep(at) => {
+                task.state = TaskState::Sleeping(at);
+                task.timer += 1;
+                self.timers.push(Reverse((at, index, task.timer)));
+            }
+            Suspend::Wait(event, at) => {
+                task.state = TaskState::Waiting(event, at);
+                if let Some(at) = at {
+                    task.timer += 1;
+                    self.timers.push(Reverse((at, index, task.timer)));
+                }
+                self.waiters.entry(event).or_default().push(index);
             }
         }
     }
