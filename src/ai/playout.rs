@@ -7,7 +7,9 @@
 
 use rand::Rng;
 
-use crate::game::{Geometry, LINE_TABLE_WORDS, for_goal, set_bits_as_nibbles, table_has_line};
+use crate::game::{
+    Geometry, LINE_TABLE_WORDS, for_goal, set_bits_as_bytes, set_bits_as_nibbles, table_has_line,
+};
 
 /// How a playout of a board of up to 16 cells picks the k-th empty cell:
 /// it returns that cell's bit, so the next move's empty cells follow in one
@@ -253,26 +255,6 @@ fn playout_lines_bmi2<R: Rng + ?Sized>(
     ))
 }
 
-/// `SET_BYTES[b]`: the positions of the set bits of byte `b`, ascending,
-/// one per byte from the lowest.
-static SET_BYTES: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut list, mut digit, mut bit) = (0u64, 0, 0);
-        while bit < 8 {
-            if b & (1 << bit) != 0 {
-                list |= (bit as u64) << (8 * digit);
-                digit += 1;
-            }
-            bit += 1;
-        }
-        table[b] = list;
-        b += 1;
-    }
-    table
-};
-
 /// The playout of boards above 16 cells, on both kernels: the empty cells
 /// in an array, and each move takes a uniformly random one out of it and
 /// moves the last into its place (one step of a Fisher–Yates shuffle).
@@ -294,7 +276,7 @@ fn play_shuffled<R: Rng + ?Sized, const BUDGET: u32>(
     while rest != 0 {
         let byte = (rest & 0xff) as usize;
         let at = count & 63;
-        let positions = SET_BYTES[byte] + base * 0x0101_0101_0101_0101;
+        let positions = set_bits_as_bytes(byte as u8) + base * 0x0101_0101_0101_0101;
         cells[at..at + 8].copy_from_slice(&positions.to_le_bytes());
         count += byte.count_ones() as usize;
         rest >>= 8;

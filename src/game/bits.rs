@@ -268,22 +268,47 @@ static SET_NIBBLES: [u32; 256] = build_nibble_table(0);
 /// The same for the high byte of a 16-bit mask: positions 8 to 15.
 static SET_NIBBLES_HIGH: [u32; 256] = build_nibble_table(8);
 
+/// The positions of the set bits of byte `b`, each plus `offset`,
+/// ascending, one per `width`-bit digit from the lowest.
+const fn byte_positions(b: u32, offset: u32, width: u32) -> u64 {
+    let (mut list, mut digit, mut bit) = (0u64, 0, 0);
+    while bit < 8 {
+        if b & (1 << bit) != 0 {
+            list |= ((bit + offset) as u64) << (width * digit);
+            digit += 1;
+        }
+        bit += 1;
+    }
+    list
+}
+
 const fn build_nibble_table(offset: u32) -> [u32; 256] {
     let mut table = [0u32; 256];
     let mut b = 0;
     while b < 256 {
-        let (mut list, mut digit, mut bit) = (0u32, 0, 0);
-        while bit < 8 {
-            if b & (1 << bit) != 0 {
-                list |= (bit + offset) << (4 * digit);
-                digit += 1;
-            }
-            bit += 1;
-        }
-        table[b as usize] = list;
+        table[b as usize] = byte_positions(b, offset, 4) as u32;
         b += 1;
     }
     table
+}
+
+/// `SET_BYTES[b]`: the positions of the set bits of byte `b`, ascending,
+/// one per byte from the lowest.
+static SET_BYTES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b as usize] = byte_positions(b, 0, 8);
+        b += 1;
+    }
+    table
+};
+
+/// The positions (0 to 7) of the set bits of `byte`, ascending, one per
+/// byte of the result from the lowest; the bytes past the last are zero.
+#[inline(always)]
+pub fn set_bits_as_bytes(byte: u8) -> u64 {
+    SET_BYTES[byte as usize]
 }
 
 /// The set bits of a 16-bit mask as a list of 4-bit cell numbers,
@@ -322,6 +347,16 @@ mod tests {
         }
         assert_eq!(select_bit_broadword(u64::MAX, 63), 63);
         assert_eq!(select_bit_broadword(1 << 63, 0), 63);
+    }
+
+    #[test]
+    fn byte_lists_hold_the_set_bits_in_order() {
+        for byte in 0..=255u8 {
+            let want: Vec<u8> = (0..8).filter(|i| byte >> i & 1 == 1).collect();
+            let got = set_bits_as_bytes(byte).to_le_bytes();
+            assert_eq!(&got[..want.len()], &want[..], "{byte:#x}");
+            assert!(got[want.len()..].iter().all(|&b| b == 0), "{byte:#x}");
+        }
     }
 
     #[test]

@@ -6,7 +6,10 @@ mod position;
 mod record;
 mod rules;
 
-pub use bits::{Bits, BitsIter, CAPACITY, select_bit, select_bit_broadword, set_bits_as_nibbles};
+pub use bits::{
+    Bits, BitsIter, CAPACITY, select_bit, select_bit_broadword, set_bits_as_bytes,
+    set_bits_as_nibbles,
+};
 pub use coord::{Cell, CoordError};
 pub use position::{DIRECTIONS, MoveError, Outcome, Player, Position, line_through};
 pub use record::GameRecord;
