@@ -567,6 +567,23 @@ mod tests {
         counts.map(|c| c as f64 / n as f64)
     }
 
+    /// A position of `rules` with `empty` cells left and no line yet,
+    /// by random play from `seed` (restarted when a game ends early).
+    fn nearly_full(rules: Rules, empty: u32, seed: u64) -> Position {
+        use rand::RngExt;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        loop {
+            let mut pos = Position::new(rules);
+            while !pos.outcome().is_over() && pos.legal_moves().count() > empty as usize {
+                let moves: Vec<_> = pos.legal_moves().collect();
+                pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            }
+            if !pos.outcome().is_over() {
+                return pos;
+            }
+        }
+    }
+
     #[test]
     fn playouts_match_exact_uniform_random_frequencies() {
         // Exact frequencies by full enumeration (memoised), against 400,000
@@ -597,6 +614,31 @@ mod tests {
                     got[i],
                     want[i]
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn bigger_boards_play_out_uniformly_on_both_kernels() {
+        // Boards above 16 cells with 11 empty cells left: the array draw,
+        // and the win test with the board's side as a constant, on each
+        // side from 5 to 8.
+        for (size, goal, seed) in [(5, 3, 1), (6, 4, 2), (7, 5, 3), (8, 5, 4), (8, 6, 5)] {
+            let rules = Rules::new(size, goal).unwrap();
+            let pos = nearly_full(rules, 11, seed);
+            let want = exact(&pos, &mut HashMap::new());
+            let n = 200_000;
+            for bit_budget in [BIT_BUDGET, PORTABLE] {
+                let got = sampled(&pos, n, bit_budget);
+                for i in 0..3 {
+                    let sd = (want[i] * (1.0 - want[i]) / n as f64).sqrt();
+                    assert!(
+                        (got[i] - want[i]).abs() <= 5.0 * sd + 1e-9,
+                        "{size}x{size} K={goal} budget {bit_budget}: outcome {i}: sampled {} exact {}",
+                        got[i],
+                        want[i]
+                    );
+                }
             }
         }
     }
