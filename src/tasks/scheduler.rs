@@ -94,8 +94,9 @@ impl CpuMeter {
 }
 
 /// What a task hands the scheduler at a switch: one word, passed in a
-/// register (a [`Suspend`] with an instant in it is three words, passed
-/// through memory, which cost a third of a switch).
+/// register. (A [`Suspend`] with an instant in it is three words, passed
+/// through memory: a bare resume and suspend took 4.1 ns with one, 2.7
+/// with a unit.)
 #[derive(Clone, Copy, Debug)]
 enum Handoff {
     /// `Suspend::Yield`.
