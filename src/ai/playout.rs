@@ -604,17 +604,25 @@ mod tests {
             let cells = crate::game::Cell::parse_list(moves, size).unwrap();
             let pos = Position::from_moves(rules, &cells).unwrap();
             let want = exact(&pos, &mut HashMap::new());
-            let n = 400_000;
-            let got = sampled(&pos, n, bit_budget);
-            for i in 0..3 {
-                let sd = (want[i] * (1.0 - want[i]) / n as f64).sqrt();
-                assert!(
-                    (got[i] - want[i]).abs() <= 5.0 * sd + 1e-9,
-                    "{size}x{size} K={goal} {moves:?}: outcome {i}: sampled {} exact {}",
-                    got[i],
-                    want[i]
-                );
-            }
+            assert_sampled(&pos, &want, 400_000, bit_budget);
+        }
+    }
+
+    /// `n` playouts from `pos` with `bit_budget` give each outcome within
+    /// five standard deviations of its exact frequency `want`.
+    fn assert_sampled(pos: &Position, want: &[f64; 3], n: u32, bit_budget: u32) {
+        let got = sampled(pos, n, bit_budget);
+        let (size, goal) = (pos.rules().size(), pos.rules().goal());
+        let empty = pos.legal_moves().count();
+        for i in 0..3 {
+            let sd = (want[i] * (1.0 - want[i]) / n as f64).sqrt();
+            assert!(
+                (got[i] - want[i]).abs() <= 5.0 * sd + 1e-9,
+                "{size}x{size} K={goal}, {empty} empty cells, budget {bit_budget}: \
+                 outcome {i}: sampled {} exact {}",
+                got[i],
+                want[i]
+            );
         }
     }
 
@@ -627,18 +635,8 @@ mod tests {
             let rules = Rules::new(size, goal).unwrap();
             let pos = nearly_full(rules, 11, seed);
             let want = exact(&pos, &mut HashMap::new());
-            let n = 200_000;
             for bit_budget in [BIT_BUDGET, PORTABLE] {
-                let got = sampled(&pos, n, bit_budget);
-                for i in 0..3 {
-                    let sd = (want[i] * (1.0 - want[i]) / n as f64).sqrt();
-                    assert!(
-                        (got[i] - want[i]).abs() <= 5.0 * sd + 1e-9,
-                        "{size}x{size} K={goal} budget {bit_budget}: outcome {i}: sampled {} exact {}",
-                        got[i],
-                        want[i]
-                    );
-                }
+                assert_sampled(&pos, &want, 200_000, bit_budget);
             }
         }
     }

@@ -22,7 +22,7 @@ const _: () = assert!(MAX_SIZE as usize * MAX_SIZE as usize <= super::bits::CAPA
 
 /// Evaluates `$body` with `$k` a constant equal to the goal `$goal` (3 to
 /// 7, and 8 for 8 and above), so that a win test written for a constant K
-/// unrolls: `for_goal!(geo.goal, |K| geo.has_line_through_segments::<K>(bb, cell))`.
+/// unrolls: `for_goal!(geo.goal, |K| geo.has_line_through_bmi2::<K>(bb, cell))`.
 macro_rules! for_goal {
     ($goal:expr, |$k:ident| $body:expr) => {
         match $goal {
@@ -121,9 +121,6 @@ pub struct Geometry {
     /// `d`, `c` included: every line through `c` in that direction lies in
     /// it. Extracted with `pext`, a segment reads as consecutive bits.
     pub segments: Box<[[u64; 4]; 64]>,
-    /// Three shifts that turn runs of one cell into runs of K (each step
-    /// doubles a run or overlaps two; a shift of 0 changes nothing): 1, 1,
-    /// 0 for K = 3; 1, 2, 0 for K = 4; 1, 2, K - 4 above.
     /// `sym[s][c]` is the cell that `c` moves to under symmetry `s`
     /// (s = 0 is the identity).
     pub sym: [[u8; 64]; 8],
@@ -417,16 +414,11 @@ impl Geometry {
         cell: u32,
     ) -> bool {
         debug_assert_eq!(u32::from(self.size), N);
-        self.runs_in_segments::<K>(bb, cell, [1, N, N + 1, N - 1])
-    }
-
-    /// Whether one of the segments through `cell` holds K in a row of
-    /// `bb`; `steps[d]` is the shift between neighbours along direction d.
-    #[inline(always)]
-    fn runs_in_segments<const K: u32>(&self, bb: u64, cell: u32, steps: [u32; 4]) -> bool {
         let segments = &self.segments[cell as usize & 63];
         let mut any = 0;
-        for (segment, step) in segments.iter().zip(steps) {
+        // The steps of `DIRECTIONS_RC` in order: along a row, down a
+        // column, down each diagonal.
+        for (segment, step) in segments.iter().zip([1, N, N + 1, N - 1]) {
             let mut starts = bb & segment;
             let mut len = 1;
             while 2 * len <= K {
@@ -697,13 +689,13 @@ mod tests {
         assert_eq!(spread_bits(u64::MAX), u128::MAX / 3);
     }
 
-    #[cfg(target_arch = "x86_64")]
+    /// The win test along the segments through a cell (every CPU), and
+    /// the `pext` one (where the CPU has BMI2), against the lines through
+    /// the cell, on random boards of every size and K.
     #[test]
     fn both_segment_tests_agree_with_the_lines_through_the_cell() {
-        if !std::arch::is_x86_feature_detected!("bmi2") {
-            eprintln!("skipped: this CPU has no BMI2");
-            return;
-        }
+        #[cfg(target_arch = "x86_64")]
+        let bmi2 = std::arch::is_x86_feature_detected!("bmi2");
         use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(4);
         for size in MIN_SIZE..=SMALL_MAX_SIZE {
@@ -716,26 +708,28 @@ mod tests {
                             .iter()
                             .any(|&l| l & !m == 0);
                         let cell = u32::from(cell);
-                        // SAFETY: the CPU supports BMI2, checked above.
-                        let bmi2 =
-                            for_goal!(goal, |K| unsafe { geo.has_line_through_bmi2::<K>(m, cell) });
-                        let portable =
-                            match size {
-                                3 => for_goal!(goal, |K| geo
-                                    .has_line_through_segments::<K, 3>(m, cell)),
-                                4 => for_goal!(goal, |K| geo
-                                    .has_line_through_segments::<K, 4>(m, cell)),
-                                5 => for_goal!(goal, |K| geo
-                                    .has_line_through_segments::<K, 5>(m, cell)),
-                                6 => for_goal!(goal, |K| geo
-                                    .has_line_through_segments::<K, 6>(m, cell)),
-                                7 => for_goal!(goal, |K| geo
-                                    .has_line_through_segments::<K, 7>(m, cell)),
-                                _ => for_goal!(goal, |K| geo
-                                    .has_line_through_segments::<K, 8>(m, cell)),
+                        macro_rules! on_side {
+                            ($n:literal) => {
+                                for_goal!(goal, |K| geo.has_line_through_segments::<K, $n>(m, cell))
                             };
-                        assert_eq!(bmi2, slow, "{size} {goal} {m:#x} cell {cell}");
+                        }
+                        let portable = match size {
+                            3 => on_side!(3),
+                            4 => on_side!(4),
+                            5 => on_side!(5),
+                            6 => on_side!(6),
+                            7 => on_side!(7),
+                            _ => on_side!(8),
+                        };
                         assert_eq!(portable, slow, "{size} {goal} {m:#x} cell {cell}");
+                        #[cfg(target_arch = "x86_64")]
+                        if bmi2 {
+                            // SAFETY: the CPU supports BMI2, checked above.
+                            let fast = for_goal!(goal, |K| unsafe {
+                                geo.has_line_through_bmi2::<K>(m, cell)
+                            });
+                            assert_eq!(fast, slow, "{size} {goal} {m:#x} cell {cell}");
+                        }
                     }
                 }
             }
