@@ -20,14 +20,6 @@ impl std::fmt::Display for InputError {
 }
 impl std::error::Error for InputError {}
 
-/// A clear error when one of `kinds` cannot play under `rules`.
-pub fn refuse_engines(rules: Rules, kinds: &[EngineKind]) -> Result<(), InputError> {
-    match kinds.iter().find_map(|k| k.refuses(rules)) {
-        Some(why) => Err(InputError(why)),
-        None => Ok(()),
-    }
-}
-
 /// The most memory `solve`'s table takes unless told (MB).
 pub const DEFAULT_HASH_MB: usize = 1024;
 
@@ -137,8 +129,6 @@ impl LiveArgs {
             return Ok(None);
         }
         crate::tournament::spec::check_names(&self.engines).map_err(InputError)?;
-        let kinds: Vec<EngineKind> = self.engines.iter().map(|e| e.kind()).collect();
-        refuse_engines(rules, &kinds)?;
         let openings = match &self.openings {
             Some(arg) => Openings::from_arg(arg, rules).map_err(InputError)?,
             None => Openings::default_for(rules),
@@ -190,12 +180,6 @@ impl LiveArgs {
             (o, x, limit) = (Some(engine.clone()), Some(engine), level_limit);
         }
         let rules = self.rules.rules()?;
-        let kinds: Vec<EngineKind> = [&o, &x]
-            .into_iter()
-            .flatten()
-            .map(SpecEngine::kind)
-            .collect();
-        refuse_engines(rules, &kinds)?;
         let seed = self.seed.unwrap_or_else(rand::random);
         let tournament = self.tournament(rules, seed, limit)?;
         let games = match (&tournament, self.human) {
@@ -355,7 +339,7 @@ pub struct EvalArgs {
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     /// Games to play and learn from (default: 100,000; 1,500,000 for 4x4
-    /// with four in a row).
+    /// with four in a row; 20,000 above 8x8).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub episodes: Option<u64>,
     #[command(flatten)]
@@ -668,10 +652,11 @@ mod tests {
             (Some(BuiltIn::Negamax.into()), Some(BuiltIn::Negamax.into()))
         );
         assert_eq!(c.fault_game, Some(2));
-        // The learner on a board it cannot play is refused by name.
+        // The learner plays every board (line patterns above 8x8).
         let args = live(&["--size", "15", "--goal", "5", "--x", "rl"]);
-        let err = args.config(ColorMode::None, None).unwrap_err();
-        assert!(err.0.contains("rl"), "{err}");
+        let c = args.config(ColorMode::None, None).unwrap();
+        assert_eq!(c.x, Some(BuiltIn::Rl.into()));
+        assert!(args.names_the_learner(&c));
         let args = live(&["--o", "rl"]);
         let c = args.config(ColorMode::None, None).unwrap();
         assert!(args.names_the_learner(&c));

@@ -80,10 +80,9 @@ fn open_learner(
     config: &mut crate::app::LiveConfig,
 ) -> Result<(Option<Model>, Option<String>), InputError> {
     let rules = config.rules;
-    let rl_may_play = EngineKind::Rl.refuses(rules).is_none()
-        && [&config.o, &config.x]
-            .iter()
-            .any(|k| k.as_ref().is_none_or(|k| k.kind() == EngineKind::Rl));
+    let rl_may_play = [&config.o, &config.x]
+        .iter()
+        .any(|k| k.as_ref().is_none_or(|k| k.kind() == EngineKind::Rl));
     if !rl_may_play {
         return Ok((None, None));
     }

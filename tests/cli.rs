@@ -183,11 +183,30 @@ fn bad_input_gets_one_line_and_status_two() {
         &["solve", "--size", "21"],
         &["solve", "--size", "15", "--goal", "9"],
         &["solve", "--size", "15", "--goal", "5", "--moves", "P1"],
-        &["arena", "--size", "15", "--goal", "5", "--o", "rl"],
-        &["train", "--size", "9"],
         &["eval", "--size", "20", "--goal", "5"],
-        &["--size", "15", "--goal", "5", "--x", "rl"],
-        &["--size", "15", "--goal", "5", "--human", "o", "--ai", "rl"],
+        &[
+            "train",
+            "--size",
+            "15",
+            "--goal",
+            "5",
+            "--init",
+            "heuristic",
+        ],
+        &[
+            "arena",
+            "--engine",
+            "a=negamax:eval=clever",
+            "--engine",
+            "b=mcts",
+        ],
+        &[
+            "arena",
+            "--engine",
+            "a=mcts:eval=learned",
+            "--engine",
+            "b=negamax",
+        ],
         &["solve", "--size", "2"],
         &["solve", "--goal", "5"],
         &["solve", "--goal", "2"],
@@ -237,7 +256,12 @@ fn bad_input_gets_one_line_and_status_two() {
 }
 
 fn load_model(path: &std::path::Path) -> kxo_tui::ai::rl::ValueTable {
-    kxo_tui::model::load(path, kxo_tui::game::Rules::default_rules())
+    load_model_of(path, 4, 3)
+}
+
+fn load_model_of(path: &std::path::Path, size: u8, goal: u8) -> kxo_tui::ai::rl::ValueTable {
+    let rules = kxo_tui::game::Rules::new(size, goal).expect("rules");
+    kxo_tui::model::load(path, rules)
         .expect("a readable model")
         .expect("a model file")
 }
@@ -340,6 +364,58 @@ fn train_saves_a_model_and_prints_the_curve() {
     let (code, _, _) = kxo(&["train", "--episodes", "1000", "--model", p]);
     assert_eq!(code, 0);
     assert_eq!(load_model(&path).games, 4000);
+}
+
+#[test]
+fn above_8x8_train_learns_line_patterns_and_negamax_can_evaluate_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m15.model");
+    let p = path.to_str().unwrap();
+    let gomoku = ["--size", "15", "--goal", "5"];
+    let learned = [
+        "--engine",
+        "l=negamax:eval=learned,think-ms=5",
+        "--engine",
+        "s=negamax:think-ms=5",
+    ];
+    // Before there is a model, Negamax cannot evaluate with it.
+    let arena: Vec<&str> = ["arena", "--games", "2", "--model", p]
+        .into_iter()
+        .chain(gomoku)
+        .chain(learned)
+        .collect();
+    let (code, _, err) = kxo(&arena);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no such file"), "{err}");
+    let train: Vec<&str> = ["train", "--episodes", "400", "--seed", "2", "--model", p]
+        .into_iter()
+        .chain(gomoku)
+        .collect();
+    let (code, out, err) = kxo(&train);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("trained 400 episodes"), "{out}");
+    assert!(
+        out.contains("pattern weights") && out.contains("against Negamax"),
+        "{out}"
+    );
+    // The curve: a row for the start and for each tenth.
+    assert_eq!(out.lines().filter(|l| l.contains('%')).count(), 11, "{out}");
+    assert_eq!(load_model_of(&path, 15, 5).games, 400);
+    // The learner plays (and learns) in arena on 15x15...
+    let (code, _, err) = kxo(&[
+        "arena", "--o", "rl", "--x", "random", "--games", "4", "--model", p, "--size", "15",
+        "--goal", "5", "--seed", "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(load_model_of(&path, 15, 5).games, 404);
+    // ... and Negamax evaluates with its weights.
+    let (code, out, err) = kxo(&arena);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 games of 2"), "{out}");
+    // A model of line patterns is not a solver's to judge.
+    let (code, _, err) = kxo(&["eval", "--model", p, "--size", "15", "--goal", "5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("arena"), "{err}");
 }
 
 #[test]

@@ -195,11 +195,6 @@ impl BuiltIn {
             BuiltIn::Rl => EngineKind::Rl,
         }
     }
-
-    /// Why it cannot play under `rules`, if it cannot.
-    pub fn refuses(self, rules: Rules) -> Option<String> {
-        self.kind().refuses(rules)
-    }
 }
 
 impl fmt::Display for BuiltIn {
@@ -263,25 +258,11 @@ impl EngineKind {
         }
     }
 
-    /// Why this engine cannot play under `rules`, if it cannot: the
-    /// learning player keeps one value per position (or an n-tuple network
-    /// over one-word boards), which stops at 8x8.
-    pub fn refuses(self, rules: Rules) -> Option<String> {
-        (self == EngineKind::Rl && !rules.is_small()).then(|| {
-            format!(
-                "the learning player (rl) plays boards up to 8x8, not {n}x{n}: \
-                 its tables would not fit; choose mcts, negamax or random",
-                n = rules.size()
-            )
-        })
-    }
-
-    /// The built-in engines that can play under `rules` (the ones a
-    /// random pairing picks from).
-    pub fn playable(rules: Rules) -> Vec<EngineKind> {
+    /// The built-in engines (the ones a random pairing picks from).
+    pub fn playable() -> Vec<EngineKind> {
         EngineKind::ALL
             .into_iter()
-            .filter(|&k| k != EngineKind::Brain && k.refuses(rules).is_none())
+            .filter(|&k| k != EngineKind::Brain)
             .collect()
     }
 
@@ -344,8 +325,7 @@ pub fn make_engine(kind: BuiltIn, rules: Rules, limit: ThinkLimit, seed: u64) ->
 
 /// As [`make_engine`]; a learning player uses (and learns into) `table`,
 /// or a fresh table of its own when there is none. Boards above 8x8 get
-/// the engines of [`big`]; `kind` must not refuse `rules`
-/// ([`EngineKind::refuses`]), which callers check where the user chose it.
+/// the engines of [`big`].
 /// (Outside brains are made where their command is known:
 /// `tournament::EngineSpec::build`.)
 pub fn make_engine_with(
@@ -355,7 +335,6 @@ pub fn make_engine_with(
     seed: u64,
     table: Option<&rl::SharedTable>,
 ) -> Box<dyn Engine> {
-    debug_assert!(kind.refuses(rules).is_none());
     if !rules.is_small() {
         match kind {
             BuiltIn::Negamax => {
@@ -366,16 +345,12 @@ pub fn make_engine_with(
                 return Box::new(n);
             }
             BuiltIn::Mcts => return Box::new(big::BigMcts::new(rules, mcts_limit(limit), seed)),
-            BuiltIn::Random | BuiltIn::Rl => {}
+            BuiltIn::Rl => return Box::new(big::BigRl::new(rules, rl_table(rules, table), seed)),
+            BuiltIn::Random => {}
         }
     }
     match kind {
-        BuiltIn::Rl => {
-            let table = table.cloned().unwrap_or_else(|| {
-                std::rc::Rc::new(std::cell::RefCell::new(rl::ValueTable::new(rules)))
-            });
-            Box::new(rl::RlPlayer::new(table, seed))
-        }
+        BuiltIn::Rl => Box::new(rl::RlPlayer::new(rl_table(rules, table), seed)),
         BuiltIn::Random => Box::new(RandomPlayer::new(seed)),
         BuiltIn::Negamax => {
             let mut n = Negamax::new(rules);
@@ -386,6 +361,37 @@ pub fn make_engine_with(
         }
         BuiltIn::Mcts => Box::new(Mcts::new(rules, mcts_limit(limit), seed)),
     }
+}
+
+/// Negamax above 8x8 evaluating with the learner's line patterns
+/// (`LinePatterns::window_values`).
+pub fn make_learned_negamax(
+    rules: Rules,
+    limit: ThinkLimit,
+    seed: u64,
+    window_values: Vec<i32>,
+) -> Box<dyn Engine> {
+    let mut n = big::BigNegamax::new(rules)
+        .with_seed(seed)
+        .with_window_values(window_values);
+    if let ThinkLimit::Millis(ms) = limit {
+        n.set_time_limit(Duration::from_millis(ms));
+    }
+    Box::new(n)
+}
+
+/// `table`, or a fresh one of `rules`: from the heuristic up to 8x8, line
+/// patterns beyond.
+fn rl_table(rules: Rules, table: Option<&rl::SharedTable>) -> rl::SharedTable {
+    table.cloned().unwrap_or_else(|| {
+        let init = match rules.is_small() {
+            true => rl::Init::Heuristic,
+            false => rl::Init::Network,
+        };
+        std::rc::Rc::new(std::cell::RefCell::new(rl::ValueTable::with_init(
+            rules, init,
+        )))
+    })
 }
 
 fn mcts_limit(limit: ThinkLimit) -> mcts::Limit {

@@ -25,6 +25,8 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::FxHashMap;
 
+use super::big::patterns::{self, LinePatterns};
+use super::big::{BigBoard, Tables};
 use super::ntuple::NTuple;
 use super::{Budget, Engine};
 use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
@@ -39,8 +41,9 @@ pub enum Init {
     Zero,
     /// The line-count heuristic ([`heuristic`]).
     Heuristic,
-    /// No table: an n-tuple network ([`NTuple`]), every weight zero (every
-    /// value ½). For boards too big for a table.
+    /// No table: an n-tuple network ([`NTuple`]) up to 8x8, line patterns
+    /// shared across the board ([`LinePatterns`]) beyond; every weight
+    /// zero (every value ½). For boards too big for a table.
     Network,
 }
 
@@ -103,7 +106,7 @@ pub struct ValueTable {
     init: Init,
     values: FxHashMap<u128, f32>,
     /// With `Init::Network`: the network that holds the values instead.
-    net: Option<Box<NTuple>>,
+    net: Option<Net>,
     /// Games learned from, over the table's whole life.
     pub games: u64,
     /// Its accuracy on the fixed sample of positions when it was last
@@ -114,6 +117,39 @@ pub struct ValueTable {
     /// Ids of the games learned from lately: two seats sharing this table
     /// report the same game, which is learned once.
     recent: std::collections::VecDeque<u64>,
+}
+
+/// What holds the values of a model without a table.
+#[derive(Clone, Debug)]
+enum Net {
+    /// Up to 8x8: tuples by their place on the board.
+    Tuples(Box<NTuple>),
+    /// Beyond: line patterns shared across the board.
+    Patterns(Box<LinePatterns>),
+}
+
+impl Net {
+    fn new(rules: Rules) -> Net {
+        if rules.is_small() {
+            Net::Tuples(Box::new(NTuple::new(rules)))
+        } else {
+            Net::Patterns(Box::new(LinePatterns::new(rules.goal())))
+        }
+    }
+
+    fn entries(&self) -> Vec<(u128, f32)> {
+        match self {
+            Net::Tuples(net) => net.entries(),
+            Net::Patterns(net) => net.entries(),
+        }
+    }
+
+    fn set(&mut self, place: u128, weight: f32) -> bool {
+        match self {
+            Net::Tuples(net) => net.set(place, weight),
+            Net::Patterns(net) => net.set(place, weight),
+        }
+    }
 }
 
 /// One table shared by every learning seat of a run (single-threaded; no
@@ -131,7 +167,7 @@ impl ValueTable {
             rules,
             init,
             values: FxHashMap::default(),
-            net: (init == Init::Network).then(|| Box::new(NTuple::new(rules))),
+            net: (init == Init::Network).then(|| Net::new(rules)),
             games: 0,
             accuracy: None,
             dirty: false,
@@ -155,9 +191,19 @@ impl ValueTable {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// The n-tuple network, when it holds the values.
+    /// The n-tuple network, when it holds the values (5x5 to 8x8).
     pub fn network(&self) -> Option<&NTuple> {
-        self.net.as_deref()
+        match &self.net {
+            Some(Net::Tuples(net)) => Some(net),
+            _ => None,
+        }
+    }
+    /// The line patterns, when they hold the values (boards above 8x8).
+    pub fn patterns(&self) -> Option<&LinePatterns> {
+        match &self.net {
+            Some(Net::Patterns(net)) => Some(net),
+            _ => None,
+        }
     }
 
     /// Every (key, value) pair, sorted by key (for saving).
@@ -177,7 +223,7 @@ impl ValueTable {
         games: u64,
         entries: impl IntoIterator<Item = (u128, f32)>,
     ) -> ValueTable {
-        let mut net = (init == Init::Network).then(|| Box::new(NTuple::new(rules)));
+        let mut net = (init == Init::Network).then(|| Net::new(rules));
         let values = match &mut net {
             Some(net) => {
                 for (place, weight) in entries {
@@ -213,7 +259,12 @@ impl ValueTable {
             Outcome::Win(_) => 1.0,
             Outcome::Draw => 0.5,
             Outcome::Ongoing => match &self.net {
-                Some(net) => net.value(after),
+                Some(Net::Tuples(net)) => net.value(after),
+                Some(Net::Patterns(net)) => {
+                    let t = Tables::new(self.rules);
+                    let b = BigBoard::from_position(&t, after);
+                    patterns::logistic(net.raw(&t, &b, after.to_move().other()))
+                }
                 None => self.stored(after).unwrap_or_else(|| self.start(after)),
             },
         }
@@ -299,6 +350,14 @@ impl ValueTable {
             }
             self.recent.push_back(id);
         }
+        if let Some(Net::Patterns(net)) = &mut self.net {
+            let scale = NET_DECAY / (NET_DECAY + self.games as f32);
+            if learn_patterns(net, self.rules, record, scale) {
+                self.games += 1;
+                self.dirty = true;
+            }
+            return;
+        }
         let mut positions = Vec::with_capacity(record.moves.len());
         let mut pos = Position::new(self.rules);
         for &m in &record.moves {
@@ -319,7 +378,7 @@ impl ValueTable {
                 // with the games learned, or later games undo earlier ones.
                 let target = discounted(1.0 - self.best_reply(after));
                 let scale = NET_DECAY / (NET_DECAY + self.games as f32);
-                if let Some(net) = &mut self.net {
+                if let Some(Net::Tuples(net)) = &mut self.net {
                     net.learn(after, target, scale);
                 }
                 continue;
@@ -335,6 +394,50 @@ impl ValueTable {
         }
         self.games += 1;
         self.dirty = true;
+    }
+}
+
+/// Learns line patterns from a finished game of `rules` (see
+/// [`ValueTable::learn`]): backwards over its afterstates, each moves
+/// towards one minus the best the opponent can reach from it in one move,
+/// a ply's discount nearer ½. `false` when the moves are not a game of
+/// these rules (nothing learned).
+fn learn_patterns(net: &mut LinePatterns, rules: Rules, record: &GameRecord, scale: f32) -> bool {
+    let t = Tables::new(rules);
+    let mut b = BigBoard::empty();
+    let mut afters = Vec::with_capacity(record.moves.len());
+    for m in &record.moves {
+        let cell = m.index();
+        if cell >= t.cells || !b.empty_cells(&t).contains(cell) || b.outcome().is_over() {
+            return false;
+        }
+        b.play(&t, cell);
+        afters.push(b);
+    }
+    for after in afters.iter().rev().filter(|a| !a.outcome().is_over()) {
+        let target = discounted(1.0 - best_reply_value(net, &t, after));
+        net.learn(&t, after, after.to_move().other(), target, scale);
+    }
+    true
+}
+
+/// The best value the side to move in `b` (not over) reaches with one
+/// move among its candidates: 1 for a win in one.
+pub(crate) fn best_reply_value(net: &LinePatterns, t: &Tables, b: &BigBoard) -> f32 {
+    let me = b.to_move();
+    if !b.wins(me).is_empty() {
+        return 1.0;
+    }
+    let base = net.raw(t, b, me);
+    let best = b
+        .candidates(t)
+        .iter()
+        .map(|c| net.gain(t, b, me, c))
+        .fold(f32::NEG_INFINITY, f32::max);
+    if best == f32::NEG_INFINITY {
+        0.5 // a full board: a draw
+    } else {
+        patterns::logistic(base + best)
     }
 }
 

@@ -366,7 +366,7 @@ impl App {
     /// and Random answer at once), so every game keeps a seat busy and the
     /// screen shows engines sharing the CPU.
     fn pick_engines(&mut self) -> [EngineKind; 2] {
-        let kinds = EngineKind::playable(self.config.rules);
+        let kinds = EngineKind::playable();
         let mut any = || kinds[self.rng.random_range(0..kinds.len())];
         let fixed = [Player::O, Player::X].map(|side| self.config.seat(side).map(SpecEngine::kind));
         match (fixed[0], fixed[1]) {

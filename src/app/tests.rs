@@ -47,7 +47,7 @@ fn fixed_engines_stay_fixed_and_others_vary() {
         assert_eq!(a.games[0].engines[1], EngineKind::Random);
         o_kinds.insert(a.games[0].engines[0]);
     }
-    assert_eq!(o_kinds.len(), EngineKind::playable(a.config.rules).len());
+    assert_eq!(o_kinds.len(), EngineKind::playable().len());
 }
 
 #[test]

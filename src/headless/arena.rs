@@ -43,9 +43,14 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
         return merge(merge_args);
     }
     let rules = args.rules.rules()?;
-    let specs = engines(&args)?;
+    let mut specs = engines(&args)?;
+    if specs.iter().any(|s| s.learned_eval) {
+        let (_, model) = crate::model::read_only(rules, args.model.clone())?;
+        for spec in &mut specs {
+            spec.use_model(rules, &model).map_err(super::InputError)?;
+        }
+    }
     let kinds: Vec<EngineKind> = specs.iter().map(|s| s.kind()).collect();
-    super::refuse_engines(rules, &kinds)?;
     if args.sprt.is_some() && (specs.len() != 2 || args.no_repeat) {
         return Err(super::InputError(
             "--sprt tests two engines on paired games: give two engines and no --no-repeat".into(),

@@ -3,8 +3,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{refuse_engines, thousands};
-use crate::ai::EngineKind;
+use super::{InputError, thousands};
 use crate::ai::accuracy::{self, Accuracy, Judge};
 use crate::ai::rl::SharedTable;
 use crate::cli::EvalArgs;
@@ -12,7 +11,14 @@ use crate::text::shown_path;
 
 pub fn command(args: EvalArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
-    refuse_engines(rules, &[EngineKind::Rl])?;
+    if !rules.is_small() {
+        return Err(InputError(format!(
+            "eval judges a model with the solver, which stops at 8x8, not {n}x{n}; \
+             measure the learner there with arena (e.g. --engine rl=rl --engine negamax=negamax)",
+            n = rules.size()
+        ))
+        .into());
+    }
     let (path, table) = crate::model::read_only(rules, args.model)?;
     let (entries, games, kept) = (table.len(), table.games, table.accuracy);
     let table: SharedTable = Rc::new(RefCell::new(table));

@@ -6,10 +6,12 @@ pub mod arena;
 pub mod bench;
 pub mod checkpoint;
 pub mod eval;
+pub mod games;
 pub mod solve;
 pub mod train;
+pub mod train_big;
 
-pub use crate::cli::{InputError, refuse_engines};
+pub use crate::cli::InputError;
 
 /// A progress bar on stderr when it is a terminal (and not `quiet`), else
 /// one that draws nothing. `template` is indicatif's.

@@ -10,10 +10,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+pub use super::games::{Tally, play_from, play_game};
 use crate::ai::accuracy::{self, Judge, Skill};
 use crate::ai::rl::{ALPHA, RlPlayer, SharedTable};
-use crate::ai::{BuiltIn, Engine, EngineKind, RandomPlayer, ThinkLimit, Unlimited, make_engine};
-use crate::game::{GameRecord, Outcome, Player, Position, Rules};
+use crate::ai::{BuiltIn, RandomPlayer, ThinkLimit, make_engine};
+use crate::game::{Outcome, Player, Rules};
 
 /// Games of the default training on 3x3 and on 4x4 with three in a row.
 pub const DEFAULT_EPISODES: u64 = 100_000;
@@ -25,6 +26,7 @@ pub const DEFAULT_EPISODES: u64 = 100_000;
 pub fn default_episodes(rules: Rules) -> u64 {
     match (rules.size(), rules.goal()) {
         (4, 4) => 1_500_000,
+        _ if !rules.is_small() => super::train_big::DEFAULT_EPISODES,
         _ => DEFAULT_EPISODES,
     }
 }
@@ -35,19 +37,6 @@ const EPSILON_END: f64 = 0.02;
 /// the learning curve.
 const CURVE_GAMES: u32 = 200;
 const CURVE_SAMPLE: usize = accuracy::MODEL_SAMPLE;
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-}
-
-impl Tally {
-    pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-}
 
 /// One point of the learning curve.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,23 +77,6 @@ impl TrainReport {
         }
         out
     }
-}
-
-/// Plays one game; `seats[0]` is O.
-pub fn play_game(rules: Rules, seats: &mut [&mut dyn Engine; 2]) -> GameRecord {
-    let mut pos = Position::new(rules);
-    let mut record = GameRecord::new(rules);
-    while !pos.outcome().is_over() {
-        let side = pos.to_move().index();
-        let cell = seats[side].choose(&pos, &mut Unlimited::new());
-        if pos.play(cell).is_err() {
-            record.outcome = Outcome::Win(pos.to_move().other());
-            return record;
-        }
-        record.moves.push(cell);
-    }
-    record.outcome = pos.outcome();
-    record
 }
 
 /// The greedy learner as O against `opponent`, without learning.
@@ -234,10 +206,16 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
     use crate::headless::{InputError, thousands};
     use crate::text::shown_path;
     let rules = args.rules.rules()?;
-    super::refuse_engines(rules, &[EngineKind::Rl])?;
     let new_init = args
         .init
         .unwrap_or_else(|| Init::for_new_model(rules, Init::Zero));
+    if !rules.is_small() && new_init != Init::Network {
+        return Err(InputError(format!(
+            "--init {}: a table of positions stops at 8x8; above, the learner learns line patterns (--init network)",
+            new_init.name()
+        ))
+        .into());
+    }
     let model = crate::model::Model::open(rules, args.model, new_init)?;
     let (path, table) = (&model.path, &model.table);
     if let Some(init) = args.init
@@ -258,6 +236,9 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
     }
     let start_games = table.borrow().games;
     let episodes = args.episodes.unwrap_or_else(|| default_episodes(rules));
+    if !rules.is_small() {
+        return command_big(&model, episodes, seed, &stop, start_games);
+    }
     eprintln!(
         "training {} episodes of {n}x{n}, {k} in a row, seed {seed}; Ctrl-C stops and keeps what was learned",
         episodes,
@@ -313,6 +294,68 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
          sample of reachable positions:"
     );
     print!("{}", report.curve_table());
+    Ok(())
+}
+
+/// `train` above 8x8: self-play, and a curve against the yardstick
+/// (`super::train_big`).
+fn command_big(
+    model: &crate::model::Model,
+    episodes: u64,
+    seed: u64,
+    stop: &AtomicBool,
+    start_games: u64,
+) -> anyhow::Result<()> {
+    use super::train_big::{CURVE_GAMES, YARDSTICK_TICKS, curve_table, train_big};
+    let rules = model.table.borrow().rules();
+    eprintln!(
+        "training {episodes} episodes of {n}x{n}, {k} in a row, by self-play, seed {seed}; Ctrl-C stops and keeps what was learned",
+        n = rules.size(),
+        k = rules.goal()
+    );
+    let bar = super::progress_bar(
+        episodes,
+        "{pos}/{len} {rate}  {msg}  eta {eta} {wide_bar}",
+        false,
+    );
+    let (curve, done, elapsed) =
+        train_big(&model.table, episodes, seed, 10, stop, |done, point| {
+            bar.set_position(done);
+            if let Some(p) = point {
+                bar.set_message(format!("score {:.0}%", 100.0 * p.score()));
+            }
+        });
+    bar.finish_and_clear();
+    model.save()?;
+    let t = model.table.borrow();
+    println!(
+        "{} {done} episodes in {:.1} s{}",
+        if done < episodes {
+            "stopped after"
+        } else {
+            "trained"
+        },
+        elapsed.as_secs_f64(),
+        if done < episodes {
+            ", stopped by a signal"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "model: {} ({} pattern weights, {} games learned in all, {} before)",
+        crate::text::shown_path(&model.path),
+        t.len(),
+        t.games,
+        start_games
+    );
+    println!(
+        "\nlearning curve: the learner's score (wins and half the draws) in {CURVE_GAMES} games,\n\
+         half on each side, against Negamax held to {} nodes a move (no solver reaches {n}x{n}):",
+        YARDSTICK_TICKS * 128,
+        n = rules.size()
+    );
+    print!("{}", curve_table(&curve));
     Ok(())
 }
 

@@ -108,8 +108,11 @@ pub(super) fn max_entries(size: u8, goal: u8, init: Init) -> u64 {
     let Ok(rules) = Rules::new(size, goal) else {
         return 0;
     };
-    if init == Init::Network && rules.is_small() {
-        return crate::ai::ntuple::NTuple::new(rules).size().1 as u64;
+    if init == Init::Network {
+        return match rules.is_small() {
+            true => crate::ai::ntuple::NTuple::new(rules).size().1 as u64,
+            false => crate::ai::big::patterns::LinePatterns::new(goal).size() as u64,
+        };
     }
     3u64.checked_pow(rules.cells() as u32)
         .unwrap_or(u64::MAX)
@@ -214,6 +217,15 @@ pub fn decode(bytes: &[u8], rules: Rules, path: &Path) -> Result<ValueTable, Mod
                 "trained for {size}x{size} with {goal} in a row, not {n}x{n} with {k}",
                 n = rules.size(),
                 k = rules.goal()
+            ),
+        ));
+    }
+    if !rules.is_small() && header.init != Init::Network {
+        return Err(refuse(
+            path,
+            format!(
+                "corrupt: a model of {size}x{size} holds line patterns, not a table of positions (start '{}')",
+                header.init.name()
             ),
         ));
     }

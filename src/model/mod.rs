@@ -114,8 +114,13 @@ impl Model {
         }
         let rules = table.borrow().rules();
         let before = table.borrow().accuracy;
-        let mut judge = crate::ai::accuracy::Judge::new(rules);
-        let now = crate::ai::accuracy::model_accuracy(table, &mut judge);
+        // Judged only where the solver is quick (up to 16 cells).
+        let now = (rules.cells() <= 16)
+            .then(|| {
+                let mut judge = crate::ai::accuracy::Judge::new(rules);
+                crate::ai::accuracy::model_accuracy(table, &mut judge)
+            })
+            .flatten();
         if let (Some(before), Some(now)) = (before, now)
             && now < before - ACCURACY_NOISE
         {

@@ -9,7 +9,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::rl::SharedTable;
-use crate::ai::{Budget, BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with};
+use crate::ai::{
+    Budget, BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with, make_learned_negamax,
+};
 use crate::game::{Cell, GameRecord, Player, Position, Rules};
 use crate::protocol::outside::{BRAIN_THINK, BrainCommand, OutsideBrain};
 use crate::text::shown;
@@ -24,6 +26,12 @@ pub struct EngineSpec {
     pub think_ms: Option<u64>,
     /// Its own MCTS iterations per move.
     pub iterations: Option<u32>,
+    /// Negamax above 8x8: evaluate with the learner's line patterns
+    /// (`eval=learned`) instead of the line count (`eval=shapes`).
+    pub learned_eval: bool,
+    /// With `learned_eval`: the evaluation by window pattern, read from
+    /// the model before the run ([`EngineSpec::use_model`]).
+    pub window_values: Option<std::sync::Arc<[i32]>>,
 }
 
 /// What plays for a participant.
@@ -114,14 +122,26 @@ impl EngineSpec {
                 "iterations" if built_in == BuiltIn::Mcts => {
                     out.iterations = Some(number(100_000_000)? as u32)
                 }
+                "eval" if built_in == BuiltIn::Negamax => {
+                    out.learned_eval = match value.trim() {
+                        "learned" => true,
+                        "shapes" => false,
+                        other => {
+                            return Err(format!(
+                                "eval: '{}' is not an evaluation: use eval=shapes or eval=learned",
+                                shown(other)
+                            ));
+                        }
+                    }
+                }
                 other => {
                     return Err(format!(
                         "'{}' is not an option of {kind}: use think-ms=T{}",
                         shown(other),
-                        if built_in == BuiltIn::Mcts {
-                            " or iterations=N"
-                        } else {
-                            ""
+                        match built_in {
+                            BuiltIn::Mcts => " or iterations=N",
+                            BuiltIn::Negamax => " or eval=shapes|learned",
+                            _ => "",
                         }
                     ));
                 }
@@ -139,6 +159,8 @@ impl EngineSpec {
             engine,
             think_ms: None,
             iterations: None,
+            learned_eval: false,
+            window_values: None,
         }
     }
 
@@ -195,6 +217,14 @@ impl EngineSpec {
                 rules,
                 brain_think(limit),
             ))),
+            SpecEngine::BuiltIn(BuiltIn::Negamax) if self.learned_eval => {
+                // The run gave it the model before its first game.
+                let values = self
+                    .window_values
+                    .as_deref()
+                    .expect("eval=learned has its model");
+                SeatEngine::BuiltIn(make_learned_negamax(rules, limit, seed, values.to_vec()))
+            }
             SpecEngine::BuiltIn(kind) => {
                 SeatEngine::BuiltIn(make_engine_with(*kind, rules, limit, seed, rl))
             }
@@ -213,20 +243,57 @@ impl EngineSpec {
         self.build_with(rules, self.limit(run), seed, rl)
     }
 
+    /// With `eval=learned`: takes its evaluation from the learner's model
+    /// of `rules` (boards above 8x8, a model that has learned).
+    pub fn use_model(
+        &mut self,
+        rules: Rules,
+        model: &crate::ai::rl::ValueTable,
+    ) -> Result<(), String> {
+        if !self.learned_eval {
+            return Ok(());
+        }
+        if rules.is_small() {
+            return Err(format!(
+                "{}: eval=learned is for boards above 8x8; below, Negamax solves the game",
+                self.name
+            ));
+        }
+        match model.patterns() {
+            Some(patterns) if model.games > 0 => {
+                self.window_values = Some(patterns.window_values().into());
+                Ok(())
+            }
+            _ => Err(format!(
+                "{}: eval=learned needs a model that has learned; train one first: \
+                 kxo-tui train --size {} --goal {}",
+                self.name,
+                rules.size(),
+                rules.goal()
+            )),
+        }
+    }
+
     /// The spec as text: `mcts:think-ms=300`, `brain:./x --flag`.
     pub fn spec_text(&self) -> String {
         let kind = match &self.engine {
             SpecEngine::Brain(command) => return command.to_string(),
             SpecEngine::BuiltIn(kind) => kind,
         };
-        let mut text = kind.to_string();
+        let mut options = Vec::new();
         if let Some(ms) = self.think_ms {
-            text += &format!(":think-ms={ms}");
+            options.push(format!("think-ms={ms}"));
         }
         if let Some(n) = self.iterations {
-            text += &format!(":iterations={n}");
+            options.push(format!("iterations={n}"));
         }
-        text
+        if self.learned_eval {
+            options.push("eval=learned".to_string());
+        }
+        match options.is_empty() {
+            true => kind.to_string(),
+            false => format!("{kind}:{}", options.join(",")),
+        }
     }
 }
 

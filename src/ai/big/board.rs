@@ -25,7 +25,7 @@
 //! changes it only in the K-cell windows through that move: each update
 //! looks at the 4 x (2K - 1) cells around it.
 
-use super::shape::{Shape, ShapeTable, threat_value, window_weight};
+use super::shape::{PatternIndex, Shape, ShapeTable, threat_value, window_weight};
 use crate::game::{Bits, DIRECTIONS, MAX_GOAL, MAX_SIZE, Outcome, Player, Position, Rules};
 
 /// Cells of the largest board.
@@ -42,9 +42,13 @@ pub struct Tables {
     pub full: Bits,
     /// `near[c]`: the cells within two rows and two columns of `c`.
     near: Vec<Bits>,
-    /// `weight[j]`: the value of a window holding `j` stones of one side
-    /// and none of the other.
-    weight: [i32; 9],
+    /// A window's stones as a pattern number.
+    patterns: PatternIndex,
+    /// `window_values[pattern]`: what a window is worth to the evaluation,
+    /// by its pattern read from O's side: by default the line count
+    /// (`window_weight` of its stones when they are of one side only), or
+    /// learned weights ([`Tables::with_window_values`]).
+    window_values: Vec<i32>,
     /// Zobrist keys `zobrist[cell][player]`, for the search's table.
     zobrist: Vec<[u64; 2]>,
     /// `line_at[cell][d]`: the line of direction `d` through the cell, and
@@ -74,7 +78,8 @@ impl Tables {
                     .collect()
             })
             .collect();
-        let weight = std::array::from_fn(|j| window_weight(j as u32));
+        let patterns = PatternIndex::new(goal);
+        let window_values = line_count_values(&patterns);
         let half = goal as u32 - 1;
         let mut line_at = vec![[(0, 0); 4]; (n * n) as usize];
         let mut on_line = [[0; MAX_LINES]; 4];
@@ -94,7 +99,8 @@ impl Tables {
             cells: rules.cells() as usize,
             full: Bits::first_n(rules.cells() as usize),
             near,
-            weight,
+            patterns,
+            window_values,
             zobrist: zobrist_keys(rules.cells() as usize),
             line_at,
             on_line,
@@ -103,16 +109,38 @@ impl Tables {
         }
     }
 
-    /// A window's value from O's side: `o` and `x` stones in it.
-    #[inline]
-    fn window_value(&self, o: u32, x: u32) -> i32 {
-        match (o, x) {
-            (0, 0) => 0,
-            (o, 0) => self.weight[o as usize],
-            (0, x) => -self.weight[x as usize],
-            _ => 0,
+    /// The tables with another evaluation: `values` by pattern read from
+    /// O's side, one for each of the 3^K patterns, the empty one 0.
+    pub fn with_window_values(rules: Rules, values: Vec<i32>) -> Tables {
+        let mut t = Tables::new(rules);
+        t.set_window_values(values);
+        t
+    }
+
+    /// Changes the evaluation (see [`Tables::with_window_values`]).
+    pub fn set_window_values(&mut self, values: Vec<i32>) {
+        assert_eq!(values.len(), self.patterns.count(), "one value a pattern");
+        // The score starts at 0 on the empty board: so must the empty window.
+        assert_eq!(values[0], 0, "the empty window is worth nothing");
+        self.window_values = values;
+    }
+}
+
+/// The line count by pattern: a window of one side's stones only is worth
+/// [`window_weight`] of their number to that side.
+fn line_count_values(patterns: &PatternIndex) -> Vec<i32> {
+    let k = patterns.count().ilog(3);
+    let mut values = vec![0; patterns.count()];
+    for o in 0..1u32 << k {
+        for x in (0..1u32 << k).filter(|x| x & o == 0) {
+            values[patterns.of(o, x)] = match (o.count_ones(), x.count_ones()) {
+                (o, 0) => window_weight(o),
+                (0, x) => -window_weight(x),
+                _ => 0,
+            };
         }
     }
+    values
 }
 
 /// Fixed keys for each cell and side (splitmix64 of a counter: the same
@@ -385,17 +413,10 @@ impl BigBoard {
                         self.count_three(opp, seg, empties, -1);
                     }
                 }
-                let (before, after) = match p {
-                    Player::O => (
-                        t.window_value(mine, theirs),
-                        t.window_value(mine + 1, theirs),
-                    ),
-                    Player::X => (
-                        t.window_value(theirs, mine),
-                        t.window_value(theirs, mine + 1),
-                    ),
-                };
-                score += after - before;
+                let (o, x) = ((seg.stones[0] & w) >> start, (seg.stones[1] & w) >> start);
+                let before = t.patterns.of(o, x);
+                let added = t.patterns.digit(centre >> start) * (1 + me);
+                score += t.window_values[before + added] - t.window_values[before];
             }
         }
         self.score = score;
@@ -517,203 +538,56 @@ impl BigBoard {
             }
         }
     }
+
+    /// Calls `f(o, x, bit)` for every window of K cells through the empty
+    /// `cell`: the stones of O and of X in it and the cell's own bit, as
+    /// K-bit masks read along the window.
+    #[inline]
+    pub fn for_each_window_through(
+        &self,
+        t: &Tables,
+        cell: usize,
+        mut f: impl FnMut(u32, u32, u32),
+    ) {
+        let k = t.goal as u32;
+        let (window, centre) = ((1u32 << k) - 1, 1u32 << (k - 1));
+        for d in 0..4 {
+            let seg = self.segment(t, cell, d);
+            for start in 0..k {
+                let w = window << start;
+                if seg.on_board & w == w {
+                    let (o, x) = (seg.stones[0] & w, seg.stones[1] & w);
+                    f(o >> start, x >> start, centre >> start);
+                }
+            }
+        }
+    }
+
+    /// Calls `f(o, x)` for every window of K cells on the board that holds
+    /// a stone: the stones of O and of X in it, as K-bit masks.
+    pub fn for_each_board_window(&self, t: &Tables, mut f: impl FnMut(u32, u32)) {
+        let k = t.goal as u32;
+        let window = (1u32 << k) - 1;
+        for d in 0..4 {
+            for (line, &on) in t.on_line[d].iter().enumerate() {
+                let (o, x) = (self.lines[0][d][line], self.lines[1][d][line]);
+                if o | x == 0 {
+                    continue;
+                }
+                let mut starts = on;
+                while starts != 0 {
+                    let start = starts.trailing_zeros();
+                    starts &= starts - 1;
+                    let w = window << start;
+                    if on & w == w && (o | x) & w != 0 {
+                        f((o & w) >> start, (x & w) >> start);
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::Cell;
-
-    fn board(rules: Rules, moves: &str) -> (Tables, BigBoard, Position) {
-        let t = Tables::new(rules);
-        let pos =
-            Position::from_moves(rules, &Cell::parse_list(moves, rules.size()).unwrap()).unwrap();
-        (Tables::new(rules), BigBoard::from_position(&t, &pos), pos)
-    }
-
-    /// Win cells by brute force: every empty cell that would end the game.
-    fn slow_wins(pos: &Position, p: Player) -> Bits {
-        let rules = pos.rules();
-        pos.empty()
-            .iter()
-            .filter(|&c| {
-                let stones = pos.board(p).with(c);
-                crate::game::line_through(&stones, rules.size(), rules.goal(), c).is_some()
-            })
-            .collect()
-    }
-
-    /// For every cell, the windows of K cells through it that hold K - 2
-    /// stones of `p`, none of the other side, and one more empty cell: by
-    /// brute force over every window of the board.
-    fn slow_fours(pos: &Position, p: Player) -> Vec<u8> {
-        slow_windows(pos, p, 2)
-    }
-
-    /// Every window of K cells on the board, as its cells.
-    fn all_windows(rules: Rules) -> Vec<Vec<usize>> {
-        let (n, k) = (rules.size() as i32, rules.goal() as i32);
-        let mut out = Vec::new();
-        for (dr, dc) in DIRECTIONS {
-            for r in 0..n {
-                for c in 0..n {
-                    let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
-                    if (0..n).contains(&er) && (0..n).contains(&ec) {
-                        out.push(
-                            (0..k)
-                                .map(|i| ((r + dr * i) * n + c + dc * i) as usize)
-                                .collect(),
-                        );
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// For every cell, the windows through it with K - `short` stones of
-    /// `p`, none of the other side (the rest empty).
-    fn slow_windows(pos: &Position, p: Player, short: usize) -> Vec<u8> {
-        let k = pos.rules().goal() as usize;
-        let mut count = vec![0; pos.rules().cells() as usize];
-        for window in all_windows(pos.rules()) {
-            let of = |q: Player| window.iter().filter(|&&x| pos.board(q).contains(x)).count();
-            if of(p) + short == k && of(p.other()) == 0 {
-                for &x in window.iter().filter(|&&x| !pos.board(p).contains(x)) {
-                    count[x] += 1;
-                }
-            }
-        }
-        count
-    }
-
-    /// The score by brute force over every window of the board.
-    fn slow_score(t: &Tables, pos: &Position) -> i32 {
-        all_windows(pos.rules())
-            .iter()
-            .map(|window| {
-                let count =
-                    |p: Player| window.iter().filter(|&&x| pos.board(p).contains(x)).count() as u32;
-                t.window_value(count(Player::O), count(Player::X))
-            })
-            .sum()
-    }
-
-    #[test]
-    fn incremental_state_matches_brute_force_in_random_games() {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-        for (size, goal) in [(9, 3), (15, 5), (20, 5), (20, 6), (12, 4)] {
-            let rules = Rules::new(size, goal).unwrap();
-            let t = Tables::new(rules);
-            for _ in 0..20 {
-                let mut pos = Position::new(rules);
-                let mut b = BigBoard::empty();
-                while !pos.outcome().is_over() {
-                    let empty: Vec<usize> = pos.empty().iter().collect();
-                    let c = empty[rng.random_range(0..empty.len())];
-                    let want_win = b.wins(pos.to_move()).contains(c);
-                    pos.play(Cell::from_index(c)).unwrap();
-                    b.play(&t, c);
-                    assert_eq!(b.outcome(), pos.outcome());
-                    assert_eq!(
-                        want_win,
-                        pos.outcome().is_over() && pos.outcome() != Outcome::Draw
-                    );
-                    for p in [Player::O, Player::X] {
-                        if !pos.outcome().is_over() {
-                            assert_eq!(b.wins(p), slow_wins(&pos, p), "{pos:?}");
-                        }
-                    }
-                    assert_eq!(b.score, slow_score(&t, &pos));
-                    for p in [Player::O, Player::X] {
-                        let slow = slow_fours(&pos, p);
-                        let slow3 = slow_windows(&pos, p, 3);
-                        for c in pos.empty().iter() {
-                            assert_eq!(b.fours_at(p, c), slow[c], "{pos:?} {c}");
-                            assert_eq!(b.four_cells(p).contains(c), slow[c] > 0);
-                            let want = if goal >= 4 { slow3[c] } else { 0 };
-                            assert_eq!(b.threes_at(p, c), want, "{pos:?} {c}");
-                            assert_eq!(b.three_cells(p).contains(c), want > 0);
-                        }
-                    }
-                    let near = b.near();
-                    for cell in near.iter() {
-                        assert!(pos.at(Cell::from_index(cell)).is_none());
-                    }
-                }
-            }
-        }
-    }
-
-    /// Whether a stone of `p` on `cell` leaves two win cells or more, by
-    /// brute force.
-    fn slow_double(pos: &Position, p: Player, cell: usize) -> bool {
-        let rules = pos.rules();
-        let after = pos.board(p).with(cell);
-        let wins = pos
-            .empty()
-            .iter()
-            .filter(|&w| w != cell)
-            .filter(|&w| {
-                crate::game::line_through(&after.with(w), rules.size(), rules.goal(), w).is_some()
-            })
-            .count();
-        wins >= 2
-    }
-
-    #[test]
-    fn double_fours_are_the_moves_that_leave_two_win_cells() {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
-        let rules = Rules::new(15, 5).unwrap();
-        let t = Tables::new(rules);
-        let (mut seen, mut doubles) = (0, 0);
-        while seen < 300 {
-            // Stones near the centre, so that shapes form.
-            let mut pos = Position::new(rules);
-            let stones = rng.random_range(6..30);
-            while pos.move_count() < stones && !pos.outcome().is_over() {
-                let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
-                let _ = pos.play(c);
-            }
-            if pos.outcome().is_over() {
-                continue;
-            }
-            let b = BigBoard::from_position(&t, &pos);
-            for p in [Player::O, Player::X] {
-                if !b.wins(p).is_empty() {
-                    continue;
-                }
-                seen += 1;
-                // A double four needs a four: every candidate is a four cell.
-                let want = pos.empty().iter().any(|c| slow_double(&pos, p, c));
-                let got = b.double_four(&t, p);
-                assert_eq!(got.is_some(), want, "{pos:?} {p:?}");
-                if let Some(c) = got {
-                    assert!(slow_double(&pos, p, c));
-                    doubles += 1;
-                }
-            }
-        }
-        assert!(doubles > 20, "only {doubles} double fours in 300 positions");
-    }
-
-    #[test]
-    fn a_board_rebuilt_from_a_position_is_the_same() {
-        let rules = Rules::new(15, 5).unwrap();
-        let (t, b, pos) = board(rules, "H8,H9,I8,I9,J8,G7");
-        let mut played = BigBoard::empty();
-        for m in ["H8", "H9", "I8", "I9", "J8", "G7"] {
-            played.play(&t, Cell::parse(m, 15).unwrap().index());
-        }
-        assert_eq!(b.stones, played.stones);
-        assert_eq!(b.lines, played.lines);
-        assert_eq!(b.wins, played.wins);
-        assert_eq!(b.score, played.score);
-        assert_eq!(b.near, played.near);
-        assert_eq!(b.to_move(), pos.to_move());
-        // O holds H8, I8, J8: G8 and K8 make four, no win cell yet.
-        assert!(b.wins(Player::O).is_empty());
-    }
-}
+#[path = "board_tests.rs"]
+mod tests;

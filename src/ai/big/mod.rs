@@ -7,12 +7,15 @@
 //! neither engine walks the 15x15 board to find what matters.
 
 mod board;
+mod learner;
 mod mcts;
 mod negamax;
+pub mod patterns;
 pub mod shape;
 pub mod vcf;
 pub mod vct;
 
 pub use board::{BigBoard, Tables};
+pub use learner::BigRl;
 pub use mcts::{BigMcts, tactical_moves};
 pub use negamax::{BigNegamax, DEFAULT_TIME, WIDTH};

@@ -92,6 +92,13 @@ impl BigNegamax {
         }
     }
 
+    /// Evaluates with `values` by window pattern (see
+    /// [`Tables::with_window_values`]) instead of the line count.
+    pub fn with_window_values(mut self, values: Vec<i32>) -> BigNegamax {
+        self.tables.set_window_values(values);
+        self
+    }
+
     /// Ties between equally promising moves broken by `seed`.
     pub fn with_seed(mut self, seed: u64) -> BigNegamax {
         self.seed = seed;

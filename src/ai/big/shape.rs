@@ -223,6 +223,70 @@ pub fn threat_value(shapes: [Shape; 4]) -> i32 {
         + i32::from(n(Shape::OpenTwo)) * 50
 }
 
+/// A window's stones as a base-3 pattern number, for one K.
+#[derive(Clone, Debug)]
+pub struct PatternIndex {
+    /// `ternary[bits]`: the K bits read as base-3 digits (each 0 or 1).
+    ternary: Vec<u16>,
+    goal: u8,
+}
+
+impl PatternIndex {
+    pub fn new(goal: u8) -> PatternIndex {
+        debug_assert!((3..=MAX_GOAL).contains(&goal));
+        let ternary = (0..1u32 << goal)
+            .map(|bits| {
+                (0..goal as u32)
+                    .rev()
+                    .fold(0, |acc, i| acc * 3 + (bits >> i & 1) as u16)
+            })
+            .collect();
+        PatternIndex { ternary, goal }
+    }
+
+    pub fn goal(&self) -> u8 {
+        self.goal
+    }
+
+    /// Patterns of K cells: 3^K.
+    pub fn count(&self) -> usize {
+        3usize.pow(self.goal as u32)
+    }
+
+    /// The pattern of a window holding `mine` and `theirs` (K-bit masks).
+    #[inline(always)]
+    pub fn of(&self, mine: u32, theirs: u32) -> usize {
+        self.ternary[mine as usize] as usize + 2 * self.ternary[theirs as usize] as usize
+    }
+
+    /// What a stone of "mine" on the window's cell `bit` (a one-bit mask)
+    /// adds to its pattern.
+    #[inline(always)]
+    pub fn digit(&self, bit: u32) -> usize {
+        self.ternary[bit as usize] as usize
+    }
+
+    /// The digits of a pattern, first cell first.
+    fn digits(&self, pattern: usize) -> Vec<usize> {
+        let k = self.goal as u32;
+        (0..k).rev().map(|i| pattern / 3usize.pow(i) % 3).collect()
+    }
+
+    fn from_digits(digits: impl Iterator<Item = usize>) -> usize {
+        digits.fold(0, |acc, d| acc * 3 + d)
+    }
+
+    /// The same window read backwards.
+    pub fn reversed(&self, pattern: usize) -> usize {
+        PatternIndex::from_digits(self.digits(pattern).into_iter().rev())
+    }
+
+    /// The same window seen by the other side (its 1s and 2s swapped).
+    pub fn swapped(&self, pattern: usize) -> usize {
+        PatternIndex::from_digits(self.digits(pattern).into_iter().map(|d| (3 - d) % 3))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

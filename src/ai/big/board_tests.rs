@@ -1,0 +1,271 @@
+//! The big board's incremental state against brute force.
+use super::*;
+use crate::game::Cell;
+
+fn board(rules: Rules, moves: &str) -> (Tables, BigBoard, Position) {
+    let t = Tables::new(rules);
+    let pos = Position::from_moves(rules, &Cell::parse_list(moves, rules.size()).unwrap()).unwrap();
+    (Tables::new(rules), BigBoard::from_position(&t, &pos), pos)
+}
+
+/// Win cells by brute force: every empty cell that would end the game.
+fn slow_wins(pos: &Position, p: Player) -> Bits {
+    let rules = pos.rules();
+    pos.empty()
+        .iter()
+        .filter(|&c| {
+            let stones = pos.board(p).with(c);
+            crate::game::line_through(&stones, rules.size(), rules.goal(), c).is_some()
+        })
+        .collect()
+}
+
+/// For every cell, the windows of K cells through it that hold K - 2
+/// stones of `p`, none of the other side, and one more empty cell: by
+/// brute force over every window of the board.
+fn slow_fours(pos: &Position, p: Player) -> Vec<u8> {
+    slow_windows(pos, p, 2)
+}
+
+/// Every window of K cells on the board, as its cells.
+fn all_windows(rules: Rules) -> Vec<Vec<usize>> {
+    let (n, k) = (rules.size() as i32, rules.goal() as i32);
+    let mut out = Vec::new();
+    for (dr, dc) in DIRECTIONS {
+        for r in 0..n {
+            for c in 0..n {
+                let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                if (0..n).contains(&er) && (0..n).contains(&ec) {
+                    out.push(
+                        (0..k)
+                            .map(|i| ((r + dr * i) * n + c + dc * i) as usize)
+                            .collect(),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// For every cell, the windows through it with K - `short` stones of
+/// `p`, none of the other side (the rest empty).
+fn slow_windows(pos: &Position, p: Player, short: usize) -> Vec<u8> {
+    let k = pos.rules().goal() as usize;
+    let mut count = vec![0; pos.rules().cells() as usize];
+    for window in all_windows(pos.rules()) {
+        let of = |q: Player| window.iter().filter(|&&x| pos.board(q).contains(x)).count();
+        if of(p) + short == k && of(p.other()) == 0 {
+            for &x in window.iter().filter(|&&x| !pos.board(p).contains(x)) {
+                count[x] += 1;
+            }
+        }
+    }
+    count
+}
+
+/// The line count by brute force over every window of the board.
+fn slow_score(pos: &Position) -> i32 {
+    all_windows(pos.rules())
+        .iter()
+        .map(|window| {
+            let count =
+                |p: Player| window.iter().filter(|&&x| pos.board(p).contains(x)).count() as u32;
+            match (count(Player::O), count(Player::X)) {
+                (o, 0) => window_weight(o),
+                (0, x) => -window_weight(x),
+                _ => 0,
+            }
+        })
+        .sum()
+}
+
+/// The stones of `p` in `window` (its cells in order) as bits.
+fn window_bits(pos: &Position, window: &[usize], p: Player) -> u32 {
+    (0..window.len())
+        .filter(|&i| pos.board(p).contains(window[i]))
+        .fold(0, |acc, i| acc | 1 << i)
+}
+
+#[test]
+fn any_window_values_are_kept_up_to_date_and_windows_read_in_order() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(13);
+    for (size, goal) in [(15, 5), (11, 4), (20, 6)] {
+        let rules = Rules::new(size, goal).unwrap();
+        let count = 3usize.pow(goal as u32);
+        let mut values: Vec<i32> = (0..count).map(|_| rng.random_range(-999..1000)).collect();
+        values[0] = 0;
+        let t = Tables::with_window_values(rules, values.clone());
+        let patterns = PatternIndex::new(goal);
+        let mut pos = Position::new(rules);
+        let mut b = BigBoard::empty();
+        for _ in 0..40 {
+            let empty: Vec<usize> = pos.empty().iter().collect();
+            let c = empty[rng.random_range(0..empty.len())];
+            // The windows through a cell, read before it is played.
+            let mut through = Vec::new();
+            b.for_each_window_through(&t, c, |o, x, bit| through.push((o, x, bit)));
+            let mut want = Vec::new();
+            for w in all_windows(rules).iter().filter(|w| w.contains(&c)) {
+                let bit = 1 << w.iter().position(|&x| x == c).unwrap();
+                want.push((
+                    window_bits(&pos, w, Player::O),
+                    window_bits(&pos, w, Player::X),
+                    bit,
+                ));
+            }
+            through.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(through, want);
+            pos.play(Cell::from_index(c)).unwrap();
+            b.play(&t, c);
+            if pos.outcome().is_over() {
+                break;
+            }
+            let slow: i32 = all_windows(rules)
+                .iter()
+                .map(|w| {
+                    values[patterns.of(
+                        window_bits(&pos, w, Player::O),
+                        window_bits(&pos, w, Player::X),
+                    )]
+                })
+                .sum();
+            assert_eq!(b.score, slow);
+            let mut seen = Vec::new();
+            b.for_each_board_window(&t, |o, x| seen.push((o, x)));
+            let mut want: Vec<(u32, u32)> = all_windows(rules)
+                .iter()
+                .map(|w| {
+                    (
+                        window_bits(&pos, w, Player::O),
+                        window_bits(&pos, w, Player::X),
+                    )
+                })
+                .filter(|&(o, x)| o | x != 0)
+                .collect();
+            seen.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(seen, want);
+        }
+    }
+}
+
+#[test]
+fn incremental_state_matches_brute_force_in_random_games() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    for (size, goal) in [(9, 3), (15, 5), (20, 5), (20, 6), (12, 4)] {
+        let rules = Rules::new(size, goal).unwrap();
+        let t = Tables::new(rules);
+        for _ in 0..20 {
+            let mut pos = Position::new(rules);
+            let mut b = BigBoard::empty();
+            while !pos.outcome().is_over() {
+                let empty: Vec<usize> = pos.empty().iter().collect();
+                let c = empty[rng.random_range(0..empty.len())];
+                let want_win = b.wins(pos.to_move()).contains(c);
+                pos.play(Cell::from_index(c)).unwrap();
+                b.play(&t, c);
+                assert_eq!(b.outcome(), pos.outcome());
+                assert_eq!(
+                    want_win,
+                    pos.outcome().is_over() && pos.outcome() != Outcome::Draw
+                );
+                for p in [Player::O, Player::X] {
+                    if !pos.outcome().is_over() {
+                        assert_eq!(b.wins(p), slow_wins(&pos, p), "{pos:?}");
+                    }
+                }
+                assert_eq!(b.score, slow_score(&pos));
+                for p in [Player::O, Player::X] {
+                    let slow = slow_fours(&pos, p);
+                    let slow3 = slow_windows(&pos, p, 3);
+                    for c in pos.empty().iter() {
+                        assert_eq!(b.fours_at(p, c), slow[c], "{pos:?} {c}");
+                        assert_eq!(b.four_cells(p).contains(c), slow[c] > 0);
+                        let want = if goal >= 4 { slow3[c] } else { 0 };
+                        assert_eq!(b.threes_at(p, c), want, "{pos:?} {c}");
+                        assert_eq!(b.three_cells(p).contains(c), want > 0);
+                    }
+                }
+                let near = b.near();
+                for cell in near.iter() {
+                    assert!(pos.at(Cell::from_index(cell)).is_none());
+                }
+            }
+        }
+    }
+}
+
+/// Whether a stone of `p` on `cell` leaves two win cells or more, by
+/// brute force.
+fn slow_double(pos: &Position, p: Player, cell: usize) -> bool {
+    let rules = pos.rules();
+    let after = pos.board(p).with(cell);
+    let wins = pos
+        .empty()
+        .iter()
+        .filter(|&w| w != cell)
+        .filter(|&w| {
+            crate::game::line_through(&after.with(w), rules.size(), rules.goal(), w).is_some()
+        })
+        .count();
+    wins >= 2
+}
+
+#[test]
+fn double_fours_are_the_moves_that_leave_two_win_cells() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+    let rules = Rules::new(15, 5).unwrap();
+    let t = Tables::new(rules);
+    let (mut seen, mut doubles) = (0, 0);
+    while seen < 300 {
+        // Stones near the centre, so that shapes form.
+        let mut pos = Position::new(rules);
+        let stones = rng.random_range(6..30);
+        while pos.move_count() < stones && !pos.outcome().is_over() {
+            let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
+            let _ = pos.play(c);
+        }
+        if pos.outcome().is_over() {
+            continue;
+        }
+        let b = BigBoard::from_position(&t, &pos);
+        for p in [Player::O, Player::X] {
+            if !b.wins(p).is_empty() {
+                continue;
+            }
+            seen += 1;
+            // A double four needs a four: every candidate is a four cell.
+            let want = pos.empty().iter().any(|c| slow_double(&pos, p, c));
+            let got = b.double_four(&t, p);
+            assert_eq!(got.is_some(), want, "{pos:?} {p:?}");
+            if let Some(c) = got {
+                assert!(slow_double(&pos, p, c));
+                doubles += 1;
+            }
+        }
+    }
+    assert!(doubles > 20, "only {doubles} double fours in 300 positions");
+}
+
+#[test]
+fn a_board_rebuilt_from_a_position_is_the_same() {
+    let rules = Rules::new(15, 5).unwrap();
+    let (t, b, pos) = board(rules, "H8,H9,I8,I9,J8,G7");
+    let mut played = BigBoard::empty();
+    for m in ["H8", "H9", "I8", "I9", "J8", "G7"] {
+        played.play(&t, Cell::parse(m, 15).unwrap().index());
+    }
+    assert_eq!(b.stones, played.stones);
+    assert_eq!(b.lines, played.lines);
+    assert_eq!(b.wins, played.wins);
+    assert_eq!(b.score, played.score);
+    assert_eq!(b.near, played.near);
+    assert_eq!(b.to_move(), pos.to_move());
+    // O holds H8, I8, J8: G8 and K8 make four, no win cell yet.
+    assert!(b.wins(Player::O).is_empty());
+}
