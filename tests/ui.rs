@@ -139,6 +139,23 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
     a.learner_accuracy = Some((0.995, 1300));
     let t = text(&render(&a, 120, 50));
     assert!(t.contains("accuracy 99.5% now (at 1,300 games)"), "{t}");
+    // Above 8x8 the figure is the score against the yardstick.
+    let mut t = ValueTable::with_init(
+        kxo_tui::game::Rules::new(15, 5).unwrap(),
+        kxo_tui::ai::rl::Init::Network,
+    );
+    t.games = 20_000;
+    a.config.rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
+    a.learner_accuracy = None;
+    let t = text(&render(&a, 120, 50));
+    assert!(t.contains("20,000 games learned, 0 weights"), "{t}");
+    assert!(t.contains("vs Negamax-256: measuring"), "{t}");
+    a.learner_accuracy = Some((0.22, 20_000));
+    let t = text(&render(&a, 120, 50));
+    assert!(
+        t.contains("vs Negamax-256: 22% now (at 20,000 games)"),
+        "{t}"
+    );
     // Without a learning player, no such line.
     let mut a = app(ColorMode::None);
     a.tab = Tab::Load;

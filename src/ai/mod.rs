@@ -6,6 +6,7 @@
 
 pub mod accuracy;
 pub mod big;
+pub mod games;
 mod mcts;
 mod negamax;
 pub mod ntuple;

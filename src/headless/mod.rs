@@ -6,7 +6,6 @@ pub mod arena;
 pub mod bench;
 pub mod checkpoint;
 pub mod eval;
-pub mod games;
 pub mod solve;
 pub mod train;
 pub mod train_big;

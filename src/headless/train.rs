@@ -10,8 +10,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-pub use super::games::{Tally, play_from, play_game};
 use crate::ai::accuracy::{self, Judge, Skill};
+pub use crate::ai::games::{Tally, play_from, play_game};
 use crate::ai::rl::{ALPHA, RlPlayer, SharedTable};
 use crate::ai::{BuiltIn, RandomPlayer, ThinkLimit, make_engine};
 use crate::game::{Outcome, Player, Rules};

@@ -383,6 +383,54 @@ mod tests {
         assert!(load(&dir.path().join("absent"), rules).unwrap().is_none());
     }
 
+    /// `bytes` with its checksum made right again (a forged file).
+    fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+        bytes.truncate(bytes.len() - 4);
+        let crc = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn a_forged_model_of_line_patterns_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Rules::new(15, 5).unwrap();
+        let mut t = ValueTable::with_init(rules, Init::Network);
+        let mut r = GameRecord::new(rules);
+        r.moves = Cell::parse_list("H8,H9,I8,I9,J8,J9,K8,K9,L8", 15).unwrap();
+        t.learn(&r, crate::ai::rl::ALPHA);
+        let good = encode(&t);
+        let path = dir.path().join("m.model");
+        std::fs::write(&path, &good).unwrap();
+        assert_eq!(load(&path, rules).unwrap().unwrap().entries(), t.entries());
+        fn entry(i: usize) -> usize {
+            super::super::format::HEADER + i * 20
+        }
+        type Forge = fn(&mut Vec<u8>);
+        let forgeries: [(&str, Forge); 4] = [
+            // A 15x15 model claiming to be a table of positions.
+            ("a table", |b: &mut Vec<u8>| b[10] = 0),
+            // A pattern number beyond 3^5.
+            ("beyond", |b: &mut Vec<u8>| b[entry(0)] = 250),
+            // A pattern stored under its backward reading (kept once).
+            ("backward", |b: &mut Vec<u8>| {
+                // 1 (a stone on the last cell) read backwards is 81.
+                b[entry(0)..entry(0) + 16].copy_from_slice(&81u128.to_le_bytes());
+            }),
+            // A weight that is not a number.
+            ("nan", |b: &mut Vec<u8>| {
+                b[entry(0) + 16..entry(0) + 20].copy_from_slice(&f32::NAN.to_le_bytes());
+            }),
+        ];
+        for (what, forge) in forgeries {
+            let mut bytes = good.clone();
+            forge(&mut bytes);
+            std::fs::write(&path, resealed(bytes)).unwrap();
+            let err = load(&path, rules).expect_err(what);
+            assert!(err.to_string().contains("corrupt"), "{what}: {err}");
+        }
+    }
+
     #[test]
     fn one_process_at_a_time_holds_a_model() {
         let dir = tempfile::tempdir().unwrap();

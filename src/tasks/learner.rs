@@ -2,6 +2,8 @@
 //! coroutine of its own whenever the rl seats have learned from more games
 //! (at most every 20 s), one position at a time, so the screen never waits
 //! for it. Nothing is measured while paused (no game is learned then).
+//! Above 8x8, where no solver judges, the figure is its score against the
+//! yardstick (`ai::big::yardstick`), one game at a time.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,19 +13,25 @@ use super::clock::{SharedClock, Slice};
 use super::effects::post_all;
 use super::scheduler::{Ctx, Signals, Suspend, sleep_until};
 use crate::ai::accuracy::{Accuracy, Judge, MODEL_SAMPLE, SAMPLE_SEED, sample_positions};
-use crate::ai::rl::RlPlayer;
+use crate::ai::big::yardstick::{YARDSTICK_GAMES, yardstick_game};
+use crate::ai::games::Tally;
+use crate::ai::rl::{RlPlayer, SharedTable};
 use crate::app::App;
 
 /// The least time between two measurements.
 pub const EVERY: Duration = Duration::from_secs(20);
 
 /// The body of the learner task (it ends at once without a learning
-/// player, or beyond 16 cells, where the solver is too slow to judge).
+/// player, or from 5x5 to 8x8, where the solver is too slow to judge and
+/// a table or tuples need no yardstick).
 pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: SharedClock) {
     let Some(table) = app.borrow().config.rl.clone() else {
         return;
     };
     let rules = table.borrow().rules();
+    if !rules.is_small() {
+        return run_big_learner(ctx, app, signals, clock, table);
+    }
     if rules.cells() > 16 {
         return;
     }
@@ -46,6 +54,35 @@ pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: Sh
                 ctx.suspend(Suspend::Yield);
             }
             let effects = app.borrow_mut().learner_measured(accuracy.share(), games);
+            post_all(&signals, effects);
+            measured_at = Some(games);
+        }
+        let now = clock.now();
+        sleep_until(ctx, now, now + EVERY);
+    }
+}
+
+/// Above 8x8: the learner's score against the yardstick, whenever it has
+/// learned from more games.
+fn run_big_learner(
+    ctx: &Ctx,
+    app: Rc<RefCell<App>>,
+    signals: Signals,
+    clock: SharedClock,
+    table: SharedTable,
+) {
+    let mut measured_at = None;
+    loop {
+        let games = table.borrow().games;
+        if measured_at != Some(games) && !app.borrow().paused {
+            let mut tally = Tally::default();
+            for g in 0..YARDSTICK_GAMES {
+                let slice = Slice::start();
+                yardstick_game(&table, g, SAMPLE_SEED, &mut tally);
+                ctx.cpu.add(slice.cpu_used());
+                ctx.suspend(Suspend::Yield);
+            }
+            let effects = app.borrow_mut().learner_measured(tally.score(), games);
             post_all(&signals, effects);
             measured_at = Some(games);
         }

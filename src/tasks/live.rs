@@ -454,6 +454,34 @@ mod tests {
     }
 
     #[test]
+    fn above_8x8_the_learner_task_measures_the_score_against_the_yardstick() {
+        use crate::ai::big::yardstick::{YARDSTICK_GAMES, against_yardstick};
+        use crate::ai::rl::{Init, ValueTable};
+        let clock = ManualClock::new(Instant::now());
+        let mut config = mcts_games(1, 60_000);
+        config.rules = crate::game::Rules::new(15, 5).unwrap();
+        let table = Rc::new(RefCell::new(ValueTable::with_init(
+            config.rules,
+            Init::Network,
+        )));
+        table.borrow_mut().games = 7;
+        config.rl = Some(table.clone());
+        let mut live = live_with(config, Rc::new(clock.clone()));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while live.app.borrow().learner_accuracy.is_none() && Instant::now() < deadline {
+            live.sched.wake_due(clock.now());
+            live.sched.run_next();
+        }
+        let (share, at) = live.app.borrow().learner_accuracy.expect("measured");
+        assert_eq!(at, 7);
+        let seed = crate::ai::accuracy::SAMPLE_SEED;
+        assert_eq!(
+            share,
+            against_yardstick(&table, YARDSTICK_GAMES, seed).score()
+        );
+    }
+
+    #[test]
     fn nine_thinking_seats_get_the_same_cpu() {
         // A long clock, so every O seat is still on its first move.
         let clock = ManualClock::new(Instant::now());

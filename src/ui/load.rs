@@ -93,12 +93,28 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     {
         // The learning player's model: it learns from every game an rl
         // seat finishes.
+        let what = match t.init() {
+            crate::ai::rl::Init::Network => "weights",
+            _ => "positions",
+        };
         out.push(Line::from(format!(
-            "learner {} games learned, {} positions",
+            "learner {} games learned, {} {what}",
             crate::text::thousands(t.games),
             crate::text::thousands(t.len() as u64),
         )));
+        let big = !t.rules().is_small();
         let accuracy = match (app.learner_accuracy, t.accuracy) {
+            // Above 8x8: its score against the yardstick, not the solver.
+            (Some((now, at)), _) if big => format!(
+                "        vs Negamax-{}: {:.0}% now (at {} games)",
+                crate::ai::big::yardstick::YARDSTICK_TICKS * 128,
+                100.0 * now,
+                crate::text::thousands(at)
+            ),
+            (None, _) if big => format!(
+                "        vs Negamax-{}: measuring",
+                crate::ai::big::yardstick::YARDSTICK_TICKS * 128
+            ),
             (Some((now, at)), _) => format!(
                 "        accuracy {:.1}% now (at {} games)",
                 100.0 * now,

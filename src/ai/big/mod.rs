@@ -14,6 +14,7 @@ pub mod patterns;
 pub mod shape;
 pub mod vcf;
 pub mod vct;
+pub mod yardstick;
 
 pub use board::{BigBoard, Tables};
 pub use learner::BigRl;

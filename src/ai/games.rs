@@ -1,7 +1,7 @@
 //! Playing a game to its end between two engines, and counting results:
 //! what training and its measures share.
 
-use crate::ai::{Engine, Unlimited};
+use super::{Engine, Unlimited};
 use crate::game::{Cell, GameRecord, Outcome, Position, Rules};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -14,6 +14,11 @@ pub struct Tally {
 impl Tally {
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
+    }
+
+    /// Wins and half the draws, over the games (0 with none).
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + self.draws as f64 / 2.0) / self.games().max(1) as f64
     }
 }
 

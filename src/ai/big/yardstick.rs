@@ -1,0 +1,101 @@
+//! A fixed yardstick for the learner on boards above 8x8, where no solver
+//! judges: Negamax held to a fixed number of nodes a move, so a score
+//! against it is the same work on any machine and scores of two runs
+//! compare.
+
+use std::time::Duration;
+
+use super::{BigNegamax, BigRl};
+use crate::ai::games::{Tally, play_from};
+use crate::ai::rl::SharedTable;
+use crate::ai::{Budget, Engine};
+use crate::game::{Cell, Outcome, Player, Position, Rules};
+
+/// Nodes a move of the yardstick: Negamax ticks its budget every 128.
+pub const YARDSTICK_TICKS: u32 = 2;
+
+/// Games of a measure against the yardstick, half on each side.
+pub const YARDSTICK_GAMES: u32 = 50;
+
+/// A search budget of a fixed number of ticks, whatever the clock says.
+struct Ticks(u32);
+
+impl Budget for Ticks {
+    fn tick(&mut self) -> bool {
+        self.0 = self.0.saturating_sub(1);
+        self.0 > 0
+    }
+    fn elapsed(&self) -> Duration {
+        Duration::ZERO
+    }
+}
+
+/// Negamax held to [`YARDSTICK_TICKS`] a move.
+struct Yardstick(BigNegamax);
+
+impl Engine for Yardstick {
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        "NEGA".into()
+    }
+    fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {
+        self.0.choose(pos, &mut Ticks(YARDSTICK_TICKS))
+    }
+}
+
+/// The greedy learner (not learning, no exploration) against the
+/// yardstick, `games` games in pairs from the same random opening (the
+/// tournaments' balanced ones), one on each side; wins are the learner's.
+pub fn against_yardstick(table: &SharedTable, games: u32, seed: u64) -> Tally {
+    let mut tally = Tally::default();
+    for g in 0..games {
+        yardstick_game(table, g, seed, &mut tally);
+    }
+    tally
+}
+
+/// Game `g` of [`against_yardstick`], counted into `tally`.
+pub fn yardstick_game(table: &SharedTable, g: u32, seed: u64, tally: &mut Tally) {
+    let rules: Rules = table.borrow().rules();
+    let opening = crate::tournament::opening::random(rules, seed.wrapping_add(u64::from(g / 2)));
+    let mut learner = BigRl::new(rules, table.clone(), seed ^ u64::from(g));
+    learner.learning = false;
+    let mut negamax = BigNegamax::new(rules).with_seed(seed.wrapping_add(u64::from(g)));
+    // Its threat searches are sized by the time: a few milliseconds'.
+    negamax.set_time_limit(Duration::from_millis(5));
+    let mut yardstick = Yardstick(negamax);
+    let side = if g.is_multiple_of(2) {
+        Player::O
+    } else {
+        Player::X
+    };
+    let record = match side {
+        Player::O => play_from(rules, &opening, &mut [&mut learner, &mut yardstick]),
+        Player::X => play_from(rules, &opening, &mut [&mut yardstick, &mut learner]),
+    };
+    match record.outcome {
+        Outcome::Win(p) if p == side => tally.wins += 1,
+        Outcome::Win(_) => tally.losses += 1,
+        _ => tally.draws += 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::rl::{Init, ValueTable};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[test]
+    fn the_yardstick_is_the_same_work_on_any_machine() {
+        // Same seed, same games: the node budget, not the clock, ends
+        // each of its searches.
+        let rules = Rules::new(15, 5).unwrap();
+        let table = Rc::new(RefCell::new(ValueTable::with_init(rules, Init::Network)));
+        let a = against_yardstick(&table, 4, 3);
+        let b = against_yardstick(&table, 4, 3);
+        assert_eq!(a, b);
+        // The untrained learner (random moves near the stones) loses.
+        assert_eq!(a.losses, 4, "{a:?}");
+    }
+}
