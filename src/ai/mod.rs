@@ -370,7 +370,7 @@ pub fn make_learned_negamax(
     rules: Rules,
     limit: ThinkLimit,
     seed: u64,
-    window_values: Vec<i32>,
+    window_values: [Vec<i32>; 2],
 ) -> Box<dyn Engine> {
     let mut n = big::BigNegamax::new(rules)
         .with_seed(seed)

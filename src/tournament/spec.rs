@@ -31,7 +31,7 @@ pub struct EngineSpec {
     pub learned_eval: bool,
     /// With `learned_eval`: the evaluation by window pattern, read from
     /// the model before the run ([`EngineSpec::use_model`]).
-    pub window_values: Option<std::sync::Arc<[i32]>>,
+    pub window_values: Option<std::sync::Arc<[Vec<i32>; 2]>>,
 }
 
 /// What plays for a participant.
@@ -223,7 +223,7 @@ impl EngineSpec {
                     .window_values
                     .as_deref()
                     .expect("eval=learned has its model");
-                SeatEngine::BuiltIn(make_learned_negamax(rules, limit, seed, values.to_vec()))
+                SeatEngine::BuiltIn(make_learned_negamax(rules, limit, seed, values.clone()))
             }
             SpecEngine::BuiltIn(kind) => {
                 SeatEngine::BuiltIn(make_engine_with(*kind, rules, limit, seed, rl))
@@ -261,7 +261,7 @@ impl EngineSpec {
         }
         match model.patterns() {
             Some(patterns) if model.games > 0 => {
-                self.window_values = Some(patterns.window_values().into());
+                self.window_values = Some(std::sync::Arc::new(patterns.window_values()));
                 Ok(())
             }
             _ => Err(format!(

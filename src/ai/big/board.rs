@@ -14,8 +14,10 @@
 //!   cells (K of 4 or more): a stone there makes a window of K - 2, the
 //!   cells a three can come from.
 //! - `near`: the empty cells within two of a stone, the candidate moves.
-//! - `score`: a line-count evaluation (from O's side), the sum over every
-//!   window of K cells holding stones of one side only.
+//! - `score`: the evaluation, per side the sum over every window of what
+//!   it is worth to that side when it has just moved: by default a line
+//!   count over the windows of K cells holding stones of one side only,
+//!   or learned weights by the window's pattern.
 //! - `lines`: the stones again, one bitboard per line of each direction,
 //!   so that the 2K - 1 cells through a cell along a line are two shifts
 //!   away. They feed the updates above and the shapes (`super::shape`)
@@ -44,11 +46,13 @@ pub struct Tables {
     near: Vec<Bits>,
     /// A window's stones as a pattern number.
     patterns: PatternIndex,
-    /// `window_values[pattern]`: what a window is worth to the evaluation,
-    /// by its pattern read from O's side: by default the line count
-    /// (`window_weight` of its stones when they are of one side only), or
-    /// learned weights ([`Tables::with_window_values`]).
-    window_values: Vec<i32>,
+    /// `window_values[pattern][side]`: what a window is worth to `side`
+    /// when it has just moved, by its pattern read from O's side: by
+    /// default the line count (`window_weight` of its stones when they are
+    /// of one side only, the same whoever moved), or learned weights
+    /// ([`Tables::with_window_values`]). Both sides' side by side: a move
+    /// updates both.
+    window_values: Vec<[i32; 2]>,
     /// Zobrist keys `zobrist[cell][player]`, for the search's table.
     zobrist: Vec<[u64; 2]>,
     /// `line_at[cell][d]`: the line of direction `d` through the cell, and
@@ -79,7 +83,7 @@ impl Tables {
             })
             .collect();
         let patterns = PatternIndex::new(goal);
-        let window_values = line_count_values(&patterns);
+        let window_values = interleaved(line_count_values(&patterns));
         let half = goal as u32 - 1;
         let mut line_at = vec![[(0, 0); 4]; (n * n) as usize];
         let mut on_line = [[0; MAX_LINES]; 4];
@@ -109,26 +113,36 @@ impl Tables {
         }
     }
 
-    /// The tables with another evaluation: `values` by pattern read from
-    /// O's side, one for each of the 3^K patterns, the empty one 0.
-    pub fn with_window_values(rules: Rules, values: Vec<i32>) -> Tables {
+    /// The tables with another evaluation: `values[side]` what a window is
+    /// worth to `side` when it has just moved, by pattern read from O's
+    /// side, one for each of the 3^K patterns, the empty one 0.
+    pub fn with_window_values(rules: Rules, values: [Vec<i32>; 2]) -> Tables {
         let mut t = Tables::new(rules);
         t.set_window_values(values);
         t
     }
 
     /// Changes the evaluation (see [`Tables::with_window_values`]).
-    pub fn set_window_values(&mut self, values: Vec<i32>) {
-        assert_eq!(values.len(), self.patterns.count(), "one value a pattern");
-        // The score starts at 0 on the empty board: so must the empty window.
-        assert_eq!(values[0], 0, "the empty window is worth nothing");
-        self.window_values = values;
+    pub fn set_window_values(&mut self, values: [Vec<i32>; 2]) {
+        for side in &values {
+            assert_eq!(side.len(), self.patterns.count(), "one value a pattern");
+            // The score starts at 0 on the empty board: so must the empty
+            // window.
+            assert_eq!(side[0], 0, "the empty window is worth nothing");
+        }
+        self.window_values = interleaved(values);
     }
 }
 
+/// Per pattern, both sides' values.
+fn interleaved([for_o, for_x]: [Vec<i32>; 2]) -> Vec<[i32; 2]> {
+    for_o.into_iter().zip(for_x).map(|(o, x)| [o, x]).collect()
+}
+
 /// The line count by pattern: a window of one side's stones only is worth
-/// [`window_weight`] of their number to that side.
-fn line_count_values(patterns: &PatternIndex) -> Vec<i32> {
+/// [`window_weight`] of their number to that side, and as much less to
+/// the other, whichever moved last.
+fn line_count_values(patterns: &PatternIndex) -> [Vec<i32>; 2] {
     let k = patterns.count().ilog(3);
     let mut values = vec![0; patterns.count()];
     for o in 0..1u32 << k {
@@ -140,7 +154,8 @@ fn line_count_values(patterns: &PatternIndex) -> Vec<i32> {
             };
         }
     }
-    values
+    let for_x = values.iter().map(|v| -v).collect();
+    [values, for_x]
 }
 
 /// Fixed keys for each cell and side (splitmix64 of a counter: the same
@@ -209,7 +224,8 @@ pub struct BigBoard {
     /// The cells where `threes` is not zero.
     three_cells: [Bits; 2],
     near: Bits,
-    score: i32,
+    /// Per side: what the windows are worth to it when it has just moved.
+    score: [i32; 2],
     /// The Zobrist key of the stones (the side to move is added by
     /// [`BigBoard::key`]).
     hash: u64,
@@ -229,7 +245,7 @@ impl BigBoard {
             threes: [[0; MAX_CELLS]; 2],
             three_cells: [Bits::EMPTY; 2],
             near: Bits::EMPTY,
-            score: 0,
+            score: [0; 2],
             hash: 0,
             moves: 0,
             to_move: Player::O,
@@ -326,12 +342,10 @@ impl BigBoard {
     pub fn moves(&self) -> u16 {
         self.moves
     }
-    /// The line-count evaluation from the side to move's point of view.
+    /// The evaluation from the side to move's point of view: less what
+    /// the position is worth to the side that just moved.
     pub fn eval(&self) -> i32 {
-        match self.to_move {
-            Player::O => self.score,
-            Player::X => -self.score,
-        }
+        -self.score[self.to_move.other().index()]
     }
 
     /// Where to look for moves: the cells near the stones, or the centre
@@ -416,7 +430,9 @@ impl BigBoard {
                 let (o, x) = ((seg.stones[0] & w) >> start, (seg.stones[1] & w) >> start);
                 let before = t.patterns.of(o, x);
                 let added = t.patterns.digit(centre >> start) * (1 + me);
-                score += t.window_values[before + added] - t.window_values[before];
+                let (was, is) = (t.window_values[before], t.window_values[before + added]);
+                score[0] += is[0] - was[0];
+                score[1] += is[1] - was[1];
             }
         }
         self.score = score;

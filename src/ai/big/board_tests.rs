@@ -94,8 +94,11 @@ fn any_window_values_are_kept_up_to_date_and_windows_read_in_order() {
     for (size, goal) in [(15, 5), (11, 4), (20, 6)] {
         let rules = Rules::new(size, goal).unwrap();
         let count = 3usize.pow(goal as u32);
-        let mut values: Vec<i32> = (0..count).map(|_| rng.random_range(-999..1000)).collect();
-        values[0] = 0;
+        let values = [0, 1].map(|_| {
+            let mut v: Vec<i32> = (0..count).map(|_| rng.random_range(-999..1000)).collect();
+            v[0] = 0;
+            v
+        });
         let t = Tables::with_window_values(rules, values.clone());
         let patterns = PatternIndex::new(goal);
         let mut pos = Position::new(rules);
@@ -123,16 +126,21 @@ fn any_window_values_are_kept_up_to_date_and_windows_read_in_order() {
             if pos.outcome().is_over() {
                 break;
             }
-            let slow: i32 = all_windows(rules)
-                .iter()
-                .map(|w| {
-                    values[patterns.of(
-                        window_bits(&pos, w, Player::O),
-                        window_bits(&pos, w, Player::X),
-                    )]
-                })
-                .sum();
+            let slow = values.clone().map(|side| -> i32 {
+                all_windows(rules)
+                    .iter()
+                    .map(|w| {
+                        side[patterns.of(
+                            window_bits(&pos, w, Player::O),
+                            window_bits(&pos, w, Player::X),
+                        )]
+                    })
+                    .sum()
+            });
             assert_eq!(b.score, slow);
+            // Worth to the side to move: less what it is worth to the
+            // side that just moved.
+            assert_eq!(b.eval(), -slow[pos.to_move().other().index()]);
             let mut seen = Vec::new();
             b.for_each_board_window(&t, |o, x| seen.push((o, x)));
             let mut want: Vec<(u32, u32)> = all_windows(rules)
@@ -178,7 +186,13 @@ fn incremental_state_matches_brute_force_in_random_games() {
                         assert_eq!(b.wins(p), slow_wins(&pos, p), "{pos:?}");
                     }
                 }
-                assert_eq!(b.score, slow_score(&pos));
+                let line_count = slow_score(&pos);
+                assert_eq!(b.score, [line_count, -line_count]);
+                let for_o = match pos.to_move() {
+                    Player::O => b.eval(),
+                    Player::X => -b.eval(),
+                };
+                assert_eq!(for_o, line_count);
                 for p in [Player::O, Player::X] {
                     let slow = slow_fours(&pos, p);
                     let slow3 = slow_windows(&pos, p, 3);

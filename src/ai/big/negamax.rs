@@ -94,7 +94,7 @@ impl BigNegamax {
 
     /// Evaluates with `values` by window pattern (see
     /// [`Tables::with_window_values`]) instead of the line count.
-    pub fn with_window_values(mut self, values: Vec<i32>) -> BigNegamax {
+    pub fn with_window_values(mut self, values: [Vec<i32>; 2]) -> BigNegamax {
         self.tables.set_window_values(values);
         self
     }

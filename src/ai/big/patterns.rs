@@ -142,19 +142,18 @@ impl LinePatterns {
             .count()
     }
 
-    /// Negamax's evaluation from these weights: per pattern read from O's
-    /// side (1 an O stone, 2 an X stone), half the difference of what it is
-    /// worth to O and to X, in Negamax's units. The whose-turn part of the
-    /// values (a pattern worth more to the side that just moved) cancels:
-    /// the search reads the turns itself.
-    pub fn window_values(&self) -> Vec<i32> {
-        (0..self.weights.len())
-            .map(|p| {
-                let for_o = self.weights[p];
-                let for_x = self.weights[self.index.swapped(p)];
-                (EVAL_SCALE * (for_o - for_x) / 2.0).clamp(-MAX_WINDOW, MAX_WINDOW) as i32
-            })
-            .collect()
+    /// Negamax's evaluation from these weights: per side, what a window
+    /// is worth to it when it has just moved, by the pattern read from O's
+    /// side (1 an O stone, 2 an X stone), in Negamax's units. A position
+    /// is then worth to the side to move the logit of the learned value,
+    /// scaled: less what it is worth to the side that just moved.
+    pub fn window_values(&self) -> [Vec<i32>; 2] {
+        let scaled = |w: f32| (EVAL_SCALE * w).clamp(-MAX_WINDOW, MAX_WINDOW) as i32;
+        let for_o = self.weights.iter().map(|&w| scaled(w)).collect();
+        let for_x = (0..self.weights.len())
+            .map(|p| scaled(self.weights[self.index.swapped(p)]))
+            .collect();
+        [for_o, for_x]
     }
 }
 
