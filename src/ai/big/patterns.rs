@@ -148,7 +148,7 @@ impl LinePatterns {
     /// is then worth to the side to move the logit of the learned value,
     /// scaled: less what it is worth to the side that just moved.
     pub fn window_values(&self) -> [Vec<i32>; 2] {
-        let scaled = |w: f32| (EVAL_SCALE * w).clamp(-MAX_WINDOW, MAX_WINDOW) as i32;
+        let scaled = |w: f32| (EVAL_SCALE * w).clamp(-MAX_WINDOW, MAX_WINDOW).round() as i32;
         let for_o = self.weights.iter().map(|&w| scaled(w)).collect();
         let for_x = (0..self.weights.len())
             .map(|p| scaled(self.weights[self.index.swapped(p)]))
@@ -168,4 +168,127 @@ fn by_side(side: Player, o: u32, x: u32) -> (u32, u32) {
 
 pub fn logistic(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Cell, Position, Rules};
+    use rand::{RngExt, SeedableRng};
+
+    /// Patterns with random weights, kept equal for a pattern and its
+    /// backward reading (as learning keeps them), the empty one zero.
+    fn random_patterns(goal: u8, seed: u64) -> LinePatterns {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut net = LinePatterns::new(goal);
+        for p in 1..net.weights.len() {
+            if p <= net.reversed[p] as usize {
+                assert!(net.set(p as u128, rng.random_range(-2.0..2.0)));
+            }
+        }
+        net
+    }
+
+    #[test]
+    fn a_moves_gain_is_the_change_of_the_whole_sum() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        for (size, goal) in [(15, 5), (20, 6), (10, 4)] {
+            let rules = Rules::new(size, goal).unwrap();
+            let t = Tables::new(rules);
+            let net = random_patterns(goal, size as u64);
+            let mut pos = Position::new(rules);
+            for _ in 0..40 {
+                let b = BigBoard::from_position(&t, &pos);
+                let empty: Vec<usize> = pos.empty().iter().collect();
+                let c = empty[rng.random_range(0..empty.len())];
+                let me = pos.to_move();
+                let mut after = b;
+                after.play(&t, c);
+                let sum = net.raw(&t, &after, me) - net.raw(&t, &b, me);
+                let gain = net.gain(&t, &b, me, c);
+                assert!((sum - gain).abs() < 1e-3, "{sum} {gain}");
+                pos.play(Cell::from_index(c)).unwrap();
+                if pos.outcome().is_over() {
+                    break;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_board_and_its_mirror_are_worth_the_same() {
+        // Backward readings share a weight, so turning the board (which
+        // reads some lines the other way) changes nothing.
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        let net = random_patterns(5, 9);
+        let moves = Cell::parse_list("H8,I9,G7,H10,J8,F6,H9", 15).unwrap();
+        let pos = Position::from_moves(rules, &moves).unwrap();
+        let b = BigBoard::from_position(&t, &pos);
+        let n = 15;
+        for s in 0..8 {
+            // Transposed or not, then each axis flipped or not.
+            let turned: Vec<Cell> = moves
+                .iter()
+                .map(|m| {
+                    let (mut r, mut c) = (m.row(n), m.col(n));
+                    if s & 1 != 0 {
+                        (r, c) = (c, r);
+                    }
+                    if s & 2 != 0 {
+                        r = n - 1 - r;
+                    }
+                    if s & 4 != 0 {
+                        c = n - 1 - c;
+                    }
+                    Cell::from_row_col(r, c, n)
+                })
+                .collect();
+            let image = BigBoard::from_position(&t, &Position::from_moves(rules, &turned).unwrap());
+            for side in [Player::O, Player::X] {
+                let (v, w) = (net.raw(&t, &b, side), net.raw(&t, &image, side));
+                assert!((v - w).abs() < 1e-3, "image {s}: {v} {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn learning_moves_a_value_and_the_weights_survive_saving() {
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        let mut net = LinePatterns::new(5);
+        let moves = Cell::parse_list("H8,I9,H9,H10", 15).unwrap();
+        let b = BigBoard::from_position(&t, &Position::from_moves(rules, &moves).unwrap());
+        assert_eq!(logistic(net.raw(&t, &b, Player::X)), 0.5);
+        for _ in 0..20 {
+            net.learn(&t, &b, Player::X, 0.9, 1.0);
+        }
+        let v = logistic(net.raw(&t, &b, Player::X));
+        assert!(v > 0.8, "{v}");
+        let mut back = LinePatterns::new(5);
+        for (place, w) in net.entries() {
+            assert!(back.set(place, w));
+        }
+        assert_eq!(back.raw(&t, &b, Player::X), net.raw(&t, &b, Player::X));
+        // The empty window and backward readings are never places.
+        assert!(!back.set(0, 1.0));
+        assert!(!back.set(81, 1.0));
+        assert!(!back.set(243, 1.0));
+    }
+
+    #[test]
+    fn negamax_reads_the_learned_value_of_the_side_that_just_moved() {
+        let rules = Rules::new(15, 5).unwrap();
+        let net = random_patterns(5, 4);
+        let t = Tables::with_window_values(rules, net.window_values());
+        let moves = Cell::parse_list("H8,I9,H9,H10,G8", 15).unwrap();
+        let b = BigBoard::from_position(&t, &Position::from_moves(rules, &moves).unwrap());
+        // X to move; O just moved: X's score is minus O's logit, scaled
+        // (each window's value rounded).
+        let want = -EVAL_SCALE * net.raw(&t, &b, Player::O);
+        let mut windows = 0;
+        b.for_each_board_window(&t, |_, _| windows += 1);
+        let error = (b.eval() as f32 - want).abs();
+        assert!(error <= 0.5 * windows as f32, "{} {want}", b.eval());
+    }
 }
