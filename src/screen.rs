@@ -22,6 +22,10 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
         .and_then(|v| v.parse::<usize>().ok())
         .and_then(|n| n.checked_sub(1));
     let mut config = args.config(crate::ui::palette::ColorMode::detect(), fault_game)?;
+    if let Some(plan) = config.tournament.as_mut().and_then(Rc::get_mut) {
+        let model = args.model.clone();
+        crate::model::use_learned_evals(&mut plan.specs, config.rules, model)?;
+    }
     let (model, warning) = open_learner(&args, &mut config)?;
     terminal::check_can_draw()?;
     config.warning = warning.clone();

@@ -44,12 +44,7 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
     }
     let rules = args.rules.rules()?;
     let mut specs = engines(&args)?;
-    if specs.iter().any(|s| s.learned_eval) {
-        let (_, model) = crate::model::read_only(rules, args.model.clone())?;
-        for spec in &mut specs {
-            spec.use_model(rules, &model).map_err(super::InputError)?;
-        }
-    }
+    crate::model::use_learned_evals(&mut specs, rules, args.model.clone())?;
     let kinds: Vec<EngineKind> = specs.iter().map(|s| s.kind()).collect();
     if args.sprt.is_some() && (specs.len() != 2 || args.no_repeat) {
         return Err(super::InputError(

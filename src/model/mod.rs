@@ -147,6 +147,27 @@ impl Model {
     }
 }
 
+/// Gives every `eval=learned` spec its evaluation from the learner's model
+/// of `rules` (the default file, or `path`), read and never written; none
+/// is read when no spec asks, nor when one cannot use it.
+pub fn use_learned_evals(
+    specs: &mut [crate::tournament::EngineSpec],
+    rules: Rules,
+    path: Option<PathBuf>,
+) -> Result<(), InputError> {
+    if !specs.iter().any(|s| s.learned_eval) {
+        return Ok(());
+    }
+    for spec in specs.iter() {
+        spec.check_board(rules).map_err(InputError)?;
+    }
+    let (_, table) = read_only(rules, path)?;
+    for spec in specs {
+        spec.use_model(rules, &table).map_err(InputError)?;
+    }
+    Ok(())
+}
+
 /// Reads a model to evaluate or play from, never to write: the default
 /// file unless `path` names one; a missing file is an error.
 pub fn read_only(rules: Rules, path: Option<PathBuf>) -> Result<(PathBuf, ValueTable), InputError> {

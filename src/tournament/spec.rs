@@ -243,6 +243,17 @@ impl EngineSpec {
         self.build_with(rules, self.limit(run), seed, rl)
     }
 
+    /// `eval=learned` is for boards above 8x8.
+    pub fn check_board(&self, rules: Rules) -> Result<(), String> {
+        match self.learned_eval && rules.is_small() {
+            true => Err(format!(
+                "{}: eval=learned is for boards above 8x8; below, Negamax solves the game",
+                self.name
+            )),
+            false => Ok(()),
+        }
+    }
+
     /// With `eval=learned`: takes its evaluation from the learner's model
     /// of `rules` (boards above 8x8, a model that has learned).
     pub fn use_model(
@@ -253,12 +264,7 @@ impl EngineSpec {
         if !self.learned_eval {
             return Ok(());
         }
-        if rules.is_small() {
-            return Err(format!(
-                "{}: eval=learned is for boards above 8x8; below, Negamax solves the game",
-                self.name
-            ));
-        }
+        self.check_board(rules)?;
         match model.patterns() {
             Some(patterns) if model.games > 0 => {
                 self.window_values = Some(std::sync::Arc::new(patterns.window_values()));
@@ -378,6 +384,11 @@ mod tests {
         );
         let s = EngineSpec::parse("n=negamax").unwrap();
         assert_eq!(s.limit(ThinkLimit::Millis(5)), ThinkLimit::Millis(5));
+        assert!(!s.learned_eval);
+        let s = EngineSpec::parse("l=negamax:eval=learned,think-ms=50").unwrap();
+        assert!(s.learned_eval);
+        assert_eq!(s.spec_text(), "negamax:think-ms=50,eval=learned");
+        assert_eq!(EngineSpec::from_spec("l", &s.spec_text()), Ok(s));
         let s = EngineSpec::parse("mine=brain:./pbrain --level 'very hard'").unwrap();
         assert_eq!(s.kind(), EngineKind::Brain);
         let SpecEngine::Brain(command) = s.engine else {
@@ -398,6 +409,8 @@ mod tests {
             ("a=mcts:depth=3", "not an option"),
             ("a=mcts:think-ms=5,iterations=9", "not both"),
             ("a=brain:", "needs a program"),
+            ("a=negamax:eval=deep", "use eval=shapes or eval=learned"),
+            ("a=mcts:eval=learned", "not an option"),
         ] {
             let err = EngineSpec::parse(text).unwrap_err();
             assert!(err.contains(needle), "{text}: {err}");
