@@ -405,7 +405,7 @@ fn above_8x8_train_learns_line_patterns_and_negamax_can_evaluate_with_them() {
         .collect();
     let (code, _, err) = kxo(&arena);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("no such file"), "{err}");
+    assert!(err.contains("train one first"), "{err}");
     let train: Vec<&str> = ["train", "--episodes", "400", "--seed", "2", "--model", p]
         .into_iter()
         .chain(gomoku)

@@ -181,6 +181,15 @@ impl ValueTable {
     pub fn init(&self) -> Init {
         self.init
     }
+    /// What [`len`](Self::len) counts, for a reader: "positions" or
+    /// "weights".
+    pub fn what_it_holds(&self) -> &'static str {
+        match self.net {
+            Some(_) => "weights",
+            None => "positions",
+        }
+    }
+
     /// Positions in the table, or non-zero weights of the network.
     pub fn len(&self) -> usize {
         match &self.net {

@@ -282,9 +282,10 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
         }
     );
     println!(
-        "model: {} ({} positions, {} games learned in all, {} before)",
+        "model: {} ({} {}, {} games learned in all, {} before)",
         shown_path(path),
         t.len(),
+        t.what_it_holds(),
         t.games,
         start_games
     );

@@ -137,9 +137,10 @@ impl Model {
         let table = table.borrow();
         save(&table, path)?;
         eprintln!(
-            "model saved: {} ({} positions{})",
+            "model saved: {} ({} {}{})",
             shown_path(path),
             table.len(),
+            table.what_it_holds(),
             now.map(|a| format!(", accuracy {:.1}%", 100.0 * a))
                 .unwrap_or_default()
         );
@@ -161,7 +162,20 @@ pub fn use_learned_evals(
     for spec in specs.iter() {
         spec.check_board(rules).map_err(InputError)?;
     }
-    let (_, table) = read_only(rules, path)?;
+    let path = match path {
+        Some(p) => p,
+        None => default_path(rules).map_err(|e| InputError(e.to_string()))?,
+    };
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Err(InputError(format!(
+            "eval=learned reads the learner's model, and there is none at {}: \
+             train one first (kxo-tui train --size {n} --goal {k}) or name one with --model",
+            shown_path(&path),
+            n = rules.size(),
+            k = rules.goal()
+        )));
+    }
+    let (_, table) = read_only(rules, Some(path))?;
     for spec in specs {
         spec.use_model(rules, &table).map_err(InputError)?;
     }

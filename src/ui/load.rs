@@ -93,14 +93,11 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     {
         // The learning player's model: it learns from every game an rl
         // seat finishes.
-        let what = match t.init() {
-            crate::ai::rl::Init::Network => "weights",
-            _ => "positions",
-        };
         out.push(Line::from(format!(
-            "learner {} games learned, {} {what}",
+            "learner {} games learned, {} {}",
             crate::text::thousands(t.games),
             crate::text::thousands(t.len() as u64),
+            t.what_it_holds(),
         )));
         let big = !t.rules().is_small();
         let accuracy = match (app.learner_accuracy, t.accuracy) {
