@@ -350,8 +350,10 @@ pub struct TrainArgs {
     /// Seed for reproducible training (default: a random one).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// What a new model's unseen positions are worth: zero (½ each, the
-    /// default: it learns everything) or heuristic (a line count).
+    /// What a new model starts from: zero (a table, every unseen position
+    /// ½: it learns everything; the default up to 4x4), heuristic (a table
+    /// from a line count) or network (the default beyond: an n-tuple
+    /// network up to 8x8, line patterns above, the only start there).
     #[arg(long, value_name = "START")]
     pub init: Option<crate::ai::rl::Init>,
 }
