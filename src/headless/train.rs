@@ -239,18 +239,7 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
     if !rules.is_small() {
         return command_big(&model, episodes, seed, &stop, start_games);
     }
-    eprintln!(
-        "training {} episodes of {n}x{n}, {k} in a row, seed {seed}; Ctrl-C stops and keeps what was learned",
-        episodes,
-        n = rules.size(),
-        k = rules.goal()
-    );
-    // Short enough for 80 columns: the bar takes what is left.
-    let bar = super::progress_bar(
-        episodes,
-        "{pos}/{len} {rate}  {msg}  eta {eta} {wide_bar}",
-        false,
-    );
+    let bar = start_bar(rules, episodes, seed, "");
     let report = train(table, episodes, seed, 10, &stop, |done, point| {
         bar.set_position(done);
         if let Some(p) = point {
@@ -298,6 +287,21 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Says what training starts, and its progress bar on stderr.
+fn start_bar(rules: Rules, episodes: u64, seed: u64, how: &str) -> indicatif::ProgressBar {
+    eprintln!(
+        "training {episodes} episodes of {n}x{n}, {k} in a row,{how} seed {seed}; Ctrl-C stops and keeps what was learned",
+        n = rules.size(),
+        k = rules.goal()
+    );
+    // Short enough for 80 columns: the bar takes what is left.
+    super::progress_bar(
+        episodes,
+        "{pos}/{len} {rate}  {msg}  eta {eta} {wide_bar}",
+        false,
+    )
+}
+
 /// `train` above 8x8: self-play, and a curve against the yardstick
 /// (`super::train_big`).
 fn command_big(
@@ -309,16 +313,7 @@ fn command_big(
 ) -> anyhow::Result<()> {
     use super::train_big::{CURVE_GAMES, YARDSTICK_TICKS, curve_table, train_big};
     let rules = model.table.borrow().rules();
-    eprintln!(
-        "training {episodes} episodes of {n}x{n}, {k} in a row, by self-play, seed {seed}; Ctrl-C stops and keeps what was learned",
-        n = rules.size(),
-        k = rules.goal()
-    );
-    let bar = super::progress_bar(
-        episodes,
-        "{pos}/{len} {rate}  {msg}  eta {eta} {wide_bar}",
-        false,
-    );
+    let bar = start_bar(rules, episodes, seed, " by self-play,");
     let (curve, done, elapsed) =
         train_big(&model.table, episodes, seed, 10, stop, |done, point| {
             bar.set_position(done);

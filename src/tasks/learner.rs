@@ -23,14 +23,22 @@ pub const EVERY: Duration = Duration::from_secs(20);
 
 /// The body of the learner task (it ends at once without a learning
 /// player, or from 5x5 to 8x8, where the solver is too slow to judge and
-/// a table or tuples need no yardstick).
+/// no yardstick is set).
 pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: SharedClock) {
     let Some(table) = app.borrow().config.rl.clone() else {
         return;
     };
     let rules = table.borrow().rules();
     if !rules.is_small() {
-        return run_big_learner(ctx, app, signals, clock, table);
+        // Above 8x8: its score against the yardstick, a game a step.
+        let measure = |ctx: &Ctx| {
+            let mut tally = Tally::default();
+            for g in 0..YARDSTICK_GAMES {
+                step(ctx, || yardstick_game(&table, g, SAMPLE_SEED, &mut tally));
+            }
+            tally.score()
+        };
+        return measure_as_it_learns(ctx, &app, &signals, &clock, &table, measure);
     }
     if rules.cells() > 16 {
         return;
@@ -39,22 +47,35 @@ pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: Sh
     // keeps, so the figures compare.
     let positions = sample_positions(rules, MODEL_SAMPLE, SAMPLE_SEED);
     let mut judge = Judge::new(rules);
+    let measure = |ctx: &Ctx| {
+        let mut player = RlPlayer::new(table.clone(), 1);
+        player.learning = false;
+        let mut accuracy = Accuracy::default();
+        for pos in &positions {
+            step(ctx, || accuracy.add(judge.keeps(pos, player.greedy(pos))));
+        }
+        accuracy.share()
+    };
+    measure_as_it_learns(ctx, &app, &signals, &clock, &table, measure)
+}
+
+/// Runs `measure` whenever the rl seats have learned from more games (at
+/// most every [`EVERY`], never while paused) and posts its figure.
+fn measure_as_it_learns(
+    ctx: &Ctx,
+    app: &Rc<RefCell<App>>,
+    signals: &Signals,
+    clock: &SharedClock,
+    table: &SharedTable,
+    mut measure: impl FnMut(&Ctx) -> f64,
+) {
     let mut measured_at = None;
     loop {
         let games = table.borrow().games;
         if measured_at != Some(games) && !app.borrow().paused {
-            let mut player = RlPlayer::new(table.clone(), 1);
-            player.learning = false;
-            let mut accuracy = Accuracy::default();
-            for pos in &positions {
-                let slice = Slice::start();
-                let cell = player.greedy(pos);
-                accuracy.add(judge.keeps(pos, cell));
-                ctx.cpu.add(slice.cpu_used());
-                ctx.suspend(Suspend::Yield);
-            }
-            let effects = app.borrow_mut().learner_measured(accuracy.share(), games);
-            post_all(&signals, effects);
+            let figure = measure(ctx);
+            let effects = app.borrow_mut().learner_measured(figure, games);
+            post_all(signals, effects);
             measured_at = Some(games);
         }
         let now = clock.now();
@@ -62,31 +83,10 @@ pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: Sh
     }
 }
 
-/// Above 8x8: the learner's score against the yardstick, whenever it has
-/// learned from more games.
-fn run_big_learner(
-    ctx: &Ctx,
-    app: Rc<RefCell<App>>,
-    signals: Signals,
-    clock: SharedClock,
-    table: SharedTable,
-) {
-    let mut measured_at = None;
-    loop {
-        let games = table.borrow().games;
-        if measured_at != Some(games) && !app.borrow().paused {
-            let mut tally = Tally::default();
-            for g in 0..YARDSTICK_GAMES {
-                let slice = Slice::start();
-                yardstick_game(&table, g, SAMPLE_SEED, &mut tally);
-                ctx.cpu.add(slice.cpu_used());
-                ctx.suspend(Suspend::Yield);
-            }
-            let effects = app.borrow_mut().learner_measured(tally.score(), games);
-            post_all(&signals, effects);
-            measured_at = Some(games);
-        }
-        let now = clock.now();
-        sleep_until(ctx, now, now + EVERY);
-    }
+/// One step of a measurement: its CPU time counted, then the others' turn.
+fn step(ctx: &Ctx, work: impl FnOnce()) {
+    let slice = Slice::start();
+    work();
+    ctx.cpu.add(slice.cpu_used());
+    ctx.suspend(Suspend::Yield);
 }
