@@ -311,6 +311,17 @@ pub struct BrainArgs {
     /// Seed for reproducible play (default: a random one).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Negamax's evaluation above 8x8: shapes (a line count) or learned
+    /// (the learning player's line patterns, from its model of the board).
+    #[arg(long, value_enum, default_value_t = Eval::Shapes)]
+    pub eval: Eval,
+}
+
+/// How Negamax evaluates a position above 8x8.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    Shapes,
+    Learned,
 }
 
 #[derive(Args, Debug)]

@@ -18,7 +18,11 @@ struct Brain {
 
 impl Brain {
     fn start(args: &[&str]) -> Brain {
-        let data = std::env::temp_dir().join("kxo-tui-brain-test-data");
+        Brain::start_in(args, &std::env::temp_dir().join("kxo-tui-brain-test-data"))
+    }
+
+    /// A brain whose data folder (where models live) is `data`.
+    fn start_in(args: &[&str], data: &std::path::Path) -> Brain {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
             .arg("brain")
             .args(args)
@@ -260,6 +264,41 @@ fn end_and_end_of_input_stop_it_promptly_even_mid_search() {
     // Closing its input is the end of the match too.
     drop(b.stdin.take());
     assert_eq!(b.exit_within(Duration::from_secs(2)), Some(0));
+}
+
+#[test]
+fn negamax_evaluates_with_the_learned_model_when_told() {
+    let data = tempfile::tempdir().unwrap();
+    let args = [
+        "--engine",
+        "negamax",
+        "--eval",
+        "learned",
+        "--think-ms",
+        "50",
+    ];
+    let mut b = Brain::start_in(&args, data.path());
+    // No model of the board yet: START says how to make one, and there is
+    // no board.
+    let reply = b.ask("START 15");
+    assert!(reply.starts_with("ERROR"), "{reply}");
+    assert!(
+        reply.contains("kxo-tui train --size 15 --goal 5"),
+        "{reply}"
+    );
+    assert!(b.ask("BEGIN").starts_with("ERROR"));
+    let trained = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .args(["train", "--size", "15", "--goal", "5", "--episodes", "300"])
+        .env("XDG_DATA_HOME", data.path())
+        .output()
+        .expect("train");
+    assert!(trained.status.success());
+    assert_eq!(b.ask("START 15"), "OK");
+    let (x, y) = xy(&b.ask("BEGIN"));
+    assert!(x < 15 && y < 15);
+    // Up to 8x8 Negamax solves: a learned evaluation is refused there.
+    let reply = b.ask("START 8");
+    assert!(reply.contains("above 8x8"), "{reply}");
 }
 
 #[test]

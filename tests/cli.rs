@@ -184,6 +184,8 @@ fn bad_input_gets_one_line_and_status_two() {
         &["solve", "--size", "15", "--goal", "9"],
         &["solve", "--size", "15", "--goal", "5", "--moves", "P1"],
         &["eval", "--size", "20", "--goal", "5"],
+        &["brain", "--engine", "mcts", "--eval", "learned"],
+        &["brain", "--eval", "deep"],
         &[
             "--size",
             "15",

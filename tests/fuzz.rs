@@ -111,6 +111,7 @@ proptest! {
             think_ms: 5,
             hash_mb: 1,
             seed: 1,
+            learned_eval: false,
         };
         run(std::io::Cursor::new(input), &mut out, options).expect("serves");
         let text = std::str::from_utf8(&out).expect("UTF-8 replies");

@@ -19,6 +19,7 @@ use std::rc::Rc;
 use crate::ai::rl::{Init, SharedTable, ValueTable};
 use crate::ai::{
     Budget, BuiltIn, Engine, Estimate, SearchInfo, ThinkLimit, Value, make_engine_with,
+    make_learned_negamax,
 };
 use crate::game::{Cell, MoveError, Position, Rules};
 
@@ -33,6 +34,9 @@ pub struct BrainOptions {
     /// The most the engine's tree or table may take, before `max_memory`.
     pub hash_mb: usize,
     pub seed: u64,
+    /// Negamax evaluates with the learner's line patterns (`--eval
+    /// learned`), read from the model of the board at each START.
+    pub learned_eval: bool,
 }
 
 /// A line from the manager, or the end of its input.
@@ -212,10 +216,10 @@ impl Brain {
                 Some("ERROR rectangular boards are not supported: use START N".into())
             }
             Command::Restart => match self.rules {
-                Some(rules) => {
-                    self.new_game(rules);
-                    Some("OK".into())
-                }
+                Some(rules) => Some(match self.new_game(rules) {
+                    Ok(()) => "OK".into(),
+                    Err(e) => e,
+                }),
                 None => Some(no_board()),
             },
             Command::Begin => match self.position() {
@@ -259,24 +263,29 @@ impl Brain {
             Ok(rules) => rules,
             Err(e) => return Some(format!("ERROR {e}")),
         };
-        self.new_game(rules);
-        Some("OK".into())
+        Some(match self.new_game(rules) {
+            Ok(()) => "OK".into(),
+            Err(e) => e,
+        })
     }
 
-    fn new_game(&mut self, rules: Rules) {
+    /// A new game of `rules`; an `ERROR` line when its engine cannot be
+    /// made (`--eval learned` without a model of the board).
+    fn new_game(&mut self, rules: Rules) -> Result<(), String> {
+        let limit = ThinkLimit::Millis(self.options.think_ms);
+        let seed = self.options.seed ^ (self.games + 1);
+        let mut engine = if self.options.learned_eval {
+            make_learned_negamax(rules, limit, seed, learned_values(rules)?)
+        } else {
+            let rl = (self.options.engine == BuiltIn::Rl).then(|| rl_table(rules));
+            make_engine_with(self.options.engine, rules, limit, seed, rl.as_ref())
+        };
+        engine.set_memory_limit(self.memory());
+        self.engine = Some(engine);
         self.rules = Some(rules);
         self.moves.clear();
         self.games += 1;
-        let rl = (self.options.engine == BuiltIn::Rl).then(|| rl_table(rules));
-        let mut engine = make_engine_with(
-            self.options.engine,
-            rules,
-            ThinkLimit::Millis(self.options.think_ms),
-            self.options.seed ^ self.games,
-            rl.as_ref(),
-        );
-        engine.set_memory_limit(self.memory());
-        self.engine = Some(engine);
+        Ok(())
     }
 
     /// Bytes the engine may use: `--hash`, cut to half of `max_memory`.
@@ -485,7 +494,15 @@ pub fn command(args: crate::cli::BrainArgs) -> anyhow::Result<()> {
         think_ms: args.think_ms,
         hash_mb: args.hash,
         seed: args.seed.unwrap_or_else(rand::random),
+        learned_eval: args.eval == crate::cli::Eval::Learned,
     };
+    if options.learned_eval && options.engine != BuiltIn::Negamax {
+        return Err(crate::cli::InputError(format!(
+            "--eval learned is Negamax's evaluation, not {}'s: use --engine negamax",
+            options.engine
+        ))
+        .into());
+    }
     let stdin = std::io::BufReader::new(std::io::stdin());
     run(stdin, std::io::stdout().lock(), options)?;
     Ok(())
@@ -549,6 +566,30 @@ fn read_line_bounded(
                 LineRead::Line
             });
         }
+    }
+}
+
+/// Negamax's evaluation from the learner's saved model of `rules` (boards
+/// above 8x8), read and never written; an `ERROR` line without one.
+fn learned_values(rules: Rules) -> Result<[Vec<i32>; 2], String> {
+    let (n, k) = (rules.size(), rules.goal());
+    if rules.is_small() {
+        return Err(format!(
+            "ERROR --eval learned is for boards above 8x8, not {n}x{n}: below, Negamax solves the game"
+        ));
+    }
+    let table = crate::model::default_path(rules)
+        .ok()
+        .and_then(|p| crate::model::load(&p, rules).ok().flatten());
+    match table
+        .as_ref()
+        .and_then(|t| (t.games > 0).then(|| t.patterns()).flatten())
+    {
+        Some(patterns) => Ok(patterns.window_values()),
+        None => Err(format!(
+            "ERROR --eval learned: no learned model of {n}x{n} with {k} in a row; \
+             train one first: kxo-tui train --size {n} --goal {k}"
+        )),
     }
 }
 
