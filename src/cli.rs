@@ -367,6 +367,19 @@ pub struct TrainArgs {
     /// network up to 8x8, line patterns above, the only start there).
     #[arg(long, value_name = "START")]
     pub init: Option<crate::ai::rl::Init>,
+    /// Above 8x8: whom the learner plays while it learns: itself (self),
+    /// or every other game the yardstick, Negamax held to 256 nodes a move
+    /// (negamax; slower, and a stronger evaluation for eval=learned).
+    #[arg(long, value_enum, default_value_t = Partner::Itself)]
+    pub against: Partner,
+}
+
+/// Whom the learner plays while it learns above 8x8.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partner {
+    #[value(name = "self")]
+    Itself,
+    Negamax,
 }
 
 /// The board: side and marks in a row.

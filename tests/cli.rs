@@ -185,6 +185,8 @@ fn bad_input_gets_one_line_and_status_two() {
         &["solve", "--size", "15", "--goal", "5", "--moves", "P1"],
         &["eval", "--size", "20", "--goal", "5"],
         &["brain", "--engine", "mcts", "--eval", "learned"],
+        &["train", "--against", "negamax"],
+        &["train", "--size", "15", "--goal", "5", "--against", "rapfi"],
         &["brain", "--eval", "deep"],
         &[
             "--size",
@@ -422,13 +424,31 @@ fn above_8x8_train_learns_line_patterns_and_negamax_can_evaluate_with_them() {
     // The curve: a row for the start and for each tenth.
     assert_eq!(out.lines().filter(|l| l.contains('%')).count(), 11, "{out}");
     assert_eq!(load_model_of(&path, 15, 5).games, 400);
+    // Half the games against the yardstick instead: learned all the same.
+    let (code, out, err) = kxo(&[
+        "train",
+        "--episodes",
+        "40",
+        "--against",
+        "negamax",
+        "--model",
+        p,
+        "--size",
+        "15",
+        "--goal",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("trained 40 episodes"), "{out}");
+    assert!(err.contains("half of them against the yardstick"), "{err}");
+    assert_eq!(load_model_of(&path, 15, 5).games, 440);
     // The learner plays (and learns) in arena on 15x15...
     let (code, _, err) = kxo(&[
         "arena", "--o", "rl", "--x", "random", "--games", "4", "--model", p, "--size", "15",
         "--goal", "5", "--seed", "3",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(load_model_of(&path, 15, 5).games, 404);
+    assert_eq!(load_model_of(&path, 15, 5).games, 444);
     // ... and Negamax evaluates with its weights.
     let (code, out, err) = kxo(&arena);
     assert_eq!(code, 0, "{err}");

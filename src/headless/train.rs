@@ -209,6 +209,13 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
     let new_init = args
         .init
         .unwrap_or_else(|| Init::for_new_model(rules, Init::Zero));
+    if rules.is_small() && args.against == crate::cli::Partner::Negamax {
+        return Err(InputError(
+            "--against negamax is for boards above 8x8; up to 8x8 training plays itself and Random"
+                .into(),
+        )
+        .into());
+    }
     if !rules.is_small() && new_init != Init::Network {
         return Err(InputError(format!(
             "--init {}: a table of positions stops at 8x8; above, the learner learns line patterns (--init network)",
@@ -237,7 +244,7 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
     let start_games = table.borrow().games;
     let episodes = args.episodes.unwrap_or_else(|| default_episodes(rules));
     if !rules.is_small() {
-        return command_big(&model, episodes, seed, &stop, start_games);
+        return command_big(&model, args.against, episodes, seed, &stop, start_games);
     }
     let bar = start_bar(rules, episodes, seed, "");
     let report = train(table, episodes, seed, 10, &stop, |done, point| {
@@ -302,10 +309,11 @@ fn start_bar(rules: Rules, episodes: u64, seed: u64, how: &str) -> indicatif::Pr
     )
 }
 
-/// `train` above 8x8: self-play, and a curve against the yardstick
-/// (`super::train_big`).
+/// `train` above 8x8: self-play (or games against the yardstick), and a
+/// curve against the yardstick (`super::train_big`).
 fn command_big(
     model: &crate::model::Model,
+    partner: crate::cli::Partner,
     episodes: u64,
     seed: u64,
     stop: &AtomicBool,
@@ -313,14 +321,25 @@ fn command_big(
 ) -> anyhow::Result<()> {
     use super::train_big::{CURVE_GAMES, YARDSTICK_TICKS, curve_table, train_big};
     let rules = model.table.borrow().rules();
-    let bar = start_bar(rules, episodes, seed, " by self-play,");
-    let (curve, done, elapsed) =
-        train_big(&model.table, episodes, seed, 10, stop, |done, point| {
+    let how = match partner {
+        crate::cli::Partner::Itself => " by self-play,",
+        crate::cli::Partner::Negamax => " half of them against the yardstick,",
+    };
+    let bar = start_bar(rules, episodes, seed, how);
+    let (curve, done, elapsed) = train_big(
+        &model.table,
+        partner,
+        episodes,
+        seed,
+        10,
+        stop,
+        |done, point| {
             bar.set_position(done);
             if let Some(p) = point {
                 bar.set_message(format!("score {:.0}%", 100.0 * p.score()));
             }
-        });
+        },
+    );
     bar.finish_and_clear();
     model.save()?;
     let t = model.table.borrow();

@@ -7,13 +7,17 @@ use std::time::{Duration, Instant};
 
 use crate::ai::big::BigRl;
 pub use crate::ai::big::yardstick::YARDSTICK_TICKS;
-use crate::ai::big::yardstick::against_yardstick;
+use crate::ai::big::yardstick::{against_yardstick, play_yardstick};
 use crate::ai::games::{Tally, play_game};
 use crate::ai::rl::SharedTable;
+use crate::cli::Partner;
 use crate::game::Rules;
 
 /// Games of the default training above 8x8 (about a millisecond each).
 pub const DEFAULT_EPISODES: u64 = 20_000;
+/// Mixed into the seed of the training games against the yardstick, so
+/// that they start from other openings than the curve's.
+const TRAINING_OPENINGS: u64 = 0x0074_7261_696e;
 /// Exploration at the start and at the end of training (it decays linearly).
 const EPSILON_START: f64 = 0.2;
 const EPSILON_END: f64 = 0.05;
@@ -34,12 +38,14 @@ impl BigPoint {
     }
 }
 
-/// Trains `table` (line patterns of `rules`) by self-play for `episodes`
-/// games, measuring the curve `points` times (never when 0). Stops early,
-/// keeping what it learned, when `stop` is set. `on_progress(games done,
-/// latest point)` is called every 1,000 games.
+/// Trains `table` (line patterns of `rules`) for `episodes` games against
+/// `partner` (itself, or every other game the yardstick), measuring the
+/// curve `points` times (never when 0). Stops early, keeping what it
+/// learned, when `stop` is set. `on_progress(games done, latest point)` is
+/// called every 1,000 games.
 pub fn train_big(
     table: &SharedTable,
+    partner: Partner,
     episodes: u64,
     seed: u64,
     points: u64,
@@ -71,7 +77,13 @@ pub fn train_big(
         let [o, x] = &mut players;
         o.epsilon = epsilon;
         x.epsilon = epsilon;
-        let record = play_game(rules, &mut [o, x]);
+        let record = match partner {
+            // Its own openings, not the curve's.
+            Partner::Negamax if done % 2 == 1 => {
+                play_yardstick(table, done as u32, seed ^ TRAINING_OPENINGS, epsilon).0
+            }
+            _ => play_game(rules, &mut [o, x]),
+        };
         table.borrow_mut().learn(&record, crate::ai::rl::ALPHA);
         done += 1;
         if points > 0 && (done % every == 0 || done == episodes) {

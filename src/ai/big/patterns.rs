@@ -20,8 +20,9 @@ use crate::game::Player;
 
 /// Step of a learning update, shared out over the windows with stones.
 const RATE: f32 = 0.5;
-/// How far one learned weight may reach in Negamax's scale (a window of
-/// the shape evaluation is worth 1 to 4,096).
+/// Negamax's units for one unit of a learned weight (a logit), the line
+/// count's value of a window of four stones. (Only the ratios between
+/// positions matter to the search; proven results lie far above.)
 pub const EVAL_SCALE: f32 = 512.0;
 /// The most a window may be worth to Negamax, far below a proven win
 /// however many windows add up.
@@ -48,15 +49,6 @@ impl LinePatterns {
             index,
             reversed,
         }
-    }
-
-    pub fn goal(&self) -> u8 {
-        self.index.goal()
-    }
-
-    /// The weight of pattern `p` (seen by the side whose value it is).
-    pub fn weight(&self, p: usize) -> f32 {
-        self.weights[p]
     }
 
     /// The sum over the board's windows for `side`.

@@ -9,13 +9,44 @@ use super::{BigNegamax, BigRl};
 use crate::ai::games::{Tally, play_from};
 use crate::ai::rl::SharedTable;
 use crate::ai::{Budget, Engine};
-use crate::game::{Cell, Outcome, Player, Position, Rules};
+use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 
 /// Nodes a move of the yardstick: Negamax ticks its budget every 128.
 pub const YARDSTICK_TICKS: u32 = 2;
 
 /// Games of a measure against the yardstick, half on each side.
 pub const YARDSTICK_GAMES: u32 = 50;
+
+/// Game `g` of a series against the yardstick from `seed`: the learner
+/// (not learning; a random move with chance `epsilon`) plays O in even
+/// games and X in odd ones, each pair from one random opening. Its record,
+/// and the learner's side.
+pub fn play_yardstick(
+    table: &SharedTable,
+    g: u32,
+    seed: u64,
+    epsilon: f64,
+) -> (GameRecord, Player) {
+    let rules: Rules = table.borrow().rules();
+    let opening = crate::tournament::opening::random(rules, seed.wrapping_add(u64::from(g / 2)));
+    let mut learner = BigRl::new(rules, table.clone(), seed ^ u64::from(g));
+    learner.learning = false;
+    learner.epsilon = epsilon;
+    let mut negamax = BigNegamax::new(rules).with_seed(seed.wrapping_add(u64::from(g)));
+    // Its threat searches are sized by the time: a few milliseconds'.
+    negamax.set_time_limit(Duration::from_millis(5));
+    let mut yardstick = Yardstick(negamax);
+    let side = if g.is_multiple_of(2) {
+        Player::O
+    } else {
+        Player::X
+    };
+    let record = match side {
+        Player::O => play_from(rules, &opening, &mut [&mut learner, &mut yardstick]),
+        Player::X => play_from(rules, &opening, &mut [&mut yardstick, &mut learner]),
+    };
+    (record, side)
+}
 
 /// A search budget of a fixed number of ticks, whatever the clock says.
 struct Ticks(u32);
@@ -55,23 +86,7 @@ pub fn against_yardstick(table: &SharedTable, games: u32, seed: u64) -> Tally {
 
 /// Game `g` of [`against_yardstick`], counted into `tally`.
 pub fn yardstick_game(table: &SharedTable, g: u32, seed: u64, tally: &mut Tally) {
-    let rules: Rules = table.borrow().rules();
-    let opening = crate::tournament::opening::random(rules, seed.wrapping_add(u64::from(g / 2)));
-    let mut learner = BigRl::new(rules, table.clone(), seed ^ u64::from(g));
-    learner.learning = false;
-    let mut negamax = BigNegamax::new(rules).with_seed(seed.wrapping_add(u64::from(g)));
-    // Its threat searches are sized by the time: a few milliseconds'.
-    negamax.set_time_limit(Duration::from_millis(5));
-    let mut yardstick = Yardstick(negamax);
-    let side = if g.is_multiple_of(2) {
-        Player::O
-    } else {
-        Player::X
-    };
-    let record = match side {
-        Player::O => play_from(rules, &opening, &mut [&mut learner, &mut yardstick]),
-        Player::X => play_from(rules, &opening, &mut [&mut yardstick, &mut learner]),
-    };
+    let (record, side) = play_yardstick(table, g, seed, 0.0);
     match record.outcome {
         Outcome::Win(p) if p == side => tally.wins += 1,
         Outcome::Win(_) => tally.losses += 1,
