@@ -565,13 +565,24 @@ fn devices_fifos_and_huge_sparse_files_are_refused_at_once_in_little_memory() {
         sparse.to_str().expect("utf-8"),
         claims.to_str().expect("utf-8"),
     ] {
-        for command in ["eval", "train"] {
-            let run = run_measured(
-                &[command, "--model", model, "--episodes", "10"]
-                    [..if command == "eval" { 3 } else { 5 }],
-                b"",
-                Duration::from_secs(20),
-            );
+        let learned = [
+            "arena",
+            "--size",
+            "15",
+            "--goal",
+            "5",
+            "--engine",
+            "a=negamax:eval=learned",
+            "--engine",
+            "b=mcts",
+            "--model",
+            model,
+        ];
+        let eval = ["eval", "--model", model];
+        let train = ["train", "--model", model, "--episodes", "10"];
+        for args in [&eval[..], &train[..], &learned[..]] {
+            let command = args[0];
+            let run = run_measured(args, b"", Duration::from_secs(20));
             assert_eq!(run.code, 2, "{command} {model}: {}", run.text());
             assert!(run.text().contains("model file"), "{}", run.text());
             assert!(

@@ -381,18 +381,11 @@ pub fn make_learned_negamax(
     Box::new(n)
 }
 
-/// `table`, or a fresh one of `rules`: from the heuristic up to 8x8, line
-/// patterns beyond.
+/// `table`, or a fresh one of `rules`.
 fn rl_table(rules: Rules, table: Option<&rl::SharedTable>) -> rl::SharedTable {
-    table.cloned().unwrap_or_else(|| {
-        let init = match rules.is_small() {
-            true => rl::Init::Heuristic,
-            false => rl::Init::Network,
-        };
-        std::rc::Rc::new(std::cell::RefCell::new(rl::ValueTable::with_init(
-            rules, init,
-        )))
-    })
+    table
+        .cloned()
+        .unwrap_or_else(|| std::rc::Rc::new(std::cell::RefCell::new(rl::ValueTable::new(rules))))
 }
 
 fn mcts_limit(limit: ThinkLimit) -> mcts::Limit {

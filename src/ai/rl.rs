@@ -157,12 +157,21 @@ impl Net {
 pub type SharedTable = Rc<RefCell<ValueTable>>;
 
 impl ValueTable {
-    /// A new table that starts from the heuristic.
+    /// A new table that starts from the heuristic (line patterns above
+    /// 8x8, see [`ValueTable::with_init`]).
     pub fn new(rules: Rules) -> ValueTable {
         ValueTable::with_init(rules, Init::Heuristic)
     }
 
+    /// A new model of `rules` that starts from `init`. Above 8x8 a table of
+    /// positions cannot be keyed (its keys are one-word boards), so every
+    /// start is line patterns there (`Init::Network`).
     pub fn with_init(rules: Rules, init: Init) -> ValueTable {
+        let init = if rules.is_small() {
+            init
+        } else {
+            Init::Network
+        };
         ValueTable {
             rules,
             init,
@@ -658,6 +667,20 @@ mod tests {
             "{h} -> {}",
             table.value(&before)
         );
+    }
+
+    #[test]
+    fn above_8x8_every_start_is_line_patterns() {
+        // A table's keys are one-word boards: none is made above 8x8.
+        let rules = Rules::new(15, 5).unwrap();
+        for init in [Init::Zero, Init::Heuristic, Init::Network] {
+            let t = ValueTable::with_init(rules, init);
+            assert_eq!(t.init(), Init::Network);
+            assert!(t.patterns().is_some());
+        }
+        // Up to 8x8 the start asked for is kept.
+        let t = ValueTable::with_init(Rules::new(8, 5).unwrap(), Init::Zero);
+        assert_eq!(t.init(), Init::Zero);
     }
 
     #[test]

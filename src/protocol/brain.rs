@@ -16,7 +16,7 @@ use crate::text::shown;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::ai::rl::{Init, SharedTable, ValueTable};
+use crate::ai::rl::{SharedTable, ValueTable};
 use crate::ai::{
     Budget, BuiltIn, Engine, Estimate, SearchInfo, ThinkLimit, Value, make_engine_with,
     make_learned_negamax,
@@ -600,9 +600,7 @@ fn rl_table(rules: Rules) -> SharedTable {
     let table = crate::model::default_path(rules)
         .ok()
         .and_then(|p| crate::model::load(&p, rules).ok().flatten())
-        .unwrap_or_else(|| {
-            ValueTable::with_init(rules, Init::for_new_model(rules, Init::Heuristic))
-        });
+        .unwrap_or_else(|| ValueTable::new(rules));
     Rc::new(RefCell::new(table))
 }
 

@@ -432,22 +432,33 @@ mod tests {
         assert!(frames <= 31, "{frames} frames in a second at 30 fps");
     }
 
-    #[test]
-    fn the_learner_task_measures_the_current_accuracy() {
-        use crate::ai::accuracy::{Judge, model_accuracy};
-        use crate::ai::rl::ValueTable;
+    /// Runs a live screen whose learner holds `table` (having learned from
+    /// `games` games) until the learner task reports: (figure, games).
+    fn learner_figure(
+        mut config: LiveConfig,
+        table: &crate::ai::rl::SharedTable,
+        games: u64,
+    ) -> (f64, u64) {
         let clock = ManualClock::new(Instant::now());
-        let mut config = mcts_games(1, 20);
-        let table = Rc::new(RefCell::new(ValueTable::new(config.rules)));
-        table.borrow_mut().games = 5;
+        table.borrow_mut().games = games;
         config.rl = Some(table.clone());
         let mut live = live_with(config, Rc::new(clock.clone()));
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(60);
         while live.app.borrow().learner_accuracy.is_none() && Instant::now() < deadline {
             live.sched.wake_due(clock.now());
             live.sched.run_next();
         }
-        let (share, at) = live.app.borrow().learner_accuracy.expect("measured");
+        let figure = live.app.borrow().learner_accuracy;
+        figure.expect("measured")
+    }
+
+    #[test]
+    fn the_learner_task_measures_the_current_accuracy() {
+        use crate::ai::accuracy::{Judge, model_accuracy};
+        use crate::ai::rl::ValueTable;
+        let config = mcts_games(1, 20);
+        let table = Rc::new(RefCell::new(ValueTable::new(config.rules)));
+        let (share, at) = learner_figure(config, &table, 5);
         assert_eq!(at, 5);
         let expected = model_accuracy(&table, &mut Judge::new(table.borrow().rules()));
         assert_eq!(Some(share as f32), expected);
@@ -456,29 +467,17 @@ mod tests {
     #[test]
     fn above_8x8_the_learner_task_measures_the_score_against_the_yardstick() {
         use crate::ai::big::yardstick::{YARDSTICK_GAMES, against_yardstick};
-        use crate::ai::rl::{Init, ValueTable};
-        let clock = ManualClock::new(Instant::now());
+        use crate::ai::rl::ValueTable;
         let mut config = mcts_games(1, 60_000);
         config.rules = crate::game::Rules::new(15, 5).unwrap();
-        let table = Rc::new(RefCell::new(ValueTable::with_init(
-            config.rules,
-            Init::Network,
-        )));
-        table.borrow_mut().games = 7;
-        config.rl = Some(table.clone());
-        let mut live = live_with(config, Rc::new(clock.clone()));
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while live.app.borrow().learner_accuracy.is_none() && Instant::now() < deadline {
-            live.sched.wake_due(clock.now());
-            live.sched.run_next();
-        }
-        let (share, at) = live.app.borrow().learner_accuracy.expect("measured");
+        // Above 8x8 a new model is line patterns.
+        let table = Rc::new(RefCell::new(ValueTable::new(config.rules)));
+        assert!(table.borrow().patterns().is_some());
+        let (share, at) = learner_figure(config, &table, 7);
         assert_eq!(at, 7);
         let seed = crate::ai::accuracy::SAMPLE_SEED;
-        assert_eq!(
-            share,
-            against_yardstick(&table, YARDSTICK_GAMES, seed).score()
-        );
+        let expected = against_yardstick(&table, YARDSTICK_GAMES, seed).score();
+        assert_eq!(share, expected);
     }
 
     #[test]
