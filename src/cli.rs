@@ -151,6 +151,7 @@ impl LiveArgs {
             match_ms: None,
             sprt: None,
         };
+        settings.check().map_err(InputError)?;
         Ok(Some(Plan::new(self.engines.clone(), settings, openings)))
     }
 
@@ -185,7 +186,7 @@ impl LiveArgs {
         let games = match (&tournament, self.human) {
             (_, Some(_)) => 1,
             // No more boxes than the tournament has games.
-            (Some(plan), None) => (self.games as usize).min(plan.slots.len()),
+            (Some(plan), None) => (self.games as usize).min(plan.schedule.len() as usize),
             (None, None) => self.games as usize,
         };
         Ok(crate::app::LiveConfig {
@@ -710,7 +711,7 @@ mod tests {
         let c = args.config(ColorMode::None, None).unwrap();
         let plan = c.tournament.as_ref().unwrap();
         // Gauntlet: a against b and c, two rounds of a pair (3 rounds up).
-        assert_eq!(plan.slots.len(), 6);
+        assert_eq!(plan.schedule.len(), 6);
         assert_eq!(c.games, 6, "no more boxes than games");
         assert_eq!(plan.settings.seed, 2);
         let err = live(&["--engine", "a=mcts", "--engine", "a=random"])

@@ -18,15 +18,23 @@ pub struct EloEstimate {
 /// so the interval is not symmetric). `None` when the mean score is 0 or
 /// 1: the difference is then unbounded.
 pub fn elo_estimate(scores: &[f64]) -> Option<EloEstimate> {
-    let n = scores.len() as f64;
-    if scores.is_empty() {
+    let sum = scores.iter().sum();
+    let sum_sq = scores.iter().map(|s| s * s).sum();
+    elo_from_sums(scores.len() as u64, sum, sum_sq)
+}
+
+/// [`elo_estimate`] from the scores' count, sum and sum of squares: all a
+/// long run needs to keep.
+pub fn elo_from_sums(count: u64, sum: f64, sum_sq: f64) -> Option<EloEstimate> {
+    if count == 0 {
         return None;
     }
-    let mean = scores.iter().sum::<f64>() / n;
+    let n = count as f64;
+    let mean = sum / n;
     if mean <= 0.0 || mean >= 1.0 {
         return None;
     }
-    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+    let var = (sum_sq / n - mean * mean).max(0.0);
     let se = (var / n).sqrt();
     let clamp = |p: f64| p.clamp(1e-6, 1.0 - 1e-6);
     // `+ 0.0` turns the -0 of an even score into 0.

@@ -7,8 +7,10 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches};
 
 use kxo_tui::cli::{Cli, Command, one_line_error};
+use kxo_tui::gate::FileError;
 use kxo_tui::headless::{self, InputError};
 use kxo_tui::protocol::outside::BrainReaper;
+use kxo_tui::signals::Stopped;
 use kxo_tui::text::shown_within;
 
 fn main() -> ExitCode {
@@ -34,9 +36,14 @@ fn main() -> ExitCode {
     // No outside brain, nor anything it started, outlives kxo-tui,
     // whatever the way out (the reaper ends them when dropped).
     let _reaper = BrainReaper::install();
+    // SIGINT, SIGTERM and SIGHUP ask every command to stop cleanly.
+    if let Err(e) = kxo_tui::signals::install() {
+        report(&format!("error: cannot handle signals: {e}"));
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Some(Command::Solve(args)) => headless::solve::command(args),
-        Some(Command::Arena(args)) => headless::arena::command(args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Arena(args)) => headless::arena::command(args),
         Some(Command::Train(args)) => headless::train::command(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Eval(args)) => headless::eval::command(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Bench(args)) => headless::bench::command(args).map(|()| ExitCode::SUCCESS),
@@ -45,16 +52,24 @@ fn main() -> ExitCode {
         }
         None => kxo_tui::screen::command(cli.live),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) if e.downcast_ref::<InputError>().is_some() => {
-            report(&format!("error: {e}"));
-            ExitCode::from(2)
-        }
-        Err(e) => {
-            report(&format!("error: {e:#}"));
-            ExitCode::FAILURE
-        }
+    let e = match result {
+        // A command a signal stopped ends with the shell's status for it.
+        Ok(code) => return kxo_tui::signals::requested().map_or(code, kxo_tui::signals::exit_code),
+        Err(e) => e,
+    };
+    // Stopped by a signal or a closed output: said already, or quietly.
+    if let Some(&Stopped(signal)) = e.downcast_ref::<Stopped>() {
+        return kxo_tui::signals::exit_code(signal);
+    }
+    let input = e.downcast_ref::<InputError>().is_some()
+        || e.downcast_ref::<FileError>()
+            .is_some_and(FileError::is_refusal);
+    if input {
+        report(&format!("error: {e}"));
+        ExitCode::from(2)
+    } else {
+        report(&format!("error: {e:#}"));
+        ExitCode::FAILURE
     }
 }
 

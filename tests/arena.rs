@@ -541,6 +541,10 @@ fn bad_tournament_flags_get_one_line_and_status_two() {
     }
     let (code, _, err) = kxo(&["arena", "merge", "/nonexistent/a.state"]);
     assert_eq!(code, 2);
+    assert!(err.contains("does not exist"), "{err}");
+    let missing = dir.path().join("missing.state").display().to_string();
+    let (code, _, err) = kxo(&["arena", "merge", &missing]);
+    assert_eq!(code, 2);
     assert!(err.contains("no state file"), "{err}");
     // A file that is not a state file is refused, and left as it was.
     let foreign = dir.path().join("notes.txt");
@@ -585,7 +589,7 @@ fn bad_tournament_flags_get_one_line_and_status_two() {
     let records_arg = records.display().to_string();
     let (code, _, err) = kxo(&["arena", "--games", "2", "--records", &records_arg]);
     assert_ne!(code, 0, "{err}");
-    assert!(err.contains("cannot write a record"), "{err}");
+    assert!(err.contains("not overwritten"), "{err}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
 }
 
@@ -604,9 +608,13 @@ fn a_brain_whose_name_holds_escape_codes_is_shown_escaped() {
         if json {
             args.push("--json");
         }
+        // It cannot start: refused before the first game, named escaped.
         let (code, out, err) = kxo(&args);
-        assert_eq!(code, 0, "{err}");
+        assert_eq!(code, 2, "{err}");
         assert!(!out.contains('\x1b') && !err.contains('\x1b'), "{out}{err}");
-        assert!(out.contains("forfeits"), "{out}");
+        assert!(
+            err.contains("br\\e[2Jain") && err.contains("cannot play"),
+            "{err}"
+        );
     }
 }

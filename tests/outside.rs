@@ -101,25 +101,40 @@ fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
 }
 
 #[test]
-fn a_brain_that_cannot_start_forfeits() {
-    let (code, out, _) = kxo(
+fn a_brain_that_cannot_start_is_refused_before_the_first_game() {
+    // A typo in the path: not 200 forfeits in a tenth of a second, but one
+    // line naming the brain, and status 2.
+    let (code, out, err) = kxo(
         &[
             "arena",
             "--x",
             "brain:/nonexistent/pbrain",
             "--games",
-            "2",
-            "--json",
+            "200",
         ],
         &[],
     );
-    assert_eq!(code, 0);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("pbrain") && err.contains("cannot play") && err.contains("did not start"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_brain_that_fails_in_game_forfeits_and_the_ranking_counts_it() {
+    let faulty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/faulty.sh");
+    let seat = format!("brain:{faulty} exit");
+    let (code, out, err) = kxo(&["arena", "--x", &seat, "--games", "2", "--json"], &[]);
+    assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     // It forfeits both games of the pair, as X and then as O.
     let brain = &report["ranking"][1];
     assert_eq!(
-        (&brain["name"], &brain["losses"]),
-        (&"pbrain".into(), &2.into()),
+        (&brain["name"], &brain["losses"], &brain["forfeits"]),
+        (&"faulty.sh".into(), &2.into(), &2.into()),
         "{out}"
     );
     assert_eq!(
@@ -130,13 +145,7 @@ fn a_brain_that_cannot_start_forfeits() {
     assert!(
         report["forfeits"][1]
             .as_str()
-            .is_some_and(|f| f.contains("pbrain (O) forfeits")),
-        "{out}"
-    );
-    assert!(
-        report["forfeits"][0]
-            .as_str()
-            .is_some_and(|f| f.contains("did not start") && f.contains("/nonexistent/pbrain")),
+            .is_some_and(|f| f.contains("faulty.sh (O) forfeits: the brain exited")),
         "{out}"
     );
     // And flags that name no program are refused up front.

@@ -209,8 +209,9 @@ fn two_learning_seats_share_one_table_and_learn_each_game_once() {
         shard: None,
         jobs: 4,
     };
-    let games = tournament::run(&clocks, Some(&t), Vec::new(), |_, _| Ok(())).unwrap();
-    assert_eq!(games.len(), 100);
+    let mut tally = tournament::Tally::new(settings.clone());
+    tournament::run(&clocks, Some(&t), &mut tally, |_, _| Ok(())).unwrap();
+    assert_eq!(tally.done().len(), 100);
     assert_eq!(t.borrow().games, 100);
     assert!(!t.borrow().is_empty());
 }

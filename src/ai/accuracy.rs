@@ -58,6 +58,12 @@ impl Judge {
         }
     }
 
+    /// Stops its searches when `stop` is set (their values are then
+    /// meaningless: the caller reports nothing).
+    pub fn set_stop_flag(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.solver.set_stop_flag(stop);
+    }
+
     /// 1 when the side to move wins with perfect play, 0 for a draw, -1
     /// when it loses. `pos` must not be over.
     pub fn value(&mut self, pos: &Position) -> i8 {

@@ -317,10 +317,13 @@ impl App {
                 .human
                 .map(|side| human::HumanState::new(side, config.rules.size())),
             screen: (0, 0),
-            tournament: config.tournament.as_ref().map(|plan| TournamentProgress {
-                next: 0,
-                games: Vec::new(),
-                report: crate::tournament::Report::new(&plan.settings, &[]),
+            tournament: config.tournament.as_ref().map(|plan| {
+                let tally = crate::tournament::Tally::new(plan.settings.clone());
+                TournamentProgress {
+                    next: 0,
+                    report: crate::tournament::Report::from_tally(&tally),
+                    tally,
+                }
             }),
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
             config,
@@ -534,11 +537,11 @@ impl App {
             self.leaderboard.record(game.engines, outcome);
         }
         if outcome.is_over()
-            && let (Some(slot), Some(plan), Some(progress)) =
-                (game.slot, &self.config.tournament, &mut self.tournament)
+            && let (Some(slot), Some(progress)) = (game.slot, &mut self.tournament)
         {
-            progress.games.push(played_game(game, slot, outcome));
-            progress.report = crate::tournament::Report::new(&plan.settings, &progress.games);
+            // A game of the plan, played as the plan says: always counted.
+            let _ = progress.tally.add(&played_game(game, slot, outcome));
+            progress.report = crate::tournament::Report::from_tally(&progress.tally);
         }
         if outcome.is_over() {
             game.status = GameStatus::Over {

@@ -10,8 +10,9 @@ use crate::game::{Cell, GameRecord, Outcome, Position};
 #[derive(Clone, Debug)]
 pub struct TournamentProgress {
     /// The next game of the plan to start.
-    pub(super) next: usize,
-    pub games: Vec<crate::tournament::PlayedGame>,
+    pub(super) next: u32,
+    /// Its finished games, folded.
+    pub tally: crate::tournament::Tally,
     pub report: crate::tournament::Report,
 }
 
@@ -31,7 +32,7 @@ impl App {
     /// `None` when the tournament has no game left.
     pub(super) fn next_start(&mut self, index: usize, generation: u64) -> Option<Start> {
         if let (Some(plan), Some(progress)) = (&self.config.tournament, &mut self.tournament) {
-            let slot = *plan.slots.get(progress.next)?;
+            let slot = plan.schedule.slot(progress.next)?;
             progress.next += 1;
             let specs = [&plan.specs[slot.first], &plan.specs[slot.second]];
             return Some(Start {

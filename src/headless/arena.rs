@@ -2,11 +2,11 @@
 //! with a progress line on stderr, the report on stdout, records and a
 //! state file on disk; and `arena merge`, which combines shards.
 
-use std::io::Write;
-
 use crate::ai::{BuiltIn, EngineKind};
 use crate::cli::{ArenaArgs, ArenaCommand, MergeArgs, SeatArg};
-use crate::tournament::{self, Clocks, EngineSpec, Openings, Report, Settings, state};
+use crate::tournament::{
+    self, Clocks, Ended, EngineSpec, Openings, Report, Settings, SpecEngine, state,
+};
 
 /// The engines the flags name: `--engine`s, or `--o` and `--x`.
 fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
@@ -30,17 +30,39 @@ fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
     Ok(engines)
 }
 
-/// `kxo-tui arena`.
-pub fn command(args: ArenaArgs) -> anyhow::Result<()> {
+/// `kxo-tui arena`: its exit status is 0, or the shell's for the signal
+/// that stopped it (after the report of the games played so far).
+pub fn command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode> {
     tournament_command(args).map_err(|e| match e.downcast::<state::Mismatch>() {
         Ok(mismatch) => super::InputError(mismatch.0).into(),
-        Err(e) => e,
+        Err(e) => match e.downcast::<crate::gate::FileError>() {
+            Ok(file) if file.is_refusal() => super::InputError(file.to_string()).into(),
+            Ok(file) => file.into(),
+            Err(e) => e,
+        },
     })
 }
 
-fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
+/// Starts every outside brain of the run and asks it `START` before the
+/// first game: one that cannot play is an input error naming it.
+fn preflight(specs: &[EngineSpec], rules: crate::game::Rules) -> Result<(), super::InputError> {
+    for spec in specs {
+        if let SpecEngine::Brain(brain) = &spec.engine {
+            crate::protocol::outside::preflight(brain, rules).map_err(|why| {
+                super::InputError(format!(
+                    "engine {} ({}) cannot play: {why}",
+                    crate::text::shown(&spec.name),
+                    crate::text::shown(&brain.to_string())
+                ))
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode> {
     if let Some(ArenaCommand::Merge(merge_args)) = args.merge {
-        return merge(merge_args);
+        return merge(merge_args).map(|()| std::process::ExitCode::SUCCESS);
     }
     let rules = args.rules.rules()?;
     let mut specs = engines(&args)?;
@@ -58,96 +80,138 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<()> {
     };
     // A rerun without --seed continues with the seed its state file holds.
     let previous = match &args.state {
-        Some(path) => state::read(path)?,
+        Some(path) => state::read_header(path)?,
         None => None,
     };
     let seed = args
         .seed
-        .or(previous.as_ref().map(|c| c.header.settings.seed))
+        .or(previous.as_ref().map(|h| h.settings.seed))
         .unwrap_or_else(rand::random);
     let settings = settings(&args, rules, &specs, &openings, seed);
+    settings.check().map_err(super::InputError)?;
+    preflight(&specs, rules)?;
     let model = open_learner(&args, rules, &kinds)?;
     if model.is_some() && args.jobs.is_some_and(|j| j > 1) {
-        eprintln!(
+        crate::note!(
             "note: the learning player learns from each game in turn, so the games run on one thread"
         );
     }
-    if let Some(dir) = &args.records {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            anyhow::anyhow!(
-                "cannot make records folder {}: {e}",
-                crate::text::shown(&dir.display().to_string())
-            )
-        })?;
+    play(&args, &settings, &specs, &openings, model.as_ref())
+}
+
+/// Plays the run whose settings are checked: its state file read (and the
+/// records it lacks written), the games left played, the report printed.
+fn play(
+    args: &ArenaArgs,
+    settings: &Settings,
+    specs: &[EngineSpec],
+    openings: &Openings,
+    model: Option<&crate::model::Model>,
+) -> anyhow::Result<std::process::ExitCode> {
+    let rules = settings.rules().map_err(super::InputError)?;
+    let records = match &args.records {
+        Some(dir) => Some(tournament::records::Records::open(dir, rules)?),
+        None => None,
+    };
+    let mut tally = tournament::Tally::new(settings.clone());
+    if let Some(shard) = args.shard {
+        tally.restrict_to(&[shard]);
     }
-    let (mut state_file, done) = match &args.state {
+    let mut state_file = match &args.state {
         Some(path) => {
             let header = state::Header::new(settings.clone(), args.shard);
-            let (file, done) = state::StateFile::open(path, &header)?;
-            (Some(file), done)
+            Some(state::StateFile::open(path, &header, &mut tally, |game| {
+                if let Some(records) = &records {
+                    records.fill_in(game)?;
+                }
+                Ok(())
+            })?)
         }
-        None => (None, Vec::new()),
+        None => None,
     };
-    if !done.is_empty() && !args.json {
-        eprintln!("resuming: {} games already played", done.len());
+    let resumed = tally.done().len();
+    if resumed > 0 && !args.json {
+        crate::note!("resuming: {resumed} games already played");
     }
-    let scheduled = tournament::schedule(&settings)
+    let scheduled = tally
+        .schedule()
         .iter()
         .filter(|s| args.shard.is_none_or(|shard| shard.holds(s)))
-        .count();
+        .count() as u64;
     let bar = super::progress_bar(
-        scheduled as u64,
+        scheduled,
         "{pos}/{len} games  {msg}  eta {eta} {wide_bar}",
         args.json,
     );
-    bar.set_position(done.len() as u64);
+    bar.set_position(resumed);
     let clocks = Clocks {
-        settings: &settings,
-        specs: &specs,
-        openings: &openings,
+        settings,
+        specs,
+        openings,
         shard: args.shard,
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
     };
-    let rl = model.as_ref().map(|m| &m.table);
-    // First-player wins, second-player wins, draws, for the progress line.
-    let mut tally = [0u32; 3];
-    for g in &done {
-        tally[g.result as usize] += 1;
-    }
-    let games = tournament::run(&clocks, rl, done, |game, games| {
+    let rl = model.map(|m| &m.table);
+    let ended = tournament::run(&clocks, rl, &mut tally, |game, tally| {
+        // The records first, then the state line: a game the state holds
+        // has its records on disk.
+        if let Some(records) = &records {
+            records.write(game)?;
+        }
         if let Some(file) = state_file.as_mut() {
             file.append(game)?;
         }
-        if let Some(dir) = &args.records {
-            tournament::records::write(dir, game, rules).map_err(|e| {
-                anyhow::anyhow!(
-                    "cannot write a record in {}: {e}",
-                    crate::text::shown(&dir.display().to_string())
-                )
-            })?;
-        }
         bar.inc(1);
-        tally[game.result as usize] += 1;
-        // Counted as they come: a report per game would make a long run
-        // quadratic. Only the SPRT's ratio needs the games again.
-        let mut message = format!("O {} X {} draw {}", tally[0], tally[1], tally[2]);
-        if settings.sprt.is_some()
-            && !bar.is_hidden()
-            && let Some(s) = Report::new(&settings, games).sprt
-        {
-            message += &format!("  LLR {:.2} ({:.2}, {:.2})", s.llr, s.lower, s.upper);
+        let c = tally.counts_cheap();
+        let mut message = format!("O {} X {} draw {}", c[0], c[1], c[2]);
+        if let Some(sprt) = settings.sprt {
+            let (lower, upper) = sprt.bounds();
+            let llr = sprt.llr(&tally.sprt().pentanomial);
+            message += &format!("  LLR {llr:.2} ({lower:.2}, {upper:.2})");
         }
         bar.set_message(message);
         Ok(())
     })?;
     bar.finish_and_clear();
-    print(&Report::new(&settings, &games), args.json)?;
-    if let Some(model) = &model {
+    drop(state_file);
+    finish(args, &Report::from_tally(&tally), ended, scheduled, model)
+}
+
+/// The end of a run: its report (of the games played so far, when a
+/// signal stopped it, with how to go on), and what the learner learned.
+fn finish(
+    args: &ArenaArgs,
+    report: &Report,
+    ended: Ended,
+    scheduled: u64,
+    model: Option<&crate::model::Model>,
+) -> anyhow::Result<std::process::ExitCode> {
+    let signal = match ended {
+        Ended::Stopped => crate::signals::requested(),
+        Ended::Done => None,
+    };
+    // A closed output has nowhere to print to.
+    if signal != Some(libc::SIGPIPE) {
+        print(report, args.json)?;
+    }
+    if let Some(signal) = signal.filter(|&s| s != libc::SIGPIPE) {
+        crate::note!(
+            "stopped by {}: {} of {} games played; {}",
+            crate::signals::name(signal),
+            report.games,
+            scheduled,
+            match &args.state {
+                Some(_) => "the same command again goes on from its state file",
+                None => "with --state FILE a run can be resumed",
+            }
+        );
+    }
+    if let Some(model) = model {
         model.save_learned()?;
     }
-    Ok(())
+    Ok(signal.map_or(std::process::ExitCode::SUCCESS, crate::signals::exit_code))
 }
 
 /// The run's settings, as its report and state file keep them.
@@ -192,23 +256,21 @@ fn open_learner(
 }
 
 fn print(report: &Report, json: bool) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(report)?)?;
+        crate::say!("{}", serde_json::to_string_pretty(report)?)
     } else {
-        write!(out, "{}", report.to_text())?;
+        crate::out::stdout(&report.to_text())
     }
-    Ok(())
 }
 
 /// `kxo-tui arena merge FILES…`.
 fn merge(args: MergeArgs) -> anyhow::Result<()> {
-    let (settings, games, missing) = state::merge(&args.files)?;
+    let (tally, missing) = state::merge(&args.files)?;
     if !missing.is_empty() {
-        eprintln!(
+        crate::note!(
             "note: no state file for shard {}: the report counts the games it has",
             missing.join(", ")
         );
     }
-    print(&Report::new(&settings, &games), args.json)
+    print(&Report::from_tally(&tally), args.json)
 }

@@ -254,9 +254,9 @@ impl BenchReport {
 pub fn command(args: crate::cli::BenchArgs) -> anyhow::Result<()> {
     let report = run();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        crate::say!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", report.to_text());
+        crate::out::stdout(&report.to_text())?;
     }
     Ok(())
 }

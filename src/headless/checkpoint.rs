@@ -24,8 +24,6 @@
 //! written through a link, and read with a bound. Its contents are
 //! trusted as they are read: a doctored checkpoint gives a wrong answer.
 
-use std::io::{Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -154,29 +152,24 @@ impl Checkpoint {
     }
 }
 
+/// Checkpoints, as the gate knows them: a pretty-printed JSON object whose
+/// first member is its kind.
+const CHECKPOINT: crate::gate::Kind = crate::gate::Kind {
+    what: "checkpoint",
+    max_bytes: MAX_BYTES,
+    max_line: 0,
+    ours: crate::gate::Ours::JsonKind(KIND),
+};
+
+/// The most lemmas a checkpoint may hold (the solver keeps no more).
+const MAX_LEMMAS: usize = 1 << 16;
+
 /// Reads a checkpoint; `Ok(None)` when there is no file.
 pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
     let name = shown(&path.display().to_string());
-    let file = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(path)
-    {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read checkpoint {name}: {e}")),
+    let Some(bytes) = crate::gate::read(path, CHECKPOINT).map_err(|e| e.to_string())? else {
+        return Ok(None);
     };
-    match file.metadata() {
-        Ok(m) if m.is_file() => {}
-        _ => return Err(format!("checkpoint {name} is not a regular file")),
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read checkpoint {name}: {e}"))?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(format!("checkpoint {name} is too large to be one"));
-    }
     let c: Checkpoint = serde_json::from_slice(&bytes).map_err(|e| {
         format!(
             "checkpoint {name} cannot be read: {} (not a kxo-tui solve checkpoint?)",
@@ -194,37 +187,28 @@ pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
             "checkpoint {name} holds a value that is not win, draw, loss or no win"
         ));
     }
+    let mut cells: Vec<&str> = c.settled.iter().map(|s| s.cell.as_str()).collect();
+    cells.sort_unstable();
+    if let Some(twice) = cells.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!(
+            "checkpoint {name} settles {} twice: it is damaged",
+            shown(twice[0])
+        ));
+    }
+    if c.lemmas.len() > MAX_LEMMAS || !(c.seconds.is_finite() && c.seconds >= 0.0) {
+        return Err(format!(
+            "checkpoint {name} holds more than a solve can make: it is damaged"
+        ));
+    }
     Ok(Some(c))
 }
 
 /// Writes `c` to `path`, whole: to a new file beside it, then renamed
 /// over it, so that a run killed mid-write leaves the last checkpoint as
-/// it was. A link or anything but a regular file at `path` is refused.
+/// it was. A file at `path` that is not a checkpoint is never replaced.
 pub fn write(path: &Path, c: &Checkpoint) -> Result<(), String> {
-    let name = shown(&path.display().to_string());
-    let fail = |e: &dyn std::fmt::Display| format!("cannot write checkpoint {name}: {e}");
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if !m.file_type().is_file() => {
-            return Err(fail(&"it is a link or not a regular file"));
-        }
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(fail(&e)),
-    }
-    let text = serde_json::to_string_pretty(c).map_err(|e| fail(&e))? + "\n";
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::Builder::new()
-        .prefix(".kxo-checkpoint-")
-        .tempfile_in(dir)
-        .map_err(|e| fail(&e))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.as_file().sync_all())
-        .map_err(|e| fail(&e))?;
-    file.persist(path).map_err(|e| fail(&e.error))?;
-    Ok(())
+    let text = serde_json::to_string_pretty(c).map_err(|e| e.to_string())? + "\n";
+    crate::gate::replace(path, CHECKPOINT, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -253,7 +237,7 @@ mod tests {
                 .contains("not a kxo-tui solve checkpoint")
         );
         std::fs::write(&path, "x".repeat(MAX_BYTES as usize + 1)).unwrap();
-        assert!(read(&path).unwrap_err().contains("too large"));
+        assert!(read(&path).unwrap_err().contains("can hold"));
         let text = serde_json::to_string(&c).unwrap().replace("draw", "maybe");
         std::fs::write(&path, text).unwrap();
         assert!(
@@ -272,8 +256,14 @@ mod tests {
         // Nor through a FIFO or a device at the name.
         assert!(write(Path::new("/dev/null"), &c).is_err());
         assert!(read(Path::new("/dev/zero")).is_err());
+        // A file that is not a checkpoint is never written over.
+        std::fs::write(&path, "my notes").unwrap();
+        assert!(write(&path, &c).unwrap_err().contains("not overwritten"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes");
         // A write goes to a new file renamed over the old: nothing else is
         // left beside it.
+        let path = dir.path().join("again.json");
+        write(&path, &c).unwrap();
         write(&path, &c).unwrap();
         let names: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()

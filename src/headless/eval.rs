@@ -26,6 +26,7 @@ pub fn command(args: EvalArgs) -> anyhow::Result<()> {
     let eval_games = args.games.unwrap_or(if small { 500 } else { 40 });
     let eval_sample = args.sample.unwrap_or(if small { 2_000 } else { 200 });
     let mut judge = Judge::new(rules);
+    judge.set_stop_flag(crate::signals::stop_flag());
     let skill = accuracy::measure(
         &table,
         eval_games,
@@ -33,6 +34,13 @@ pub fn command(args: EvalArgs) -> anyhow::Result<()> {
         args.seed,
         &mut judge,
     );
+    if let Some(signal) = crate::signals::requested() {
+        crate::note!(
+            "stopped by {}: nothing measured (the model is unchanged)",
+            crate::signals::name(signal)
+        );
+        return Err(crate::signals::Stopped(signal).into());
+    }
     if args.json {
         let share = |a: Accuracy| serde_json::json!({ "accuracy": a.share(), "moves": a.moves, "kept": a.kept });
         let with_results = |a: Accuracy| {
@@ -50,7 +58,7 @@ pub fn command(args: EvalArgs) -> anyhow::Result<()> {
             "vs_random_x": with_results(skill.vs_random_x),
             "sample": share(skill.sample),
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        crate::say!("{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
     }
     let line = |what: &str, a: Accuracy| {
@@ -67,7 +75,7 @@ pub fn command(args: EvalArgs) -> anyhow::Result<()> {
             thousands(a.moves)
         )
     };
-    print!(
+    crate::out::stdout(&format!(
         "model {} ({n}x{n}, {k} in a row): {} entries, {} games learned{}\n\
          accuracy (moves that keep the game-theoretic value, judged by the solver):\n{}{}{}",
         shown_path(&path),
@@ -86,6 +94,6 @@ pub fn command(args: EvalArgs) -> anyhow::Result<()> {
         line(&format!("{eval_sample} sampled positions"), skill.sample),
         n = rules.size(),
         k = rules.goal(),
-    );
+    ))?;
     Ok(())
 }

@@ -285,9 +285,9 @@ pub fn solve_checkpointed(
 fn stderr_line(text: &str) {
     use std::io::IsTerminal;
     if std::io::stderr().is_terminal() {
-        eprintln!("\r\x1b[2K{text}");
+        crate::note!("\r\x1b[2K{text}");
     } else {
-        eprintln!("{text}");
+        crate::note!("{text}");
     }
 }
 
@@ -639,8 +639,7 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
         )
         .into());
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    signal_hook::flag::register(signal_hook::consts::SIGINT, stop.clone())?;
+    let stop = crate::signals::stop_flag();
     // The timeout bounds the whole command, a proof included.
     let deadline = args.timeout.map(|t| Instant::now() + t);
     // On a terminal a progress line redrawn in place; otherwise (a log of
@@ -663,10 +662,10 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
             secs,
         );
         if terminal {
-            eprint!("\r\x1b[2K{line}");
+            crate::out::stderr(&format!("\r\x1b[2K{line}"));
         } else if last_line.elapsed() >= PLAIN_PROGRESS_EVERY {
             last_line = Instant::now();
-            eprintln!("{line}");
+            crate::note!("{line}");
         }
     });
     let shows_progress = terminal;
@@ -685,19 +684,19 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     };
     if shows_progress {
         // Clear the progress line.
-        eprint!("\r\x1b[2K");
+        crate::out::stderr("\r\x1b[2K");
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        crate::say!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", report.to_text());
+        crate::out::stdout(&report.to_text())?;
     }
     let proof_written = match (&proof_path, &report.value) {
         (Some(path), Some(_)) => {
             write_proof(rules, &moves, (args.hash << 20, deadline, stop), path)?
         }
         (Some(_), None) => {
-            eprintln!("no proof written: the position is unsettled");
+            crate::note!("no proof written: the position is unsettled");
             false
         }
         (None, _) => true,
@@ -708,6 +707,14 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
         std::process::ExitCode::from(UNSETTLED)
     })
 }
+
+/// Proof files, as the gate knows them.
+const PROOF: crate::gate::Kind = crate::gate::Kind {
+    what: "proof file",
+    max_bytes: 1 << 40,
+    max_line: 0,
+    ours: crate::gate::Ours::Prefix(b"# kxo-tui proof: "),
+};
 
 /// `solve --proof FILE`: the defender's strategy, written where asked
 /// (never through a link at that name); `Ok(false)` when the time ran out
@@ -728,7 +735,7 @@ fn write_proof(
     let branches = match crate::ai::solver::proof::cannot_win(&mut solver, &pos) {
         Ok(branches) => branches,
         Err(crate::ai::solver::proof::NoProof::Unsettled(why)) => {
-            eprintln!(
+            crate::note!(
                 "proof not written: {}",
                 match why {
                     Unsettled::Timeout => "the time ran out (--timeout)",
@@ -751,9 +758,8 @@ fn write_proof(
     );
     let text = crate::ai::solver::proof::to_text(&pos, &branches, &header);
     let shown_path = crate::text::shown(&path.display().to_string());
-    crate::files::write_no_follow(path, text.as_bytes())
-        .map_err(|e| anyhow::anyhow!("cannot write the proof to {shown_path}: {e}"))?;
-    eprintln!("proof: {} branches written to {shown_path}", branches.len());
+    crate::gate::replace(path, PROOF, text.as_bytes())?;
+    crate::note!("proof: {} branches written to {shown_path}", branches.len());
     Ok(true)
 }
 

@@ -237,10 +237,7 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
         .into());
     }
     let seed = args.seed.unwrap_or_else(rand::random);
-    let stop = std::sync::Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(signal, stop.clone())?;
-    }
+    let stop = crate::signals::stop_flag();
     let start_games = table.borrow().games;
     let episodes = args.episodes.unwrap_or_else(|| default_episodes(rules));
     if !rules.is_small() {
@@ -261,7 +258,7 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     model.save()?;
     let t = table.borrow();
-    println!(
+    crate::say!(
         "{} {} episodes in {:.1} s ({} episodes/s){}",
         if report.stopped_early {
             "stopped after"
@@ -276,27 +273,27 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
         } else {
             ""
         }
-    );
-    println!(
+    )?;
+    crate::say!(
         "model: {} ({} {}, {} games learned in all, {} before)",
         shown_path(path),
         t.len(),
         t.what_it_holds(),
         t.games,
         start_games
-    );
-    println!(
+    )?;
+    crate::say!(
         "\nlearning curve: accuracy, the share of moves that keep the game-theoretic value\n\
          (judged by the solver), in games against Random as O and as X, and on a fixed\n\
          sample of reachable positions:"
-    );
-    print!("{}", report.curve_table());
+    )?;
+    crate::out::stdout(&report.curve_table())?;
     Ok(())
 }
 
 /// Says what training starts, and its progress bar on stderr.
 fn start_bar(rules: Rules, episodes: u64, seed: u64, how: &str) -> indicatif::ProgressBar {
-    eprintln!(
+    crate::note!(
         "training {episodes} episodes of {n}x{n}, {k} in a row,{how} seed {seed}; Ctrl-C stops and keeps what was learned",
         n = rules.size(),
         k = rules.goal()
@@ -343,7 +340,7 @@ fn command_big(
     bar.finish_and_clear();
     model.save()?;
     let t = model.table.borrow();
-    println!(
+    crate::say!(
         "{} {done} episodes in {:.1} s{}",
         if done < episodes {
             "stopped after"
@@ -356,21 +353,21 @@ fn command_big(
         } else {
             ""
         }
-    );
-    println!(
+    )?;
+    crate::say!(
         "model: {} ({} pattern weights, {} games learned in all, {} before)",
         crate::text::shown_path(&model.path),
         t.len(),
         t.games,
         start_games
-    );
-    println!(
+    )?;
+    crate::say!(
         "\nlearning curve: the learner's score (wins and half the draws) in {CURVE_GAMES} games,\n\
          half on each side, against Negamax held to {} nodes a move (no solver reaches {n}x{n}):",
         YARDSTICK_TICKS * 128,
         n = rules.size()
-    );
-    print!("{}", curve_table(&curve));
+    )?;
+    crate::out::stdout(&curve_table(&curve))?;
     Ok(())
 }
 

@@ -13,8 +13,7 @@
 //! claims must fit the board and match the file's length, so a file is
 //! never read beyond the size its header promises.
 
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::ai::rl::{Init, ValueTable};
 use crate::game::Rules;
@@ -27,29 +26,10 @@ const HEADER_V1: usize = HEADER - 5;
 const ENTRY: usize = 16 + 4;
 
 /// Why a model file was refused; always names the file.
-#[derive(Debug)]
-pub struct ModelError {
-    pub path: PathBuf,
-    pub problem: String,
-}
-
-impl fmt::Display for ModelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "model file {}: {}",
-            crate::text::shown_path(&self.path),
-            self.problem
-        )
-    }
-}
-impl std::error::Error for ModelError {}
+pub type ModelError = crate::gate::FileError;
 
 pub(super) fn refuse(path: &Path, problem: impl Into<String>) -> ModelError {
-    ModelError {
-        path: path.to_path_buf(),
-        problem: problem.into(),
-    }
+    ModelError::refused("model file", path, problem)
 }
 
 /// The file's bytes for `table`.

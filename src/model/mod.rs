@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 pub use format::{ModelError, VERSION, decode, encode};
-pub use store::{ModelLock, Staged, default_path, load, lock, lock_path, resolve, save, stage};
+pub use store::{ModelLock, Staged, default_path, load, lock, save, stage};
 
 use crate::ai::rl::{Init, SharedTable, ValueTable};
 use crate::cli::InputError;
@@ -70,7 +70,7 @@ impl Model {
             lock,
         };
         if let Some(notice) = model.in_use() {
-            eprintln!("note: {notice}");
+            crate::note!("note: {notice}");
         }
         Ok(model)
     }
@@ -91,7 +91,7 @@ impl Model {
         match self.in_use() {
             None => save(&self.table.borrow(), &self.path),
             Some(notice) => {
-                eprintln!("not saved: {notice}");
+                crate::note!("not saved: {notice}");
                 Ok(())
             }
         }
@@ -106,7 +106,7 @@ impl Model {
             return Ok(());
         }
         if lock.is_none() {
-            eprintln!(
+            crate::note!(
                 "model not saved: {} is in use by another kxo-tui",
                 shown_path(path)
             );
@@ -124,7 +124,7 @@ impl Model {
         if let (Some(before), Some(now)) = (before, now)
             && now < before - ACCURACY_NOISE
         {
-            eprintln!(
+            crate::note!(
                 "model not saved: {} keeps its accuracy of {:.1}%; this run's learning would have \
                  lowered it to {:.1}%",
                 shown_path(path),
@@ -136,7 +136,7 @@ impl Model {
         table.borrow_mut().accuracy = now;
         let table = table.borrow();
         save(&table, path)?;
-        eprintln!(
+        crate::note!(
             "model saved: {} ({} {}{})",
             shown_path(path),
             table.len(),

@@ -1,33 +1,31 @@
-//! Model files on disk, treated as hostile: the path may be a link someone
-//! planted, a device, a FIFO or a huge sparse file; the folder may be one
-//! other users can write.
+//! Model files on disk, through the gate ([`crate::gate`]), which treats
+//! them as hostile: the path may be a link someone planted, a device, a
+//! FIFO or a huge sparse file; the folder may be one other users can write.
 //!
-//! - A path is resolved once ([`resolve`]): a link is followed only where
-//!   the kernel's `protected_symlinks` rule would follow it (not a link
-//!   another user owns in a sticky, world-writable folder), and what it
-//!   names must be a regular file or nothing yet.
-//! - Reading opens without following links and without blocking, checks
-//!   the type with `fstat`, reads the header first and refuses a count that
-//!   does not fit the board or the file's length: nothing is read past the
-//!   size the header promises.
-//! - Saving writes a temporary file with an unpredictable name, created
-//!   exclusively (a planted file or link is never reused), syncs it,
-//!   renames it over the model and syncs the folder; a crash at any moment
-//!   leaves the old model or the new one, never a broken one. The
-//!   temporary file goes on every error path, and ones that a killed save
-//!   left are removed by the next save.
-//! - The lock file is opened without following links and must be a
-//!   regular file; it sits beside the model's real path, so one model
-//!   reached through a link and through its real name is one lock.
+//! - Reading checks the header first and refuses a count that does not fit
+//!   the board or the file's length: nothing is read past the size the
+//!   header promises.
+//! - Saving is the gate's atomic replace: a crash at any moment leaves the
+//!   old model or the new one, never a broken one; a file that is not a
+//!   model is never written over.
+//! - The lock file sits beside the model's real path, so one model reached
+//!   through a link and through its real name is one lock.
 
-use std::fs::{self, File, Permissions};
-use std::io::{self, Read, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use super::format::{HEADER, ModelError, decode, encode, read_header, refuse};
 use crate::ai::rl::ValueTable;
 use crate::game::Rules;
+use crate::gate::{self, FileLock, Kind};
+
+/// Model files, as the gate knows them. The header's own checks bound a
+/// model far tighter, by its board (see `format::max_entries`).
+pub(super) const MODEL: Kind = Kind {
+    what: "model file",
+    max_bytes: 1 << 30,
+    max_line: 0,
+    ours: gate::Ours::Prefix(super::format::MAGIC),
+};
 
 /// The default model file for these rules, under the user's data folder
 /// (e.g. `~/.local/share/kxo-tui/rl-4x4-k3.model` on Linux).
@@ -43,168 +41,23 @@ pub fn default_path(rules: Rules) -> Result<PathBuf, ModelError> {
         })
 }
 
-/// Links followed at most, as the kernel's own limit for a path.
-const MAX_LINKS: usize = 40;
-
-fn euid() -> u32 {
-    // SAFETY: geteuid(2) cannot fail.
-    unsafe { libc::geteuid() }
-}
-
-/// The real file a model path names: its folder made absolute with the
-/// links in it followed, and a link at the file's own name followed when
-/// it is safe to (see the module's comment). The file itself need not
-/// exist yet; when it does, it must be a regular file.
-pub fn resolve(path: &Path) -> Result<PathBuf, ModelError> {
-    let mut current = absolute_folder(path)?;
-    for _ in 0..MAX_LINKS {
-        let meta = match fs::symlink_metadata(&current) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(current),
-            Err(e) => return Err(refuse(path, format!("cannot be examined: {e}"))),
-        };
-        let kind = meta.file_type();
-        if kind.is_file() {
-            return Ok(current);
-        }
-        if !kind.is_symlink() {
-            return Err(refuse(path, not_a_file(&meta)));
-        }
-        let folder = current.parent().unwrap_or(Path::new("/")).to_path_buf();
-        if !may_follow(&meta, &folder) {
-            return Err(refuse(
-                path,
-                format!(
-                    "{} is a link owned by another user (uid {}) in a folder others can write: not followed",
-                    crate::text::shown_path(&current),
-                    meta.uid()
-                ),
-            ));
-        }
-        let target = fs::read_link(&current)
-            .map_err(|e| refuse(path, format!("its link cannot be read: {e}")))?;
-        current = absolute_folder(&folder.join(target))?;
-    }
-    Err(refuse(path, "too many links"))
-}
-
-/// `path` with its folder made absolute and canonical (the folder must
-/// exist), the file name kept as it is.
-fn absolute_folder(path: &Path) -> Result<PathBuf, ModelError> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| refuse(path, "names a folder, not a file"))?;
-    let folder = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let folder = fs::canonicalize(folder).map_err(|e| {
-        refuse(
-            path,
-            format!(
-                "its folder {} cannot be used: {e}",
-                crate::text::shown_path(folder)
-            ),
-        )
-    })?;
-    Ok(folder.join(name))
-}
-
-/// The kernel's `protected_symlinks` rule: in a sticky folder anyone can
-/// write, follow a link only when we or the folder's owner made it.
-fn may_follow(link: &fs::Metadata, folder: &Path) -> bool {
-    let Ok(dir) = fs::metadata(folder) else {
-        return false;
-    };
-    let shared = dir.mode() & 0o1002 == 0o1002;
-    !shared || link.uid() == euid() || link.uid() == dir.uid()
-}
-
-fn not_a_file(meta: &fs::Metadata) -> String {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    let what = if t.is_dir() {
-        "a folder"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    };
-    format!("is {what}, not a model file")
-}
-
-/// Opens `real` (a resolved path) for reading: no link followed, no wait
-/// on a FIFO, and only a regular file accepted.
-fn open_regular(real: &Path, shown_as: &Path) -> Result<Option<(File, u64)>, ModelError> {
-    let file = match fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(real)
-    {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(refuse(shown_as, "became a link while it was read"));
-        }
-        Err(e) => return Err(refuse(shown_as, format!("cannot be read: {e}"))),
-    };
-    let meta = file
-        .metadata()
-        .map_err(|e| refuse(shown_as, format!("cannot be examined: {e}")))?;
-    if !meta.is_file() {
-        return Err(refuse(shown_as, not_a_file(&meta)));
-    }
-    Ok(Some((file, meta.len())))
-}
-
 /// Loads the model at `path`; a missing file gives `Ok(None)`.
 pub fn load(path: &Path, rules: Rules) -> Result<Option<ValueTable>, ModelError> {
-    let real = resolve(path)?;
-    let Some((file, len)) = open_regular(&real, path)? else {
+    let Some(mut reader) = gate::open(path, MODEL)? else {
         return Ok(None);
     };
     // The header first, then no more than it promises.
-    let mut start = Vec::with_capacity(HEADER + 4);
-    let read_err = |e: io::Error| refuse(path, format!("cannot be read: {e}"));
-    (&file)
-        .take((HEADER + 4) as u64)
-        .read_to_end(&mut start)
-        .map_err(read_err)?;
-    let header = read_header(&start, len, path)?;
+    let mut bytes = reader.read_up_to((HEADER + 4) as u64)?;
+    let header = read_header(&bytes, reader.len(), path)?;
     let whole = header.file_len().unwrap_or(0);
-    let mut bytes = start;
-    bytes.reserve_exact(whole.saturating_sub(bytes.len()));
-    (&file)
-        .take((whole - bytes.len().min(whole)) as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read_err)?;
+    bytes.extend(reader.read_up_to(whole.saturating_sub(bytes.len()) as u64 + 1)?);
     decode(&bytes, rules, path).map(Some)
 }
 
 /// An advisory lock on a model file, held by the one process that may save
 /// it: two processes learning into one model would otherwise each save
 /// over the other, and one's learning would be lost without a word.
-#[derive(Debug)]
-pub struct ModelLock {
-    _file: File,
-}
-
-/// The lock file of a model whose real path is `real` (the model itself is
-/// replaced by a rename on every save, so it cannot carry the lock).
-pub fn lock_path(real: &Path) -> PathBuf {
-    let mut name = real
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(".lock");
-    real.with_file_name(name)
-}
+pub type ModelLock = FileLock;
 
 /// Takes the lock of the model at `path` (by its real path): `Ok(None)`
 /// when another process holds it. Released when the returned value is
@@ -212,131 +65,21 @@ pub fn lock_path(real: &Path) -> PathBuf {
 /// not a model file, and a lock file that is a link or not a regular file.
 pub fn lock(path: &Path) -> Result<Option<ModelLock>, ModelError> {
     make_folder(path)?;
-    let real = resolve(path)?;
-    let lock = lock_path(&real);
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(&lock)
-        .map_err(|e| {
-            let why = if e.raw_os_error() == Some(libc::ELOOP) {
-                "is a link: not followed".to_string()
-            } else {
-                format!("cannot be opened: {e}")
-            };
-            refuse(
-                path,
-                format!("its lock file {} {why}", crate::text::shown_path(&lock)),
-            )
-        })?;
-    match file.metadata() {
-        Ok(meta) if meta.is_file() => {}
-        Ok(meta) => {
-            return Err(refuse(
-                path,
-                format!(
-                    "its lock file {} {}",
-                    crate::text::shown_path(&lock),
-                    not_a_file(&meta)
-                ),
-            ));
-        }
-        Err(e) => {
-            return Err(refuse(
-                path,
-                format!("its lock file cannot be examined: {e}"),
-            ));
-        }
+    // The model's own type is checked before any lock file is made.
+    if let Some(reader) = gate::open(path, MODEL)? {
+        drop(reader);
     }
-    match file.try_lock() {
-        Ok(()) => Ok(Some(ModelLock { _file: file })),
-        Err(fs::TryLockError::WouldBlock) => Ok(None),
-        Err(fs::TryLockError::Error(e)) => Err(refuse(path, format!("cannot be locked: {e}"))),
-    }
+    gate::lock_beside(path, MODEL)
 }
 
-/// A model written to a temporary file, not yet in place. Dropped without
-/// [`commit`](Staged::commit), the temporary file is removed.
-pub struct Staged {
-    temp: tempfile::NamedTempFile,
-    real: PathBuf,
-    path: PathBuf,
-}
-
-impl Staged {
-    /// Puts the new model in place (atomic rename) and syncs the folder.
-    pub fn commit(self) -> Result<(), ModelError> {
-        let Staged { temp, real, path } = self;
-        temp.persist(&real)
-            .map_err(|e| refuse(&path, format!("cannot be replaced: {}", e.error)))?;
-        if let Some(dir) = real.parent()
-            && let Ok(d) = File::open(dir)
-        {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    }
-}
-
-/// The start of the names of a model's temporary files.
-fn temp_prefix(real: &Path) -> String {
-    let name = real
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "model".into());
-    format!(".{name}.tmp-")
-}
-
-/// Removes temporary files of this model that a killed save left: ours
-/// only (never another user's), and never through a link.
-fn remove_stray_temps(real: &Path) {
-    let (Some(dir), prefix) = (real.parent(), temp_prefix(real)) else {
-        return;
-    };
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        if !name.to_string_lossy().starts_with(&prefix) {
-            continue;
-        }
-        // symlink_metadata: a link is judged (and removed) as itself.
-        if let Ok(meta) = fs::symlink_metadata(entry.path())
-            && meta.uid() == euid()
-            && (meta.is_file() || meta.file_type().is_symlink())
-        {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-}
+/// A model written beside its file, not yet in place (see [`gate::Staged`]).
+pub type Staged = gate::Staged;
 
 /// Writes `table` next to the model at `path` and syncs it, without
 /// replacing the model. The folder is made if it does not exist.
 pub fn stage(table: &ValueTable, path: &Path) -> Result<Staged, ModelError> {
     make_folder(path)?;
-    let real = resolve(path)?;
-    let dir = real.parent().unwrap_or(Path::new("/"));
-    remove_stray_temps(&real);
-    let mut temp = tempfile::Builder::new()
-        .prefix(&temp_prefix(&real))
-        .rand_bytes(12)
-        .permissions(Permissions::from_mode(0o644))
-        .tempfile_in(dir)
-        .map_err(|e| refuse(path, format!("cannot be written: {e}")))?;
-    // On an error the temporary file is removed as `temp` drops.
-    temp.write_all(&encode(table))
-        .and_then(|_| temp.as_file().sync_all())
-        .map_err(|e| refuse(path, format!("cannot be written: {e}")))?;
-    Ok(Staged {
-        temp,
-        real,
-        path: path.to_path_buf(),
-    })
+    gate::stage(path, MODEL, &encode(table))
 }
 
 /// Makes the model's folder if it does not exist yet (the default one, on
@@ -344,8 +87,7 @@ pub fn stage(table: &ValueTable, path: &Path) -> Result<Staged, ModelError> {
 /// not exist).
 fn make_folder(path: &Path) -> Result<(), ModelError> {
     match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        Some(dir) => fs::create_dir_all(dir)
-            .map_err(|e| refuse(path, format!("its folder cannot be made: {e}"))),
+        Some(dir) => gate::make_folder(dir, MODEL.what).map(|_| ()),
         None => Ok(()),
     }
 }
@@ -354,11 +96,13 @@ fn make_folder(path: &Path) -> Result<(), ModelError> {
 pub fn save(table: &ValueTable, path: &Path) -> Result<(), ModelError> {
     stage(table, path)?.commit()
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ai::rl::Init;
     use crate::game::{Cell, GameRecord};
+    use std::fs;
 
     fn trained(rules: Rules) -> ValueTable {
         let mut t = ValueTable::new(rules);
@@ -442,7 +186,7 @@ mod tests {
         assert!(lock(&path).unwrap().is_none());
         drop(first);
         assert!(lock(&path).unwrap().is_some());
-        assert_eq!(lock_path(&path), dir.path().join("m.model.lock"));
+        assert!(dir.path().join("m.model.lock").is_file());
     }
 
     #[test]

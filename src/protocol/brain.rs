@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::{Command, cell_at, parse_xy, xy};
@@ -70,7 +70,9 @@ impl Limits {
     fn think_time(&self, own_ms: u64) -> Duration {
         let mut ms = own_ms;
         if let Some(turn) = self.timeout_turn {
-            ms = ms.min((turn * 9 / 10).saturating_sub(30));
+            // A manager's "no limit" may be near u64::MAX: no arithmetic
+            // on its numbers may wrap.
+            ms = ms.min((turn / 10).saturating_mul(9).saturating_sub(30));
         }
         if let Some(left) = self.time_left
             && (self.timeout_match > 0 || left <= 0)
@@ -94,7 +96,12 @@ struct BrainBudget<'a> {
 
 impl Budget for BrainBudget<'_> {
     fn tick(&mut self) -> bool {
-        loop {
+        if crate::signals::stopping() {
+            self.end = true;
+        }
+        // Lines beyond the queue's bound stay in the (bounded) channel,
+        // and the reader stops reading until they are taken.
+        while self.queue.len() < MAX_QUEUED {
             match self.input.try_recv() {
                 Ok(Input::Line(line)) if Command::parse(&line) == Command::End => {
                     self.end = true;
@@ -143,7 +150,9 @@ pub fn run(
     mut output: impl Write,
     options: BrainOptions,
 ) -> io::Result<()> {
-    let (tx, rx) = channel();
+    // Bounded: a manager that writes faster than the brain answers (or
+    // never reads the answers) fills it, and then waits on its pipe.
+    let (tx, rx) = sync_channel(MAX_QUEUED);
     std::thread::spawn(move || {
         let mut input = input;
         let mut buf = Vec::new();
@@ -181,7 +190,10 @@ pub fn run(
     loop {
         let next = match queue.pop_front() {
             Some(input) => input,
-            None => rx.recv().unwrap_or(Input::Eof),
+            None => match next_input(&rx) {
+                Some(input) => input,
+                None => return Ok(()),
+            },
         };
         let line = match next {
             Input::Line(line) => line,
@@ -340,9 +352,10 @@ impl Brain {
         let mut stones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
         let mut problem = None;
         loop {
-            let next = queue
-                .pop_front()
-                .unwrap_or_else(|| rx.recv().unwrap_or(Input::Eof));
+            let next = match queue.pop_front() {
+                Some(input) => input,
+                None => next_input(rx).unwrap_or(Input::Eof),
+            };
             let Input::Line(line) = next else {
                 return Err("ERROR the input ended inside BOARD".into());
             };
@@ -503,9 +516,38 @@ pub fn command(args: crate::cli::BrainArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
+    // A signal ends the brain at its next check; one blocked writing to a
+    // manager that never reads is ended a moment later all the same (a
+    // brain keeps nothing that needs saving).
+    std::thread::spawn(|| {
+        while !crate::signals::stopping() {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+        let signal = crate::signals::requested().unwrap_or(libc::SIGTERM);
+        std::process::exit(128 + signal);
+    });
     let stdin = std::io::BufReader::new(std::io::stdin());
     run(stdin, std::io::stdout().lock(), options)?;
     Ok(())
+}
+
+/// Lines from the manager held at most, waiting their turn: past these
+/// the reader stops reading.
+const MAX_QUEUED: usize = 64;
+
+/// The next line from the manager; `None` when a signal asked to stop.
+fn next_input(rx: &Receiver<Input>) -> Option<Input> {
+    loop {
+        if crate::signals::stopping() {
+            return None;
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(input) => return Some(input),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Some(Input::Eof),
+        }
+    }
 }
 
 /// The longest line the brain takes from its manager; a longer one is

@@ -249,13 +249,28 @@ impl Process {
         let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
         // Its own process group, so that killing the group also ends any
         // process the brain started (a script's `sleep`).
-        let mut child = Command::new(&command.program)
+        let mut brain = Command::new(&command.program);
+        brain
             .args(&command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()?;
+            .process_group(0);
+        // SAFETY: the closure runs in the child between fork and exec and
+        // calls only async-signal-safe functions (prctl, getppid, _exit).
+        unsafe {
+            let parent = libc::getpid();
+            brain.pre_exec(move || {
+                // Killed when kxo-tui dies, even by SIGKILL; and if it died
+                // already, before this line ran, not started at all.
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+        let mut child = brain.spawn()?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -546,6 +561,14 @@ impl OutsideBrain {
         self.in_game = false;
         Ok(())
     }
+}
+
+/// Starts the brain and asks it `START` for `rules`' board, then ends it:
+/// a brain that cannot play (a typo in its path, a board it refuses) is
+/// found before the first game instead of forfeiting every game.
+pub fn preflight(command: &BrainCommand, rules: Rules) -> Result<(), Forfeit> {
+    let mut brain = OutsideBrain::new(command.clone(), rules, BRAIN_THINK);
+    brain.start(&mut crate::ai::Unlimited::new())
 }
 
 /// The next line that is not MESSAGE or DEBUG (those are kept or dropped),

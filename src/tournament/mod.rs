@@ -13,17 +13,21 @@ pub mod opening;
 mod play;
 pub mod records;
 pub mod report;
+pub mod schedule;
 pub mod spec;
 pub mod state;
 pub mod stats;
+pub mod tally;
 
 use serde::{Deserialize, Serialize};
 
 pub use opening::{Opening, Openings};
-pub use play::{Clocks, run};
+pub use play::{Clocks, Ended, run};
 pub use report::Report;
+pub use schedule::{Schedule, Shard, Slot, pairings};
 pub use spec::{EngineSpec, SeatEngine, SpecEngine};
 pub use stats::{Pentanomial, Sprt, Verdict};
+pub use tally::Tally;
 
 use crate::ai::ThinkLimit;
 use crate::game::Rules;
@@ -87,9 +91,76 @@ pub struct Settings {
     pub sprt: Option<Sprt>,
 }
 
+/// The most engines a run plays (a round-robin of 100 is 4,950 pairings).
+pub const MAX_ENGINES: usize = 100;
+/// The most games per pairing (as `--games` allows).
+pub const MAX_GAMES: u32 = 10_000_000;
+/// The longest engine name and spec a run keeps.
+const MAX_NAME: usize = 64;
+const MAX_SPEC: usize = 4096;
+/// The longest clock, a day in milliseconds.
+const MAX_MS: u64 = 86_400_000;
+
 impl Settings {
     pub fn rules(&self) -> Result<Rules, String> {
         Rules::new(self.size, self.goal).map_err(|e| e.to_string())
+    }
+
+    /// Refuses settings no run can have (from the command line, or read
+    /// from a state file that may say anything), before anything is
+    /// allocated for them.
+    pub fn check(&self) -> Result<(), String> {
+        self.rules()?;
+        let engines = self.engines.len();
+        if !(2..=MAX_ENGINES).contains(&engines) {
+            return Err(format!(
+                "a run plays 2 to {MAX_ENGINES} engines, not {engines}"
+            ));
+        }
+        for (i, e) in self.engines.iter().enumerate() {
+            if e.name.is_empty() || e.name.len() > MAX_NAME || e.spec.len() > MAX_SPEC {
+                return Err(format!("engine {} has no name or too long a one", i + 1));
+            }
+            if self.engines[..i].iter().any(|other| other.name == e.name) {
+                return Err(format!(
+                    "two engines are called '{}': give each its own NAME",
+                    crate::text::shown(&e.name)
+                ));
+            }
+        }
+        if !(1..=MAX_GAMES).contains(&self.games) {
+            return Err(format!(
+                "a pairing plays 1 to {MAX_GAMES} games, not {}",
+                self.games
+            ));
+        }
+        if Schedule::count(engines, self.format, self.games).is_none() {
+            return Err(format!(
+                "{engines} engines playing {} games a pairing ({}) make more games than a run can number",
+                self.games, self.format
+            ));
+        }
+        let clock = |ms: Option<u64>| ms.is_some_and(|ms| ms == 0 || ms > MAX_MS);
+        if clock(self.think_ms) || clock(self.match_ms) || self.mcts_iterations == Some(0) {
+            return Err("a clock is 1 ms to a day, an iteration count at least 1".into());
+        }
+        if self.openings.len() > 256 {
+            return Err("the openings' description is too long".into());
+        }
+        if let Some(sprt) = self.sprt {
+            if engines != 2 || !self.repeat {
+                return Err(
+                    "--sprt tests two engines on paired games: give two engines and no --no-repeat"
+                        .into(),
+                );
+            }
+            let text = format!(
+                "elo0={},elo1={},alpha={},beta={}",
+                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            );
+            Sprt::parse(&text)?;
+        }
+        Ok(())
     }
 
     pub fn limit(&self) -> ThinkLimit {
@@ -98,95 +169,6 @@ impl Settings {
             (None, Some(mcts_iterations)) => ThinkLimit::Default { mcts_iterations },
             (None, None) => ThinkLimit::default(),
         }
-    }
-}
-
-/// One game of the schedule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
-    /// Its number in the run, from 0.
-    pub game: u32,
-    /// Its pair (one opening, both colours), from 0.
-    pub pair: u32,
-    /// Its round: the opening it starts from.
-    pub round: u32,
-    /// The engines (indices into the settings' list) playing first (O)
-    /// and second (X).
-    pub first: usize,
-    pub second: usize,
-}
-
-/// The pairings of engines the format plays, in order.
-pub fn pairings(engines: usize, format: Format) -> Vec<(usize, usize)> {
-    match format {
-        Format::RoundRobin => (0..engines)
-            .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
-            .collect(),
-        Format::Gauntlet => (1..engines).map(|b| (0, b)).collect(),
-    }
-}
-
-/// Every game of the run, in order: round by round, each pairing's pair
-/// (its first engine first, then colours swapped).
-pub fn schedule(settings: &Settings) -> Vec<Slot> {
-    let pairings = pairings(settings.engines.len(), settings.format);
-    let rounds = if settings.repeat {
-        settings.games.div_ceil(2)
-    } else {
-        settings.games
-    };
-    let mut slots = Vec::new();
-    for round in 0..rounds {
-        for (k, &(a, b)) in pairings.iter().enumerate() {
-            let pair = round * pairings.len() as u32 + k as u32;
-            let mut push = |first, second| {
-                slots.push(Slot {
-                    game: slots.len() as u32,
-                    pair,
-                    round,
-                    first,
-                    second,
-                })
-            };
-            push(a, b);
-            // The last round of an odd count plays its opening once.
-            if settings.repeat && 2 * round + 1 < settings.games {
-                push(b, a);
-            }
-        }
-    }
-    slots
-}
-
-/// `--shard I/N`: the I-th of N interleaved slices of the pairs (so both
-/// games of a pair land in the same shard).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl Shard {
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || {
-            format!(
-                "'{}' is not a shard: write I/N with 1 ≤ I ≤ N, e.g. 2/8",
-                crate::text::shown(text)
-            )
-        };
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count): (u32, u32) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index == 0 || index > count || count > 100_000 {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    pub fn holds(&self, slot: &Slot) -> bool {
-        slot.pair % self.count == self.index - 1
     }
 }
 
@@ -239,18 +221,18 @@ pub struct Plan {
     pub specs: Vec<EngineSpec>,
     pub settings: Settings,
     pub openings: Openings,
-    /// [`schedule`]'s games, in the order the boxes take them.
-    pub slots: Vec<Slot>,
+    /// Its games, in the order the boxes take them.
+    pub schedule: Schedule,
 }
 
 impl Plan {
+    /// The plan of checked settings (see [`Settings::check`]).
     pub fn new(specs: Vec<EngineSpec>, settings: Settings, openings: Openings) -> Plan {
-        let slots = schedule(&settings);
         Plan {
+            schedule: Schedule::new(&settings),
             specs,
             settings,
             openings,
-            slots,
         }
     }
 
@@ -275,22 +257,21 @@ pub fn seed_for(seed: u64, game: u32, side: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn settings(engines: usize, format: Format, games: u32, repeat: bool) -> Settings {
+impl Settings {
+    /// Settings of a small run, for tests to vary.
+    pub(crate) fn example() -> Settings {
         Settings {
             size: 4,
             goal: 3,
-            engines: (0..engines)
-                .map(|i| spec::SpecText {
-                    name: format!("e{i}"),
+            engines: ["a", "b"]
+                .map(|name| spec::SpecText {
+                    name: name.into(),
                     spec: "random".into(),
                 })
-                .collect(),
-            format,
-            games,
-            repeat,
+                .to_vec(),
+            format: Format::RoundRobin,
+            games: 2,
+            repeat: true,
             openings: "none".into(),
             seed: 1,
             think_ms: None,
@@ -299,60 +280,36 @@ mod tests {
             sprt: None,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
-    fn pairs_swap_colours_on_the_same_opening() {
-        let slots = schedule(&settings(2, Format::RoundRobin, 6, true));
-        assert_eq!(slots.len(), 6);
-        for pair in slots.chunks(2) {
-            assert_eq!(pair[0].pair, pair[1].pair);
-            assert_eq!(pair[0].round, pair[1].round);
-            assert_eq!((pair[0].first, pair[0].second), (0, 1));
-            assert_eq!((pair[1].first, pair[1].second), (1, 0));
-        }
-        // An odd count: the last opening once.
-        let slots = schedule(&settings(2, Format::RoundRobin, 5, true));
-        assert_eq!(slots.len(), 5);
-        assert_eq!(slots[4].pair, 2);
-        // Without repeat: the first engine always first.
-        let slots = schedule(&settings(2, Format::RoundRobin, 3, false));
-        assert!(slots.iter().all(|s| s.first == 0));
-        assert_eq!(slots.iter().map(|s| s.pair).collect::<Vec<_>>(), [0, 1, 2]);
-    }
-
-    #[test]
-    fn round_robin_and_gauntlet_pair_the_engines() {
-        assert_eq!(
-            pairings(4, Format::RoundRobin),
-            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
-        );
-        assert_eq!(pairings(4, Format::Gauntlet), [(0, 1), (0, 2), (0, 3)]);
-        let slots = schedule(&settings(3, Format::RoundRobin, 4, true));
-        // 3 pairings x 2 rounds x 2 games; each engine plays 8 games, 4 first.
-        assert_eq!(slots.len(), 12);
-        for e in 0..3 {
-            assert_eq!(slots.iter().filter(|s| s.first == e).count(), 4);
-            assert_eq!(slots.iter().filter(|s| s.second == e).count(), 4);
-        }
-        assert!(slots.iter().enumerate().all(|(i, s)| s.game == i as u32));
-    }
-
-    #[test]
-    fn shards_split_whole_pairs_and_cover_the_schedule_once() {
-        let slots = schedule(&settings(3, Format::RoundRobin, 6, true));
-        let shards: Vec<Shard> = (1..=4)
-            .map(|i| Shard::parse(&format!("{i}/4")).unwrap())
-            .collect();
-        for slot in &slots {
-            assert_eq!(shards.iter().filter(|s| s.holds(slot)).count(), 1);
-        }
-        for pair in slots.chunks(2) {
-            for s in &shards {
-                assert_eq!(s.holds(&pair[0]), s.holds(&pair[1]));
-            }
-        }
-        for bad in ["0/4", "5/4", "1", "a/b", "1/0"] {
-            assert!(Shard::parse(bad).is_err(), "{bad}");
+    fn settings_no_run_can_have_are_refused() {
+        assert_eq!(Settings::example().check(), Ok(()));
+        type Forge = fn(&mut Settings);
+        let bad: [(&str, Forge); 7] = [
+            ("board", |s| s.size = 200),
+            ("goal", |s| s.goal = 0),
+            ("no engines", |s| s.engines.clear()),
+            ("games", |s| s.games = u32::MAX),
+            ("too many", |s| {
+                s.engines = (0..MAX_ENGINES + 1)
+                    .map(|i| spec::SpecText {
+                        name: format!("e{i}"),
+                        spec: "random".into(),
+                    })
+                    .collect()
+            }),
+            ("same name", |s| s.engines[1].name = "a".into()),
+            ("clock", |s| s.think_ms = Some(0)),
+        ];
+        for (what, forge) in bad {
+            let mut s = Settings::example();
+            forge(&mut s);
+            assert!(s.check().is_err(), "{what}");
         }
     }
 }

@@ -1,14 +1,16 @@
 //! Playing the games of a schedule, on as many threads as asked.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::tally::DoneSet;
 use super::{
-    End, EngineSpec, GameResult, Openings, PlayedGame, SeatEngine, Settings, Shard, Slot,
-    SpecEngine, report, schedule, seed_for,
+    End, EngineSpec, GameResult, Openings, PlayedGame, Schedule, SeatEngine, Settings, Shard, Slot,
+    SpecEngine, Tally, seed_for,
 };
 use crate::ai::rl::SharedTable;
-use crate::ai::{Budget, ThinkLimit, Unlimited};
+use crate::ai::{Budget, ThinkLimit};
 use crate::game::{GameRecord, Outcome, Player, Position, Rules};
 
 /// How far past its match clock a side may go before it loses on time:
@@ -25,76 +27,119 @@ pub struct Clocks<'a> {
     pub jobs: usize,
 }
 
-/// Plays the games of the schedule that `done` does not hold (and that
-/// are in the shard), calling `on_game` with each as it finishes; stops
-/// early when the SPRT is decided. Returns every finished game, `done`'s
-/// included, in game order. An error from `on_game` stops the run. With
-/// the learning player's table `rl` the games run on one thread, in order,
-/// each learning from the ones before.
+/// Why a run ended before its schedule did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Every game is played (or the SPRT decided).
+    Done,
+    /// A signal (or a closed output) asked to stop: the games in progress
+    /// were dropped, to be played again by a resumed run.
+    Stopped,
+}
+
+/// The games still to play: those of the shard that the tally has not
+/// seen, in order, handed out one at a time (to every thread).
+struct Todo<'a> {
+    schedule: &'a Schedule,
+    shard: Option<Shard>,
+    done: DoneSet,
+    next: u32,
+}
+
+impl Todo<'_> {
+    fn next(&mut self) -> Option<Slot> {
+        while let Some(slot) = self.schedule.slot(self.next) {
+            self.next += 1;
+            if self.shard.is_none_or(|s| s.holds(&slot)) && !self.done.contains(slot.game) {
+                return Some(slot);
+            }
+        }
+        None
+    }
+}
+
+/// Plays the games of the schedule that `tally` has not seen (and that
+/// are in the shard), folding each into the tally as it finishes and then
+/// calling `on_game` with it; stops early when the SPRT is decided or a
+/// stop is asked for ([`crate::signals`]). An error from `on_game` stops
+/// the run. With the learning player's table `rl` the games run on one
+/// thread, in order, each learning from the ones before.
 pub fn run(
     clocks: &Clocks,
     rl: Option<&SharedTable>,
-    done: Vec<PlayedGame>,
-    mut on_game: impl FnMut(&PlayedGame, &[PlayedGame]) -> anyhow::Result<()>,
-) -> anyhow::Result<Vec<PlayedGame>> {
+    tally: &mut Tally,
+    mut on_game: impl FnMut(&PlayedGame, &Tally) -> anyhow::Result<()>,
+) -> anyhow::Result<Ended> {
     let settings = clocks.settings;
     let rules = settings.rules().map_err(anyhow::Error::msg)?;
-    let mut games = done;
-    let finished: std::collections::HashSet<u32> = games.iter().map(|g| g.game).collect();
-    let todo: Vec<Slot> = schedule(settings)
-        .into_iter()
-        .filter(|s| clocks.shard.is_none_or(|shard| shard.holds(s)) && !finished.contains(&s.game))
-        .collect();
-    if report::sprt_decided(settings, &games).is_some() {
-        return Ok(games);
+    if tally.decided().is_some() {
+        return Ok(Ended::Done);
     }
-    let mut keep = |game: PlayedGame, games: &mut Vec<PlayedGame>| -> anyhow::Result<bool> {
-        games.push(game);
-        on_game(&games[games.len() - 1], games)?;
-        Ok(report::sprt_decided(settings, games).is_some())
+    let schedule = tally.schedule().clone();
+    let todo = Mutex::new(Todo {
+        schedule: &schedule,
+        shard: clocks.shard,
+        done: tally.done().clone(),
+        next: 0,
+    });
+    let take = || todo.lock().unwrap_or_else(|e| e.into_inner()).next();
+    let mut keep = |game: PlayedGame, tally: &mut Tally| -> anyhow::Result<bool> {
+        tally.add(&game).map_err(anyhow::Error::msg)?;
+        on_game(&game, tally)?;
+        Ok(tally.decided().is_some())
     };
-    let jobs = clocks.jobs.clamp(1, todo.len().max(1));
-    if rl.is_some() || jobs == 1 {
-        for slot in &todo {
-            let game = play_game(clocks, rules, slot, rl);
-            if keep(game, &mut games)? {
+    let stopped = || {
+        if crate::signals::stopping() {
+            Ended::Stopped
+        } else {
+            Ended::Done
+        }
+    };
+    if rl.is_some() || clocks.jobs <= 1 {
+        while let Some(slot) = take() {
+            let Some(game) = play_game(clocks, rules, &slot, rl) else {
+                break;
+            };
+            if keep(game, tally)? {
                 break;
             }
         }
-    } else {
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        let (sender, results) = std::sync::mpsc::channel::<PlayedGame>();
-        std::thread::scope(|scope| -> anyhow::Result<()> {
-            for _ in 0..jobs {
-                let (next, stop, sender, todo) = (&next, &stop, sender.clone(), &todo);
-                scope.spawn(move || {
-                    while !stop.load(Ordering::Relaxed) {
-                        let Some(slot) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                            break;
-                        };
-                        if sender.send(play_game(clocks, rules, slot, None)).is_err() {
-                            break;
-                        }
-                    }
-                });
-            }
-            drop(sender);
-            for game in results {
-                match keep(game, &mut games) {
-                    Ok(false) => {}
-                    Ok(true) => stop.store(true, Ordering::Relaxed),
-                    Err(e) => {
-                        stop.store(true, Ordering::Relaxed);
-                        return Err(e);
+        return Ok(stopped());
+    }
+    let stop = AtomicBool::new(false);
+    // Bounded: a finished game waits for the main thread to take it.
+    let (sender, results) = std::sync::mpsc::sync_channel::<PlayedGame>(clocks.jobs);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..clocks.jobs {
+            let (stop, sender, take) = (&stop, sender.clone(), &take);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(slot) = take() else {
+                        break;
+                    };
+                    let Some(game) = play_game(clocks, rules, &slot, None) else {
+                        break;
+                    };
+                    if sender.send(game).is_err() {
+                        break;
                     }
                 }
+            });
+        }
+        drop(sender);
+        for game in results {
+            match keep(game, tally) {
+                Ok(false) => {}
+                Ok(true) => stop.store(true, Ordering::Relaxed),
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
             }
-            Ok(())
-        })?;
-    }
-    games.sort_by_key(|g| g.game);
-    Ok(games)
+        }
+        Ok(())
+    })?;
+    Ok(stopped())
 }
 
 /// The engine of one seat for one game. Under a match clock a brain is
@@ -122,18 +167,29 @@ fn seat_engine(
     seat
 }
 
-/// A move's share of a match clock: stops the search when it is spent.
+/// A move's budget in `arena`: its share of a match clock, if it has
+/// one, and a stop asked for ends it either way.
 struct MoveClock {
     start: Instant,
-    allot: Duration,
+    allot: Option<Duration>,
 }
 
 impl Budget for MoveClock {
     fn tick(&mut self) -> bool {
-        self.start.elapsed() < self.allot
+        !crate::signals::stopping() && self.allot.is_none_or(|a| self.start.elapsed() < a)
     }
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
+    }
+    /// Waits on a brain's pipe in short slices, so that a stop asked for
+    /// ends the wait at once.
+    fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
+        let slice = Instant::now() + Duration::from_millis(50);
+        let left = deadline
+            .min(slice)
+            .saturating_duration_since(Instant::now());
+        let _ = crate::poll::wait(&mut [crate::poll::for_reading(fd)], left);
+        !crate::signals::stopping()
     }
 }
 
@@ -147,8 +203,17 @@ fn move_share(left: Duration, pos: &Position, own: Option<Duration>) -> Duration
 }
 
 /// Plays one game with fresh engines seeded from the run's seed, the
-/// game's number and the side.
-fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable>) -> PlayedGame {
+/// game's number and the side; `None` when a stop was asked for before
+/// it ended (a game cut short counts for nobody).
+fn play_game(
+    clocks: &Clocks,
+    rules: Rules,
+    slot: &Slot,
+    rl: Option<&SharedTable>,
+) -> Option<PlayedGame> {
+    if crate::signals::stopping() {
+        return None;
+    }
     let settings = clocks.settings;
     let specs = [&clocks.specs[slot.first], &clocks.specs[slot.second]];
     let mut seats = [0u64, 1].map(|side| {
@@ -193,23 +258,21 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
         let side = me.index();
         let left = match_clock.map(|total| total.saturating_sub(used[side]));
         let start = Instant::now();
-        let choice = match left {
-            Some(left) => {
-                let own = specs[side]
-                    .think_ms
-                    .or(settings.think_ms)
-                    .map(Duration::from_millis);
-                let mut budget = MoveClock {
-                    start,
-                    allot: move_share(left, &pos, own),
-                };
-                if let SeatEngine::Outside(brain) = &mut seats[side] {
-                    brain.set_time_left(left);
-                }
-                seats[side].choose(&pos, &mut budget)
-            }
-            None => seats[side].choose(&pos, &mut Unlimited::new()),
+        let own = specs[side]
+            .think_ms
+            .or(settings.think_ms)
+            .map(Duration::from_millis);
+        let mut budget = MoveClock {
+            start,
+            allot: left.map(|left| move_share(left, &pos, own)),
         };
+        if let (SeatEngine::Outside(brain), Some(left)) = (&mut seats[side], left) {
+            brain.set_time_left(left);
+        }
+        let choice = seats[side].choose(&pos, &mut budget);
+        if crate::signals::stopping() {
+            return None;
+        }
         // A brain is not charged for the wait before it was asked.
         let settled = match &seats[side] {
             SeatEngine::Outside(brain) => brain.settled(),
@@ -259,5 +322,5 @@ fn play_game(clocks: &Clocks, rules: Rules, slot: &Slot, rl: Option<&SharedTable
     for (side, seat) in seats.iter_mut().enumerate() {
         seat.game_over(&record, if side == 0 { Player::O } else { Player::X });
     }
-    game
+    Some(game)
 }

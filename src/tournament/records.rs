@@ -239,19 +239,65 @@ fn to_cells(coords: &[(u8, u8)], size: u8) -> Result<Vec<Cell>, String> {
         .collect()
 }
 
-/// Writes the game's records into `dir`: `game-0001.sgf`, and
-/// `game-0001.psq` on 15x15 and 20x20. A link planted at a record's name
-/// is not followed: the write fails instead.
-pub fn write(dir: &std::path::Path, game: &PlayedGame, rules: Rules) -> std::io::Result<()> {
-    let stem = dir.join(format!("game-{:04}", game.game + 1));
-    let put = |path: std::path::PathBuf, text: String| {
-        crate::files::write_no_follow(&path, text.as_bytes())
-    };
-    put(stem.with_extension("sgf"), sgf(game, rules))?;
-    if matches!(rules.size(), 15 | 20) {
-        put(stem.with_extension("psq"), psq(game, rules))?;
+/// SGF records, as the gate knows them (ours name kxo-tui as the program).
+const SGF: crate::gate::Kind = crate::gate::Kind {
+    what: "record",
+    max_bytes: 1 << 20,
+    max_line: 0,
+    ours: crate::gate::Ours::Prefix(b"(;GM[4]FF[4]CA[UTF-8]AP[kxo-tui:"),
+};
+
+/// psq records (piskvork's header: other programs' psq files look alike).
+const PSQ: crate::gate::Kind = crate::gate::Kind {
+    what: "record",
+    max_bytes: 1 << 20,
+    max_line: 0,
+    ours: crate::gate::Ours::Prefix(b"Piskvorky "),
+};
+
+/// `--records DIR`: the folder games are written into, as
+/// `game-0001.sgf`, and `game-0001.psq` on 15x15 and 20x20.
+pub struct Records {
+    dir: std::path::PathBuf,
+    rules: Rules,
+}
+
+impl Records {
+    /// The folder at `dir`, made if it does not exist (never through a
+    /// link another user planted).
+    pub fn open(dir: &std::path::Path, rules: Rules) -> Result<Records, crate::gate::FileError> {
+        let dir = crate::gate::make_folder(dir, "records folder")?;
+        Ok(Records { dir, rules })
     }
-    Ok(())
+
+    /// Writes the records of a game this run played, synced, over any
+    /// earlier record of that game number (ours only: a file of another
+    /// program there is refused).
+    pub fn write(&self, game: &PlayedGame) -> Result<(), crate::gate::FileError> {
+        for (path, kind, text) in self.files(game) {
+            crate::gate::replace(&path, kind, text.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Writes the records of a game an earlier run played (a resumed run)
+    /// where they are missing or empty: a run killed between a game's
+    /// state line and its records, or a full disk, leaves them so.
+    pub fn fill_in(&self, game: &PlayedGame) -> Result<(), crate::gate::FileError> {
+        for (path, kind, text) in self.files(game) {
+            crate::gate::write_new(&path, kind, text.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    fn files(&self, game: &PlayedGame) -> Vec<(std::path::PathBuf, crate::gate::Kind, String)> {
+        let stem = self.dir.join(format!("game-{:04}", game.game + 1));
+        let mut out = vec![(stem.with_extension("sgf"), SGF, sgf(game, self.rules))];
+        if matches!(self.rules.size(), 15 | 20) {
+            out.push((stem.with_extension("psq"), PSQ, psq(game, self.rules)));
+        }
+        out
+    }
 }
 
 #[cfg(test)]

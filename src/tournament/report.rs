@@ -1,14 +1,13 @@
 //! The report of a run: a function of its settings and its finished games
 //! alone, so a resumed run, a single run and merged shards agree.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use super::stats::{Pentanomial, Verdict};
-use super::{End, GameResult, PlayedGame, Settings, Slot, pairings, schedule};
-use crate::elo::elo_estimate;
+use super::tally::{Counts, Tally};
+use super::{PlayedGame, Settings, pairings};
 
 /// One engine's line of the ranking.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -29,6 +28,10 @@ pub struct Standing {
     pub ms_per_move: f64,
     /// Its pairs' outcomes `[LL, LD, DD+WL, WD, WW]`.
     pub pentanomial: Pentanomial,
+    /// Games it lost by failing (a crash, an illegal move, no answer in
+    /// time) and on its match clock.
+    pub forfeits: u32,
+    pub time_losses: u32,
 }
 
 /// Two engines' games against each other.
@@ -89,224 +92,56 @@ pub struct Report {
     /// brain exited".
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forfeits: Vec<String>,
+    /// Forfeits past the first [`super::tally::LISTED_FORFEITS`], counted only.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more_forfeits: u32,
 }
 
-/// A game's points for the engine that played first.
-fn first_points(result: GameResult) -> u32 {
-    match result {
-        GameResult::First => 2,
-        GameResult::Draw => 1,
-        GameResult::Second => 0,
-    }
-}
-
-/// A pair's number and its games, `None` where one is not finished.
-type PairGames<'a> = (u32, Vec<(Slot, Option<&'a PlayedGame>)>);
-
-/// What two engines did against each other: their pairs from the first's
-/// side, its Elo samples, and its [wins, draws, losses].
-#[derive(Default)]
-struct Meeting {
-    pentanomial: Pentanomial,
-    samples: Vec<f64>,
-    wdl: [u32; 3],
-}
-
-/// The games of each pair in schedule order.
-fn pairs<'a>(slots: &[Slot], by_game: &HashMap<u32, &'a PlayedGame>) -> Vec<PairGames<'a>> {
-    let mut out: Vec<PairGames> = Vec::new();
-    for slot in slots {
-        let game = by_game.get(&slot.game).copied();
-        match out.last_mut() {
-            Some((pair, games)) if *pair == slot.pair => games.push((*slot, game)),
-            _ => out.push((slot.pair, vec![(*slot, game)])),
-        }
-    }
-    out
-}
-
-/// The SPRT's pentanomial after the first `n` complete pairs: the pairs
-/// in order, as far as every game of them is finished.
-fn sprt_pentanomials(settings: &Settings, games: &[PlayedGame]) -> Vec<Pentanomial> {
-    let slots = schedule(settings);
-    let by_game: HashMap<u32, &PlayedGame> = games.iter().map(|g| (g.game, g)).collect();
-    let mut penta = Pentanomial::default();
-    let mut out = Vec::new();
-    for (_, pair) in pairs(&slots, &by_game) {
-        if pair.iter().any(|(_, g)| g.is_none()) {
-            break;
-        }
-        // From engine 0's side; a pair of one game counts twice.
-        let half: u32 = pair
-            .iter()
-            .map(|(slot, g)| {
-                let p = first_points(g.map_or(GameResult::Draw, |g| g.result));
-                if slot.first == 0 { p } else { 2 - p }
-            })
-            .sum();
-        penta.add(if pair.len() == 1 { half * 2 } else { half });
-        out.push(penta);
-    }
-    out
-}
-
-/// The games that count, in game order, each once: those of the pairs up
-/// to the one after which the SPRT stopped the run.
-fn counted_games<'a>(
-    slots: &[Slot],
-    games: &'a [PlayedGame],
-    decided: Option<u32>,
-) -> Vec<&'a PlayedGame> {
-    let last_pair = decided.unwrap_or(u32::MAX);
-    let pair_of: HashMap<u32, u32> = slots.iter().map(|s| (s.game, s.pair)).collect();
-    let mut counted: Vec<&PlayedGame> = games
-        .iter()
-        .filter(|g| pair_of.get(&g.game).is_some_and(|&p| p <= last_pair))
-        .collect();
-    counted.sort_by_key(|g| g.game);
-    counted.dedup_by_key(|g| g.game);
-    counted
-}
-
-/// The pair after which the SPRT stopped the run, if it did.
-pub fn sprt_decided(settings: &Settings, games: &[PlayedGame]) -> Option<u32> {
-    let sprt = settings.sprt?;
-    sprt_pentanomials(settings, games)
-        .iter()
-        .position(|p| sprt.verdict(sprt.llr(p)) != Verdict::Continue)
-        .map(|i| i as u32)
-}
-
-/// What one engine did over the counted games.
-#[derive(Clone, Default)]
-struct EngineTally {
-    /// Wins, draws, losses.
-    wdl: [u32; 3],
-    /// Its own moves (after the opening) and their thinking time (µs).
-    moves: u64,
-    us: u64,
-    /// Its Elo samples: a pair's score, or a lone game's (0 to 1).
-    samples: Vec<f64>,
-    pentanomial: Pentanomial,
-}
-
-/// The counted games, summed per engine and per meeting of two engines.
-struct Tally {
-    engines: Vec<EngineTally>,
-    meetings: HashMap<(usize, usize), Meeting>,
-}
-
-impl Tally {
-    /// Adds one pair's finished games (one or two), counting the colours'
-    /// results and the forfeits into `report`.
-    fn add_pair(&mut self, played: &[(Slot, &PlayedGame)], report: &mut Report) {
-        for (slot, game) in played {
-            match game.result {
-                GameResult::First => report.first_wins += 1,
-                GameResult::Second => report.second_wins += 1,
-                GameResult::Draw => report.draws += 1,
-            }
-            if matches!(game.end, End::Forfeit | End::Time) {
-                report
-                    .forfeits
-                    .push(format!("game {}: {}", game.game + 1, game.reason));
-            }
-            let p = first_points(game.result);
-            for (engine, points) in [(slot.first, p), (slot.second, 2 - p)] {
-                let tally = &mut self.engines[engine];
-                tally.wdl[2 - points as usize] += 1;
-                // The engine's own moves: the first player's are the even
-                // ones after the opening, whoever placed it.
-                let own = if engine == slot.first { 0 } else { 1 };
-                for (i, us) in game.us.iter().enumerate().skip(game.opening) {
-                    if i % 2 == own {
-                        tally.moves += 1;
-                        tally.us += *us;
-                    }
-                }
-            }
-        }
-        let Some((first_slot, _)) = played.first() else {
-            return;
-        };
-        let (a, b) = (
-            first_slot.first.min(first_slot.second),
-            first_slot.first.max(first_slot.second),
-        );
-        let a_half: u32 = played
-            .iter()
-            .map(|(s, g)| {
-                let p = first_points(g.result);
-                if s.first == a { p } else { 2 - p }
-            })
-            .sum();
-        let meeting = self.meetings.entry((a, b)).or_default();
-        if played.len() == 2 {
-            self.engines[a].pentanomial.add(a_half);
-            self.engines[b].pentanomial.add(4 - a_half);
-            meeting.pentanomial.add(a_half);
-        }
-        // Elo samples: a whole pair is one sample, a lone game its own.
-        let sample = a_half as f64 / (2.0 * played.len() as f64);
-        self.engines[a].samples.push(sample);
-        self.engines[b].samples.push(1.0 - sample);
-        meeting.samples.push(sample);
-        for (s, g) in played {
-            let column = match winner(s, g) {
-                Some(w) if w == a => 0,
-                Some(_) => 2,
-                None => 1,
-            };
-            meeting.wdl[column] += 1;
-        }
-    }
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Report {
     /// The report of these games (in any order; games past the pair where
-    /// the SPRT stopped the run are left out).
+    /// the SPRT stopped the run are left out). For tests and small runs:
+    /// a run folds its games into a [`Tally`] as they come.
     pub fn new(settings: &Settings, games: &[PlayedGame]) -> Report {
-        let slots = schedule(settings);
+        let mut tally = Tally::new(settings.clone());
+        for game in games {
+            let _ = tally.add(game);
+        }
+        Report::from_tally(&tally)
+    }
+
+    /// The report of a tally.
+    pub fn from_tally(tally: &Tally) -> Report {
+        let settings = &tally.settings;
         let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
         let n = names.len();
-        let decided = sprt_decided(settings, games);
-        let counted = counted_games(&slots, games, decided);
-        let by_game: HashMap<u32, &PlayedGame> = counted.iter().map(|g| (g.game, *g)).collect();
+        let counts = tally.counts();
         let mut report = Report {
             size: settings.size,
             goal: settings.goal,
             format: settings.format,
             openings: settings.openings.clone(),
             seed: settings.seed,
-            games: counted.len() as u32,
-            scheduled: slots.len() as u32,
-            first_wins: 0,
-            second_wins: 0,
-            draws: 0,
+            games: counts.games,
+            scheduled: tally.schedule().len(),
+            first_wins: counts.first_wins,
+            second_wins: counts.second_wins,
+            draws: counts.draws,
             ranking: Vec::new(),
             engines: names,
             crosstable: vec![vec![None; n]; n],
             pairings: Vec::new(),
             sprt: None,
-            forfeits: Vec::new(),
+            forfeits: counts.forfeits.clone(),
+            more_forfeits: counts.more_forfeits,
         };
-        let mut tally = Tally {
-            engines: vec![EngineTally::default(); n],
-            meetings: HashMap::new(),
-        };
-        for (_, pair) in pairs(&slots, &by_game) {
-            let played: Vec<(Slot, &PlayedGame)> = pair
-                .iter()
-                .filter_map(|(s, g)| g.map(|g| (*s, g)))
-                .collect();
-            tally.add_pair(&played, &mut report);
-        }
-        report.add_meetings(&tally, settings.format);
-        report.add_standings(&tally, settings);
+        report.add_meetings(&counts, settings.format);
+        report.add_standings(&counts, settings);
         if let Some(sprt) = settings.sprt {
-            let seen = sprt_pentanomials(settings, games);
-            let stop = decided.map_or(seen.len(), |p| p as usize + 1);
-            let penta = seen.get(stop.wrapping_sub(1)).copied().unwrap_or_default();
+            let penta = tally.sprt().pentanomial;
             let llr = sprt.llr(&penta);
             let (lower, upper) = sprt.bounds();
             report.sprt = Some(SprtReport {
@@ -325,9 +160,9 @@ impl Report {
     }
 
     /// The crosstable and the pairings, from the meetings.
-    fn add_meetings(&mut self, tally: &Tally, format: super::Format) {
+    fn add_meetings(&mut self, counts: &Counts, format: super::Format) {
         for (a, b) in pairings(self.engines.len(), format) {
-            let Some(meeting) = tally.meetings.get(&(a, b)) else {
+            let Some(meeting) = counts.meetings.get(&(a, b)) else {
                 continue;
             };
             let [aw, d, bw] = meeting.wdl;
@@ -335,7 +170,7 @@ impl Report {
             let a_points = aw as f64 + d as f64 / 2.0;
             self.crosstable[a][b] = Some((a_points, games));
             self.crosstable[b][a] = Some((games as f64 - a_points, games));
-            let elo = elo_estimate(&meeting.samples);
+            let elo = meeting.samples.estimate();
             self.pairings.push(Pairing {
                 a: self.engines[a].clone(),
                 b: self.engines[b].clone(),
@@ -353,11 +188,11 @@ impl Report {
 
     /// The ranking: best score first, ties in the order the engines were
     /// given.
-    fn add_standings(&mut self, tally: &Tally, settings: &Settings) {
-        for (e, t) in tally.engines.iter().enumerate() {
+    fn add_standings(&mut self, counts: &Counts, settings: &Settings) {
+        for (e, t) in counts.engines.iter().enumerate() {
             let [w, d, l] = t.wdl;
             let games = w + d + l;
-            let elo = elo_estimate(&t.samples);
+            let elo = t.samples.estimate();
             self.ranking.push(Standing {
                 name: self.engines[e].clone(),
                 spec: settings.engines[e].spec.clone(),
@@ -379,6 +214,8 @@ impl Report {
                     t.us as f64 / 1000.0 / t.moves as f64
                 },
                 pentanomial: t.pentanomial,
+                forfeits: t.forfeits,
+                time_losses: t.time_losses,
             });
         }
         self.ranking.sort_by(|x, y| y.score.total_cmp(&x.score));
@@ -484,6 +321,13 @@ impl Report {
         for f in &self.forfeits {
             let _ = writeln!(out, "{f}");
         }
+        if self.more_forfeits > 0 {
+            let _ = writeln!(
+                out,
+                "… and {} more forfeits (the ranking counts each engine's)",
+                self.more_forfeits
+            );
+        }
         out
     }
 
@@ -514,15 +358,6 @@ impl Report {
             }
             out.push('\n');
         }
-    }
-}
-
-/// The engine that won the game, if one did.
-fn winner(slot: &Slot, game: &PlayedGame) -> Option<usize> {
-    match game.result {
-        GameResult::First => Some(slot.first),
-        GameResult::Second => Some(slot.second),
-        GameResult::Draw => None,
     }
 }
 

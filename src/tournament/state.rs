@@ -4,21 +4,31 @@
 //! line cut short by a crash (kill -9, power loss) is dropped. `arena
 //! merge` reads the state files of shards.
 //!
-//! The file is opened without following a link at its name, and read with
-//! a bound on each line and on the whole.
+//! Every state file goes through the gate ([`crate::gate`]): appended to
+//! under a lock held for the run (a second run on it is refused), never
+//! written unless it starts with this file's own header, read as a stream
+//! with a bound on each line. What a file claims (its settings, shard and
+//! games) is checked against what a real run can produce before anything
+//! is allocated for it.
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{PlayedGame, Settings, Shard};
+use super::{PlayedGame, Settings, Shard, Tally};
+use crate::gate::{Appender, FileError, Kind, Line, Lines};
 use crate::text::shown;
 
 /// The most a line may hold (a 20x20 game is about 3 KB).
-const MAX_LINE: u64 = 256 << 10;
+const MAX_LINE: usize = 256 << 10;
+
+/// State files, as the gate knows them.
+const STATE: Kind = Kind {
+    what: "state file",
+    max_bytes: u64::MAX,
+    max_line: MAX_LINE,
+    ours: crate::gate::Ours::Prefix(b"{\"kind\":\"kxo-tui arena state\""),
+};
 
 /// A state file that does not fit the run: another run's, or no state
 /// file at all. The user's arguments are wrong, not the machine.
@@ -56,170 +66,161 @@ impl Header {
     }
 }
 
-/// A state file's contents.
-#[derive(Debug)]
-pub struct Contents {
-    pub header: Header,
-    pub games: Vec<PlayedGame>,
-    /// Bytes of whole lines: anything after (a cut line) is dropped.
-    valid_len: u64,
-}
-
 fn name(path: &Path) -> String {
     shown(&path.display().to_string())
 }
 
-/// Opens without following a link at the file's own name.
-fn open_options() -> OpenOptions {
-    let mut options = OpenOptions::new();
-    // Non-blocking too, so that a FIFO at the name is refused (it is not a
-    // regular file), not waited on.
-    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
-    options
+/// A file error as the user's mistake (a path that cannot be a state
+/// file) or the machine's.
+fn file_error(e: FileError) -> anyhow::Error {
+    if e.is_refusal() {
+        Mismatch(e.to_string()).into()
+    } else {
+        e.into()
+    }
 }
 
-/// Reads a state file; `Ok(None)` if there is none.
-pub fn read(path: &Path) -> anyhow::Result<Option<Contents>> {
-    let file = match open_options().read(true).open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => anyhow::bail!("cannot read state file {}: {e}", name(path)),
+/// A line the file does not hold as it should.
+fn bad_line(path: &Path, number: u64, why: &str) -> anyhow::Error {
+    Mismatch(format!(
+        "state file {}, line {number}: {} (not a kxo-tui arena state file?)",
+        name(path),
+        shown(why)
+    ))
+    .into()
+}
+
+/// Reads and checks the first line of a state file.
+fn header_of(lines: &mut Lines) -> anyhow::Result<Option<Header>> {
+    let path = lines.path().to_path_buf();
+    let line = match lines.next_line().map_err(file_error)? {
+        Some(Line::Whole(line)) => line,
+        // No whole first line: a run killed before its header was synced.
+        Some(Line::Cut(_)) | None => return Ok(None),
     };
-    if !file.metadata()?.is_file() {
-        return Err(Mismatch(format!("state file {} is not a regular file", name(path))).into());
+    let h: Header =
+        serde_json::from_slice(&line).map_err(|e| bad_line(&path, 1, &e.to_string()))?;
+    if h.kind != KIND || h.version != 1 {
+        return Err(Mismatch(format!("{} is not a kxo-tui arena state file", name(&path))).into());
     }
-    let mut reader = BufReader::new(file);
-    let mut line = Vec::new();
-    let mut header: Option<Header> = None;
-    let mut games = Vec::new();
-    let mut valid_len = 0u64;
-    let mut number = 0;
-    loop {
-        line.clear();
-        number += 1;
-        let n = (&mut reader)
-            .take(MAX_LINE + 1)
-            .read_until(b'\n', &mut line)?;
-        if n == 0 {
-            break;
-        }
-        if line.last() != Some(&b'\n') {
-            if n as u64 > MAX_LINE {
-                return Err(Mismatch(format!(
-                    "state file {}, line {number}: too long (not a kxo-tui arena state file?)",
-                    name(path)
-                ))
-                .into());
-            }
-            // A line cut short by a crash: the game is played again.
-            break;
-        }
-        let bad = |e: serde_json::Error| {
-            anyhow::Error::from(Mismatch(format!(
-                "state file {}, line {number}: {} (not a kxo-tui arena state file?)",
-                name(path),
-                shown(&e.to_string())
-            )))
-        };
-        if header.is_none() {
-            let h: Header = serde_json::from_slice(&line).map_err(bad)?;
-            if h.kind != KIND || h.version != 1 {
-                return Err(
-                    Mismatch(format!("{} is not a kxo-tui arena state file", name(path))).into(),
-                );
-            }
-            header = Some(h);
-        } else {
-            games.push(serde_json::from_slice::<PlayedGame>(&line).map_err(bad)?);
-        }
-        valid_len += n as u64;
+    let checked = h
+        .settings
+        .check()
+        .and_then(|()| h.shard.map_or(Ok(()), |s| s.check()));
+    if let Err(why) = checked {
+        return Err(Mismatch(format!(
+            "state file {} holds settings no run can have: {}",
+            name(&path),
+            shown(&why)
+        ))
+        .into());
     }
-    Ok(header.map(|header| Contents {
-        header,
-        games,
-        valid_len,
-    }))
+    // Now the file's size is known for a real run: its games, each a line.
+    let games = super::Schedule::new(&h.settings).len() as u64;
+    lines.limit_to((games + 1).saturating_mul(MAX_LINE as u64 + 1));
+    Ok(Some(h))
 }
 
-/// The state file a run appends its games to.
+/// The next game of a state file (after its header); `Ok(None)` at its
+/// end, or at a last line that a crash cut short.
+fn next_game(lines: &mut Lines) -> anyhow::Result<Option<PlayedGame>> {
+    match lines.next_line().map_err(file_error)? {
+        Some(Line::Whole(line)) => serde_json::from_slice(&line)
+            .map(Some)
+            .map_err(|e| bad_line(lines.path(), lines.number(), &e.to_string())),
+        Some(Line::Cut(_)) | None => Ok(None),
+    }
+}
+
+/// Reads the settings line of the state file at `path`, if there is one.
+pub fn read_header(path: &Path) -> anyhow::Result<Option<Header>> {
+    match crate::gate::lines(path, STATE).map_err(file_error)? {
+        Some(mut lines) => header_of(&mut lines),
+        None => Ok(None),
+    }
+}
+
+/// The state file a run appends its games to, locked for the run.
 pub struct StateFile {
-    file: File,
-    path: PathBuf,
+    file: Appender,
 }
 
 impl StateFile {
     /// Opens `path` for this run: a new file gets the header; an existing
-    /// one must hold the same settings and shard, and its games are
-    /// returned to be skipped.
-    pub fn open(path: &Path, header: &Header) -> anyhow::Result<(StateFile, Vec<PlayedGame>)> {
-        let existing = read(path)?;
-        let mut file = open_options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o644)
-            .open(path)
-            .map_err(|e| anyhow::anyhow!("cannot write state file {}: {e}", name(path)))?;
-        let games = match existing {
-            Some(contents) => {
-                if contents.header != *header {
-                    return Err(Mismatch(format!(
-                        "state file {} belongs to another run (other engines, settings, seed or \
-                         shard): give the same arguments to resume it, or another file",
-                        name(path)
-                    ))
-                    .into());
-                }
-                // Drop a cut last line, then append after the whole ones.
-                file.set_len(contents.valid_len)?;
-                contents.games
-            }
-            None => {
-                file.set_len(0)?;
-                let mut line = serde_json::to_vec(header)?;
-                line.push(b'\n');
-                file.write_all(&line)?;
-                file.sync_data()?;
-                Vec::new()
-            }
+    /// one must hold the same settings and shard, and each of its games is
+    /// folded into `tally` and handed to `each` (to write records a crash
+    /// left missing).
+    pub fn open(
+        path: &Path,
+        header: &Header,
+        tally: &mut Tally,
+        mut each: impl FnMut(&PlayedGame) -> anyhow::Result<()>,
+    ) -> anyhow::Result<StateFile> {
+        let line = serde_json::to_vec(header)?;
+        let (mut file, old) = Appender::open(path, STATE, &line).map_err(file_error)?;
+        let Some(mut lines) = old else {
+            return Ok(StateFile { file });
         };
-        use std::io::Seek;
-        file.seek(std::io::SeekFrom::End(0))?;
-        Ok((
-            StateFile {
-                file,
-                path: path.to_path_buf(),
-            },
-            games,
-        ))
+        let Some(found) = header_of(&mut lines)? else {
+            // A header cut short: nothing was played; start again.
+            file.drop_cut_line(0).map_err(file_error)?;
+            file.append(&line).map_err(file_error)?;
+            return Ok(StateFile { file });
+        };
+        if found != *header {
+            return Err(Mismatch(format!(
+                "state file {} belongs to another run (other engines, settings, seed or \
+                 shard): give the same arguments to resume it, or another file",
+                name(path)
+            ))
+            .into());
+        }
+        while let Some(game) = next_game(&mut lines)? {
+            tally
+                .add(&game)
+                .map_err(|why| bad_line(path, lines.number(), &why))?;
+            each(&game)?;
+        }
+        // Drop a cut last line, then append after the whole ones.
+        file.drop_cut_line(lines.whole_bytes())
+            .map_err(file_error)?;
+        Ok(StateFile { file })
     }
 
     /// Appends a finished game and syncs it to disk.
     pub fn append(&mut self, game: &PlayedGame) -> anyhow::Result<()> {
-        let mut line = serde_json::to_vec(game)?;
-        line.push(b'\n');
-        self.file
-            .write_all(&line)
-            .and_then(|_| self.file.sync_data())
-            .map_err(|e| anyhow::anyhow!("cannot write state file {}: {e}", name(&self.path)))
+        let line = serde_json::to_vec(game)?;
+        self.file.append(&line)?;
+        Ok(())
     }
 }
 
-/// Reads the state files of a run's shards and combines their games:
-/// every file must hold the same settings; a game found twice counts once.
-/// Returns the settings, the games and the shards that are missing.
-pub fn merge(paths: &[PathBuf]) -> anyhow::Result<(Settings, Vec<PlayedGame>, Vec<String>)> {
+/// One state file of a merge, with the game it is at.
+struct Source {
+    path: PathBuf,
+    lines: Lines,
+    next: Option<PlayedGame>,
+}
+
+/// Reads the state files of a run's shards and folds their games into
+/// one tally, reading the files side by side in game order (so that the
+/// games waiting for their pair stay few): every file must hold the same
+/// settings; a game found twice counts once. Returns the tally and the
+/// shards that are missing.
+pub fn merge(paths: &[PathBuf]) -> anyhow::Result<(Tally, Vec<String>)> {
     let mut settings: Option<Settings> = None;
-    let mut games: std::collections::BTreeMap<u32, PlayedGame> = Default::default();
     let mut shards: Vec<Shard> = Vec::new();
     let mut whole = false;
+    let mut sources = Vec::new();
     for path in paths {
-        let contents =
-            read(path)?.ok_or_else(|| Mismatch(format!("no state file {}", name(path))))?;
+        let mut lines = crate::gate::lines(path, STATE)
+            .map_err(file_error)?
+            .ok_or_else(|| Mismatch(format!("no state file {}", name(path))))?;
+        let header = header_of(&mut lines)?
+            .ok_or_else(|| Mismatch(format!("state file {} holds no run yet", name(path))))?;
         match &settings {
-            None => settings = Some(contents.header.settings.clone()),
-            Some(s) if *s != contents.header.settings => {
+            None => settings = Some(header.settings.clone()),
+            Some(s) if *s != header.settings => {
                 return Err(Mismatch(format!(
                     "{} is the state of another run than {}: other engines, settings or seed",
                     name(path),
@@ -229,16 +230,20 @@ pub fn merge(paths: &[PathBuf]) -> anyhow::Result<(Settings, Vec<PlayedGame>, Ve
             }
             Some(_) => {}
         }
-        match contents.header.shard {
+        match header.shard {
             Some(shard) => shards.push(shard),
             None => whole = true,
         }
-        for game in contents.games {
-            games.entry(game.game).or_insert(game);
-        }
+        let next = next_game(&mut lines)?;
+        sources.push(Source {
+            path: path.clone(),
+            lines,
+            next,
+        });
     }
     let settings = settings.ok_or_else(|| anyhow::anyhow!("merge needs state files"))?;
     let mut missing = Vec::new();
+    let mut tally = Tally::new(settings);
     if !whole && let Some(count) = shards.first().map(|s| s.count) {
         if shards.iter().any(|s| s.count != count) {
             return Err(Mismatch(
@@ -251,6 +256,20 @@ pub fn merge(paths: &[PathBuf]) -> anyhow::Result<(Settings, Vec<PlayedGame>, Ve
                 missing.push(format!("{index}/{count}"));
             }
         }
+        tally.restrict_to(&shards);
     }
-    Ok((settings, games.into_values().collect(), missing))
+    // Always the file whose next game comes first.
+    while let Some(source) = sources
+        .iter_mut()
+        .filter(|s| s.next.is_some())
+        .min_by_key(|s| s.next.as_ref().map(|g| g.game))
+    {
+        if let Some(game) = source.next.take() {
+            tally
+                .add(&game)
+                .map_err(|why| bad_line(&source.path, source.lines.number(), &why))?;
+        }
+        source.next = next_game(&mut source.lines)?;
+    }
+    Ok((tally, missing))
 }
