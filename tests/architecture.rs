@@ -430,3 +430,82 @@ fn files_and_functions_stay_a_readable_size() {
     let long = format!("fn f() {{\n{}}}\n", "    x();\n".repeat(130));
     assert_eq!(function_lengths(&long), [("f".to_string(), 132)]);
 }
+
+/// What opens, makes, reads, renames or removes a file by itself. Only the
+/// gate (`src/gate/`) may: it is where the rules for outside files hold
+/// (links, types, sizes, ownership, atomic writes, locks).
+const FILE_ACCESS: &[&str] = &[
+    "File::open",
+    "File::create",
+    "OpenOptions",
+    "fs::write",
+    "fs::read",
+    "fs::remove",
+    "fs::rename",
+    "fs::create_dir",
+    "fs::copy",
+    "fs::metadata",
+    "fs::symlink_metadata",
+    "fs::canonicalize",
+    "fs::set_permissions",
+    "DirBuilder",
+    "tempfile::",
+];
+
+/// The places in `code` that reach for a file without the gate.
+fn stray_file_access(code: &str) -> Vec<&'static str> {
+    // A whole path only: `StateFile::open` is not `File::open`.
+    let whole = |needle: &str| {
+        code.match_indices(needle).any(|(at, _)| {
+            !code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    };
+    FILE_ACCESS.iter().copied().filter(|n| whole(n)).collect()
+}
+
+#[test]
+fn files_are_opened_only_through_the_gate() {
+    // The check itself finds what it looks for.
+    assert_eq!(
+        stray_file_access("let f = std::fs::OpenOptions::new().write(true);"),
+        ["OpenOptions"]
+    );
+    assert_eq!(stray_file_access("std::fs::write(p, b)"), ["fs::write"]);
+    assert!(stray_file_access("StateFile::open(p)").is_empty());
+    let mut strays = Vec::new();
+    for (path, text) in sources("src") {
+        if path.contains("/src/gate/") {
+            continue;
+        }
+        for needle in stray_file_access(&non_test_code(&text)) {
+            strays.push(format!("{path}: {needle}"));
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "files opened outside the gate: {strays:#?}"
+    );
+}
+
+/// `println!` and its kin panic on a closed pipe: the program writes to
+/// stdout and stderr through `src/out.rs` (`say!`, `note!`), where a
+/// closed pipe is a request to stop.
+#[test]
+fn standard_output_is_written_only_through_out() {
+    let mut strays = Vec::new();
+    for (path, text) in sources("src") {
+        if path.ends_with("/src/out.rs") {
+            continue;
+        }
+        let code = non_test_code(&text);
+        for needle in ["println!", "print!(", "eprintln!", "eprint!("] {
+            if code.contains(needle) {
+                strays.push(format!("{path}: {needle}"));
+            }
+        }
+    }
+    assert!(strays.is_empty(), "output that can panic: {strays:#?}");
+}

@@ -528,7 +528,7 @@ fn bad_tournament_flags_get_one_line_and_status_two() {
         ),
         (
             vec!["--openings", "/nonexistent/openings.txt"],
-            "cannot read openings file",
+            "does not exist",
         ),
     ] {
         let mut full = vec!["arena"];

@@ -99,6 +99,12 @@ pub fn read_system(path: &std::path::Path, max_bytes: u64) -> Option<Vec<u8>> {
     read::read_system(path, max_bytes)
 }
 
+/// Whether anything is at `path` (resolved as [`resolve`] does).
+pub fn exists(path: &std::path::Path, what: &'static str) -> Result<bool, FileError> {
+    let real = resolve(path, what)?;
+    Ok(std::fs::symlink_metadata(real).is_ok())
+}
+
 /// The entries of a folder of the system's (`/proc`), by name.
 pub fn system_folder(path: &std::path::Path) -> Vec<std::ffi::OsString> {
     std::fs::read_dir(path)

@@ -166,7 +166,7 @@ pub fn use_learned_evals(
         Some(p) => p,
         None => default_path(rules).map_err(|e| InputError(e.to_string()))?,
     };
-    if std::fs::symlink_metadata(&path).is_err() {
+    if !crate::gate::exists(&path, "model file").map_err(|e| InputError(e.to_string()))? {
         return Err(InputError(format!(
             "eval=learned reads the learner's model, and there is none at {}: \
              train one first (kxo-tui train --size {n} --goal {k}) or name one with --model",

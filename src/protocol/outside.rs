@@ -191,21 +191,16 @@ fn sweep_orphans(running: &[u32]) {
 /// The processes whose parent is `parent`, from /proc (every thread's
 /// `children` list, or each process's `stat` where those are missing).
 fn children_of(parent: u32) -> Vec<u32> {
+    let proc = std::path::Path::new("/proc");
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
+    for name in crate::gate::system_folder(proc) {
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+        let Some(stat) = crate::gate::read_system(&proc.join(&name).join("stat"), 4096) else {
             continue;
         };
+        let stat = String::from_utf8_lossy(&stat);
         // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
         let ppid = stat
             .rsplit_once(')')

@@ -8,7 +8,6 @@
 //! line, as cell names (`h8 i9 j7`) or as Gomocup opening offsets from the
 //! centre (`0,0, 1,1, -1,1`), which fit every board size.
 
-use std::io::{BufRead, Read};
 use std::path::Path;
 
 use rand::{RngExt, SeedableRng};
@@ -148,38 +147,27 @@ pub fn decided_at_once(pos: &Position) -> bool {
     wins_for(pos.to_move()) > 0 || wins_for(pos.to_move().other()) >= 2
 }
 
+/// Openings files, as the gate knows them: only ever read.
+const OPENINGS_FILE: crate::gate::Kind = crate::gate::Kind {
+    what: "openings file",
+    max_bytes: 64 << 20,
+    max_line: MAX_LINE,
+    ours: crate::gate::Ours::Never,
+};
+
 /// Reads an openings file: one opening a line; blank lines and lines
 /// starting with `#` are skipped.
 fn read_file(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
-    use std::os::unix::fs::OpenOptionsExt;
+    use crate::gate::Line;
     let name = shown(&path.display().to_string());
-    // Non-blocking, so that a FIFO at the name is refused, not waited on.
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(path)
-        .map_err(|e| format!("cannot read openings file {name}: {e}"))?;
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return Err(format!("openings file {name} is not a regular file"));
-    }
-    let mut reader = std::io::BufReader::new(file).take(64 << 20);
+    let mut lines = crate::gate::lines(path, OPENINGS_FILE)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("openings file {name}: it does not exist"))?;
     let mut openings = Vec::new();
-    let mut line = Vec::new();
-    let mut number = 0;
-    loop {
-        line.clear();
-        number += 1;
-        let n = (&mut reader)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| format!("openings file: {e}"))?;
-        if n == 0 {
-            break;
-        }
+    while let Some(line) = lines.next_line().map_err(|e| e.to_string())? {
+        let number = lines.number();
         let at = |why: String| format!("openings file, line {number}: {why}");
-        if line.len() > MAX_LINE {
-            return Err(at(format!("longer than {MAX_LINE} bytes")));
-        }
+        let (Line::Whole(line) | Line::Cut(line)) = line;
         let text = String::from_utf8_lossy(&line);
         let text = text.trim();
         if text.is_empty() || text.starts_with('#') {
@@ -197,10 +185,7 @@ fn read_file(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
         }
     }
     if openings.is_empty() {
-        return Err(format!(
-            "openings file {} has no opening",
-            shown(&path.display().to_string())
-        ));
+        return Err(format!("openings file {name} has no opening"));
     }
     Ok(openings)
 }
@@ -345,7 +330,7 @@ mod tests {
         assert!(
             Openings::from_arg("/nonexistent/o.txt", rules)
                 .unwrap_err()
-                .contains("cannot read")
+                .contains("does not exist")
         );
     }
 }

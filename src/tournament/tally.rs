@@ -283,6 +283,8 @@ impl Tally {
         let pair = slot.pair;
         let games = self.pending.entry(pair).or_default();
         games.push(Summary::new(game, slot));
+        // In game order, whichever thread finished first.
+        games.sort_by_key(|g| g.slot.game);
         let complete = games.len() as u32 == self.schedule.pair_len(pair);
         if self.settings.sprt.is_some() {
             self.advance_sprt();
