@@ -112,7 +112,7 @@ pub struct LiveArgs {
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub tournament_games: u32,
     /// With --engine: where games start, as in `arena` (random above 8x8).
-    #[arg(long, value_name = "random|none|FILE", requires = "engines")]
+    #[arg(long, value_name = "random|none|FILE", value_hint = clap::ValueHint::FilePath, requires = "engines")]
     pub openings: Option<String>,
 }
 
@@ -512,7 +512,7 @@ pub struct ArenaArgs {
     /// seed, none that decides the game at once), none, or a FILE of one
     /// opening a line (h8 i9 j7, or Gomocup offsets from the centre
     /// 0,0, 1,1). Default: random above 8x8, none on small boards.
-    #[arg(long, value_name = "random|none|FILE")]
+    #[arg(long, value_name = "random|none|FILE", value_hint = clap::ValueHint::FilePath)]
     pub openings: Option<String>,
     #[command(flatten)]
     pub rules: RulesArgs,

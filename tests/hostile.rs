@@ -7,7 +7,7 @@
 mod common;
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 use std::os::unix::process::CommandExt;
@@ -15,13 +15,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::brain_script;
-
-/// The binary under test. `KXO_HOSTILE_BIN` names another build, to show
-/// that these tests fail on a build without the fixes.
-fn bin() -> String {
-    std::env::var("KXO_HOSTILE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kxo-tui").into())
-}
+use common::{Run, bin, brain_script, run_fed, run_measured};
 
 /// Runs [`bin`] to its end with a scratch data folder: status, stdout,
 /// stderr.
@@ -43,101 +37,6 @@ fn kxo(args: &[&str]) -> (i32, String, String) {
 fn train(model: &Path, episodes: &str) -> (i32, String, String) {
     let model = model.to_str().expect("utf-8 path");
     kxo(&["train", "--episodes", episodes, "--model", model])
-}
-
-/// What a finished run of the binary left: status, output, peak memory.
-struct Run {
-    code: i32,
-    out: Vec<u8>,
-    err: Vec<u8>,
-    /// Peak resident memory, in MiB.
-    max_rss_mib: f64,
-    elapsed: Duration,
-}
-
-impl Run {
-    fn text(&self) -> String {
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&self.out),
-            String::from_utf8_lossy(&self.err)
-        )
-    }
-}
-
-/// Runs the binary with `stdin` bytes, to its end, measuring its peak RSS
-/// with wait4(2). Killed after `limit`.
-fn run_measured(args: &[&str], stdin: &[u8], limit: Duration) -> Run {
-    let bytes = stdin.to_vec();
-    run_fed(args, move |w| w.write_all(&bytes), limit)
-}
-
-/// [`run_measured`] with standard input written by `feed` (so that a huge
-/// input is never held whole by the test: a child's peak RSS counts the
-/// test process's memory at the fork).
-fn run_fed(
-    args: &[&str],
-    feed: impl FnOnce(&mut std::process::ChildStdin) -> std::io::Result<()> + Send + 'static,
-    limit: Duration,
-) -> Run {
-    let data = tempfile::tempdir().expect("temp dir");
-    // Reaped below by wait4(2), which also gives its peak memory.
-    #[allow(clippy::zombie_processes)]
-    let mut child = Command::new(bin())
-        .args(args)
-        .env("XDG_DATA_HOME", data.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn kxo-tui");
-    let started = Instant::now();
-    let mut input = child.stdin.take().expect("stdin");
-    let feeder = std::thread::spawn(move || {
-        let _ = feed(&mut input);
-    });
-    let (mut o, mut e) = (
-        child.stdout.take().expect("stdout"),
-        child.stderr.take().expect("stderr"),
-    );
-    let reader_o = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = o.read_to_end(&mut v);
-        v
-    });
-    let reader_e = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = e.read_to_end(&mut v);
-        v
-    });
-    let pid = child.id() as libc::pid_t;
-    let (status, usage) = loop {
-        let mut status = 0;
-        // SAFETY: wait4(2) on our own child with valid out-pointers.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            break (status, usage);
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let elapsed = started.elapsed();
-    let _ = feeder.join();
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    Run {
-        code,
-        out: reader_o.join().unwrap_or_default(),
-        err: reader_e.join().unwrap_or_default(),
-        max_rss_mib: usage.ru_maxrss as f64 / 1024.0,
-        elapsed,
-    }
 }
 
 /// One arena game of Gomoku: `brain` as O against the random engine.

@@ -48,6 +48,8 @@ impl Accuracy {
 pub struct Judge {
     solver: Solver,
     known: HashMap<u128, i8>,
+    /// Set from outside to stop a measure (its figures are then void).
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Judge {
@@ -55,13 +57,22 @@ impl Judge {
         Judge {
             solver: Solver::with_hash_bytes(rules, 64 << 20),
             known: HashMap::new(),
+            stop: None,
         }
     }
 
     /// Stops its searches when `stop` is set (their values are then
     /// meaningless: the caller reports nothing).
     pub fn set_stop_flag(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
-        self.solver.set_stop_flag(stop);
+        self.solver.set_stop_flag(stop.clone());
+        self.stop = Some(stop);
+    }
+
+    /// Whether a stop was asked for: the measure ends early.
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// 1 when the side to move wins with perfect play, 0 for a draw, -1
@@ -113,6 +124,9 @@ pub fn against_random(
     let mut random = RandomPlayer::new(seed ^ 0x5eed_5eed);
     let mut accuracy = Accuracy::default();
     for _ in 0..games {
+        if judge.stopped() {
+            break;
+        }
         let mut pos = Position::new(rules);
         while !pos.outcome().is_over() {
             let cell = if pos.to_move() == side {
@@ -164,6 +178,9 @@ pub fn on_positions(table: &SharedTable, positions: &[Position], judge: &mut Jud
     learner.learning = false;
     let mut accuracy = Accuracy::default();
     for pos in positions {
+        if judge.stopped() {
+            break;
+        }
         let cell = learner.greedy(pos);
         accuracy.add(judge.keeps(pos, cell));
     }

@@ -88,7 +88,8 @@ impl NTuple {
         let mover = after.small_board(after.to_move().other());
         let other = after.small_board(after.to_move());
         for (class, cells) in &self.tuples {
-            self.weights[*class][index(cells, mover, other)] += step;
+            let w = &mut self.weights[*class][index(cells, mover, other)];
+            *w = (*w + step).clamp(-crate::ai::score::MAX_WEIGHT, crate::ai::score::MAX_WEIGHT);
         }
     }
 
@@ -115,6 +116,9 @@ impl NTuple {
         for table in &mut self.weights {
             let len = table.len() as u128;
             if place < base + len {
+                if !weight.is_finite() || weight.abs() > crate::ai::score::MAX_WEIGHT {
+                    return false;
+                }
                 table[(place - base) as usize] = weight;
                 return true;
             }

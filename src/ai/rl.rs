@@ -34,6 +34,8 @@ use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 /// Step size of the updates (see the module's notes).
 pub const ALPHA: f32 = 1.0;
 
+pub use super::score::MAX_WEIGHT;
+
 /// What an afterstate never seen is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Init {

@@ -76,6 +76,11 @@ impl Scale {
     }
 }
 
+/// The largest a learned network's weight may grow (each is a share of a
+/// log-odds sum; the logistic is flat long before): learning stops there,
+/// and a model file holding a larger one is refused, so sums stay finite.
+pub const MAX_WEIGHT: f32 = 100.0;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,7 +34,7 @@ impl FileError {
         }
     }
 
-    pub(crate) fn io(what: &'static str, path: &Path, doing: &str, e: std::io::Error) -> Self {
+    pub fn io(what: &'static str, path: &Path, doing: &str, e: std::io::Error) -> Self {
         FileError {
             what,
             path: path.to_path_buf(),

@@ -395,14 +395,22 @@ impl Appender {
         Ok(())
     }
 
-    /// Appends one line (`line` has no newline) and syncs it to disk.
+    /// Appends one line (`line` has no newline) and syncs it to disk. A
+    /// write that fails (a full disk) is taken back whole: the file keeps
+    /// ending with a whole line.
     pub fn append(&mut self, line: &[u8]) -> Result<(), FileError> {
         let mut whole = Vec::with_capacity(line.len() + 1);
         whole.extend_from_slice(line);
         whole.push(b'\n');
+        let before = self.file.metadata().map(|m| m.len());
         write_all(&mut self.file, &whole)
             .and_then(|()| self.file.sync_data())
-            .map_err(|e| FileError::io(self.kind.what, &self.path, "written", e))
+            .map_err(|e| {
+                if let Ok(len) = before {
+                    let _ = self.file.set_len(len);
+                }
+                FileError::io(self.kind.what, &self.path, "written", e)
+            })
     }
 }
 

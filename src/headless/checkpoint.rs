@@ -206,9 +206,11 @@ pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
 /// Writes `c` to `path`, whole: to a new file beside it, then renamed
 /// over it, so that a run killed mid-write leaves the last checkpoint as
 /// it was. A file at `path` that is not a checkpoint is never replaced.
-pub fn write(path: &Path, c: &Checkpoint) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(c).map_err(|e| e.to_string())? + "\n";
-    crate::gate::replace(path, CHECKPOINT, text.as_bytes()).map_err(|e| e.to_string())
+pub fn write(path: &Path, c: &Checkpoint) -> Result<(), crate::gate::FileError> {
+    let text = serde_json::to_string_pretty(c)
+        .map_err(|e| crate::gate::FileError::io(CHECKPOINT.what, path, "written", e.into()))?
+        + "\n";
+    crate::gate::replace(path, CHECKPOINT, text.as_bytes())
 }
 
 #[cfg(test)]
@@ -258,7 +260,12 @@ mod tests {
         assert!(read(Path::new("/dev/zero")).is_err());
         // A file that is not a checkpoint is never written over.
         std::fs::write(&path, "my notes").unwrap();
-        assert!(write(&path, &c).unwrap_err().contains("not overwritten"));
+        assert!(
+            write(&path, &c)
+                .unwrap_err()
+                .problem
+                .contains("not overwritten")
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes");
         // A write goes to a new file renamed over the old: nothing else is
         // left beside it.

@@ -195,7 +195,7 @@ pub fn solve_checkpointed(
     }
     cp.version = checkpoint::VERSION;
     if !resume {
-        checkpoint::write(path, &cp).map_err(InputError)?;
+        checkpoint::write(path, &cp)?;
     }
     let deadline = options.timeout.map(|t| Instant::now() + t);
     let snapshot = Rc::new(RefCell::new(cp.clone()));
@@ -256,7 +256,7 @@ pub fn solve_checkpointed(
                 Some(i) => cp.settled[i] = record,
                 None => cp.settled.push(record),
             }
-            checkpoint::write(path, &cp).map_err(InputError)?;
+            checkpoint::write(path, &cp)?;
             stderr_line(&format!(
                 "settled {cell_name}: {value} for {me} ({}/{} root moves)",
                 cp.settled.len(),
@@ -269,7 +269,7 @@ pub fn solve_checkpointed(
     }
     cp.seconds += started.elapsed().as_secs_f64();
     cp.lemmas = lemma_records(&solver, n);
-    checkpoint::write(path, &cp).map_err(InputError)?;
+    checkpoint::write(path, &cp)?;
     Ok(checkpoint_report(
         &cp,
         &pos,
@@ -390,7 +390,7 @@ fn checkpointing_solver(
                 .map(|l| LemmaRecord::new(l, rules.size()))
                 .collect();
             if let Err(why) = checkpoint::write(&path, &cp) {
-                stderr_line(&why);
+                stderr_line(&why.to_string());
             }
         }
     });

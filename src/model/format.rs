@@ -15,7 +15,7 @@
 
 use std::path::Path;
 
-use crate::ai::rl::{Init, ValueTable};
+use crate::ai::rl::{Init, MAX_WEIGHT, ValueTable};
 use crate::game::Rules;
 
 pub(super) const MAGIC: &[u8; 6] = b"KXORL\0";
@@ -81,9 +81,9 @@ impl Header {
     }
 }
 
-/// The most entries a model of these rules can hold: a table cannot hold
-/// more positions than the board has (3 states a cell, bounded at 2^26),
-/// a network no more weights than it has.
+/// The most entries a model of these rules can hold: a network no more
+/// weights than it has; a table no more positions than a game can reach
+/// ([`max_table_entries`]).
 pub(super) fn max_entries(size: u8, goal: u8, init: Init) -> u64 {
     let Ok(rules) = Rules::new(size, goal) else {
         return 0;
@@ -94,9 +94,30 @@ pub(super) fn max_entries(size: u8, goal: u8, init: Init) -> u64 {
             false => crate::ai::big::patterns::LinePatterns::new(goal).size() as u64,
         };
     }
-    3u64.checked_pow(rules.cells() as u32)
-        .unwrap_or(u64::MAX)
-        .min(1 << 26)
+    max_table_entries(rules.size())
+}
+
+/// The most positions a table of a board of side `n` holds. Up to 16
+/// cells: the legal positions (as many O as X, or one more) up to the 8
+/// symmetries, bounded by Burnside's count: a position fixed by a symmetry
+/// is fixed by a reflection at most, which leaves `(cells + n) / 2` cells
+/// free. Beyond (tables of older models), what a long training run could
+/// meet, 2^21.
+fn max_table_entries(n: u8) -> u64 {
+    let cells = n as u64 * n as u64;
+    if cells > 16 {
+        return 1 << 21;
+    }
+    let choose = |n: u64, k: u64| -> u64 { (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1)) };
+    let mut legal = 0u64;
+    for x in 0..=cells / 2 {
+        for o in [x, x + 1] {
+            if o + x <= cells {
+                legal += choose(cells, o) * choose(cells - o, x);
+            }
+        }
+    }
+    legal / 8 + 3u64.pow(((cells + n as u64) / 2) as u32)
 }
 
 /// Reads the header from the start of a file; `file_len` is the whole
@@ -224,6 +245,24 @@ pub fn decode(bytes: &[u8], rules: Rules, path: &Path) -> Result<ValueTable, Mod
             (0.0..=1.0).contains(&a).then_some(a)
         }
     };
+    let network = header.init == Init::Network;
+    let entries: Vec<(u128, f32)> = entries.collect();
+    if let Some(&(_, v)) = entries.iter().find(|&&(_, v)| {
+        !v.is_finite()
+            || if network {
+                v.abs() > MAX_WEIGHT
+            } else {
+                !(0.0..=1.0).contains(&v)
+            }
+    }) {
+        return Err(refuse(
+            path,
+            match network {
+                true => format!("corrupt: a weight of {v}, beyond ±{MAX_WEIGHT}"),
+                false => format!("corrupt: a value of {v}, outside 0 to 1"),
+            },
+        ));
+    }
     let mut table = ValueTable::from_entries(rules, header.init, header.games, entries);
     table.accuracy = accuracy;
     if table.len() as u64 != header.count {

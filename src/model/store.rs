@@ -151,7 +151,7 @@ mod tests {
             super::super::format::HEADER + i * 20
         }
         type Forge = fn(&mut Vec<u8>);
-        let forgeries: [(&str, Forge); 4] = [
+        let forgeries: [(&str, Forge); 5] = [
             // A 15x15 model claiming to be a table of positions.
             ("a table", |b: &mut Vec<u8>| b[10] = 0),
             // A pattern number beyond 3^5.
@@ -165,6 +165,11 @@ mod tests {
             ("nan", |b: &mut Vec<u8>| {
                 b[entry(0) + 16..entry(0) + 20].copy_from_slice(&f32::NAN.to_le_bytes());
             }),
+            // A finite weight whose sums overflow (the learner then had no
+            // move to pick and panicked).
+            ("huge", |b: &mut Vec<u8>| {
+                b[entry(0) + 16..entry(0) + 20].copy_from_slice(&3e38f32.to_le_bytes());
+            }),
         ];
         for (what, forge) in forgeries {
             let mut bytes = good.clone();
@@ -173,6 +178,34 @@ mod tests {
             let err = load(&path, rules).expect_err(what);
             assert!(err.to_string().contains("corrupt"), "{what}: {err}");
         }
+    }
+
+    #[test]
+    fn a_table_claiming_more_positions_than_a_game_has_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("forged.model");
+        // A 5x5 table of 2^26 entries (1.34 GB), checksum and all: its
+        // header alone is enough to refuse it.
+        let rules = Rules::new(5, 4).unwrap();
+        let mut head = encode(&ValueTable::with_init(rules, Init::Zero));
+        head.truncate(HEADER);
+        head[HEADER - 8..].copy_from_slice(&(1u64 << 26).to_le_bytes());
+        std::fs::write(&path, &head).unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(HEADER as u64 + (1 << 26) * 20 + 4).unwrap();
+        let err = load(&path, rules).unwrap_err();
+        assert!(err.problem.contains("more than a model"), "{err}");
+        // A table value outside 0 to 1.
+        let small = Rules::default_rules();
+        let mut bytes = encode(&trained(small));
+        bytes[HEADER + 16..HEADER + 20].copy_from_slice(&2.5f32.to_le_bytes());
+        std::fs::write(&path, resealed(bytes)).unwrap();
+        let err = load(&path, small).unwrap_err();
+        assert!(err.problem.contains("outside 0 to 1"), "{err}");
+        // The bound for 3x3 holds the 765 positions up to symmetry, and
+        // the one for 4x4 is far below 3^16.
+        assert!(super::super::format::max_entries(3, 3, Init::Zero) >= 765);
+        assert!(super::super::format::max_entries(4, 3, Init::Zero) < 1_400_000);
     }
 
     #[test]

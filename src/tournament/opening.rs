@@ -166,7 +166,7 @@ fn read_file(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
     let mut openings = Vec::new();
     while let Some(line) = lines.next_line().map_err(|e| e.to_string())? {
         let number = lines.number();
-        let at = |why: String| format!("openings file, line {number}: {why}");
+        let at = |why: String| format!("openings file {name}, line {number}: {why}");
         let (Line::Whole(line) | Line::Cut(line)) = line;
         let text = String::from_utf8_lossy(&line);
         let text = text.trim();
@@ -181,7 +181,9 @@ fn read_file(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
         }
         openings.push(opening);
         if openings.len() > MAX_OPENINGS {
-            return Err(format!("openings file: more than {MAX_OPENINGS} openings"));
+            return Err(format!(
+                "openings file {name}: more than {MAX_OPENINGS} openings"
+            ));
         }
     }
     if openings.is_empty() {

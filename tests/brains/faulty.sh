@@ -7,6 +7,9 @@
 #   refuse    answers a move with ERROR
 #   slow      answers after 3 s (past any test's time and tolerance)
 #   silent    never answers a move
+#   stubborn  never answers a move, ignores SIGTERM, SIGHUP and SIGPIPE and
+#             stops reading: it outlives a manager that dies (unless the
+#             kernel ends it with the manager)
 # It writes its process id to $FAULT_PIDFILE when that is set, so tests can
 # check that nothing is left running.
 mode=$1
@@ -20,6 +23,7 @@ move() {
         refuse) echo "ERROR I would rather not" ;;
         slow) sleep 3; echo "0,0" ;;
         silent) ;;
+        stubborn) trap '' TERM HUP PIPE; while :; do sleep 1; done ;;
     esac
 }
 while IFS= read -r line; do

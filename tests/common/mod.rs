@@ -250,7 +250,7 @@ pub const CTRL_C: &[u8] = b"\x03";
 /// user's.
 pub fn kxo_with(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let data = tempfile::tempdir().expect("temp dir");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+    let out = std::process::Command::new(bin())
         .args(args)
         .env("XDG_DATA_HOME", data.path())
         .envs(env.iter().copied())
@@ -270,4 +270,116 @@ pub fn brain_script(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
+}
+
+/// The binary under test. `KXO_HOSTILE_BIN` names another build, to show
+/// that these tests fail on a build without the fixes.
+pub fn bin() -> String {
+    std::env::var("KXO_HOSTILE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kxo-tui").into())
+}
+
+/// What a finished run of the binary left: status, output, peak memory.
+pub struct Run {
+    pub code: i32,
+    pub out: Vec<u8>,
+    pub err: Vec<u8>,
+    /// Peak resident memory, in MiB.
+    pub max_rss_mib: f64,
+    pub elapsed: Duration,
+}
+
+impl Run {
+    pub fn text(&self) -> String {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&self.out),
+            String::from_utf8_lossy(&self.err)
+        )
+    }
+}
+
+/// Runs the binary with `stdin` bytes, to its end, measuring its peak RSS
+/// with wait4(2). Killed after `limit`.
+pub fn run_measured(args: &[&str], stdin: &[u8], limit: Duration) -> Run {
+    let bytes = stdin.to_vec();
+    run_fed(args, move |w| w.write_all(&bytes), limit)
+}
+
+/// [`run_measured`] with standard input written by `feed` (so that a huge
+/// input is never held whole by the test: a child's peak RSS counts the
+/// test process's memory at the fork).
+pub fn run_fed(
+    args: &[&str],
+    feed: impl FnOnce(&mut std::process::ChildStdin) -> std::io::Result<()> + Send + 'static,
+    limit: Duration,
+) -> Run {
+    run_env(args, &[], feed, limit)
+}
+
+/// [`run_fed`] with `env` added to the environment.
+pub fn run_env(
+    args: &[&str],
+    env: &[(&str, &str)],
+    feed: impl FnOnce(&mut std::process::ChildStdin) -> std::io::Result<()> + Send + 'static,
+    limit: Duration,
+) -> Run {
+    let data = tempfile::tempdir().expect("temp dir");
+    // Reaped below by wait4(2), which also gives its peak memory.
+    #[allow(clippy::zombie_processes)]
+    let mut child = std::process::Command::new(bin())
+        .args(args)
+        .env("XDG_DATA_HOME", data.path())
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn kxo-tui");
+    let started = Instant::now();
+    let mut input = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        let _ = feed(&mut input);
+    });
+    let (mut o, mut e) = (
+        child.stdout.take().expect("stdout"),
+        child.stderr.take().expect("stderr"),
+    );
+    let reader_o = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = o.read_to_end(&mut v);
+        v
+    });
+    let reader_e = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = e.read_to_end(&mut v);
+        v
+    });
+    let pid = child.id() as libc::pid_t;
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: wait4(2) on our own child with valid out-pointers.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break (status, usage);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let elapsed = started.elapsed();
+    let _ = feeder.join();
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    Run {
+        code,
+        out: reader_o.join().unwrap_or_default(),
+        err: reader_e.join().unwrap_or_default(),
+        max_rss_mib: usage.ru_maxrss as f64 / 1024.0,
+        elapsed,
+    }
 }

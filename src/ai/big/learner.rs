@@ -69,9 +69,14 @@ impl BigRl {
             }
         }
         drop(table);
+        if ties.is_empty() {
+            // No gain compared (weights past any sum): any candidate.
+            ties = candidates.iter().collect();
+        }
         self.any_of(ties)
     }
 
+    /// One of `cells` (not empty) at random.
     fn any_of(&mut self, cells: Vec<usize>) -> usize {
         cells[self.rng.random_range(0..cells.len())]
     }

@@ -90,11 +90,12 @@ impl LinePatterns {
             return;
         }
         let step = scale * RATE * error / seen.len() as f32;
+        let max = crate::ai::score::MAX_WEIGHT;
         for p in seen {
-            self.weights[p] += step;
+            self.weights[p] = (self.weights[p] + step).clamp(-max, max);
             let r = self.reversed[p] as usize;
             if r != p {
-                self.weights[r] += step;
+                self.weights[r] = (self.weights[r] + step).clamp(-max, max);
             }
         }
     }
@@ -118,7 +119,7 @@ impl LinePatterns {
             return false;
         }
         let r = self.reversed[p] as usize;
-        if r < p || !weight.is_finite() {
+        if r < p || !weight.is_finite() || weight.abs() > crate::ai::score::MAX_WEIGHT {
             return false;
         }
         self.weights[p] = weight;
