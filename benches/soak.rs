@@ -1,9 +1,11 @@
 //! A soak run of the real binary (not in CI): the live screen with the
-//! defaults at `--delay 0` in a pseudo-terminal for `SOAK_MINUTES` minutes
-//! (default 30), its resident memory sampled every minute, then paused for
-//! 30 s to measure the CPU it uses paused.
+//! defaults at `--delay 0` (or the arguments of `SOAK_ARGS`) in a
+//! pseudo-terminal for `SOAK_MINUTES` minutes (default 30), its resident
+//! memory sampled every minute, then paused for 30 s to measure the CPU
+//! it uses paused.
 //!
-//! Run: `SOAK_MINUTES=30 cargo bench --bench soak`.
+//! Run: `SOAK_MINUTES=30 cargo bench --bench soak`, or
+//! `SOAK_ARGS="--games 36 --size 20 --goal 5" cargo bench --bench soak`.
 
 mod common;
 
@@ -28,14 +30,15 @@ fn main() {
     let data = std::env::temp_dir().join(format!("kxo-soak-{}", std::process::id()));
     let pair = native_pty_system()
         .openpty(PtySize {
-            rows: 50,
-            cols: 120,
+            rows: 60,
+            cols: 200,
             pixel_width: 0,
             pixel_height: 0,
         })
         .expect("a pty");
+    let args = std::env::var("SOAK_ARGS").unwrap_or_else(|_| "--delay 0".into());
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kxo-tui"));
-    cmd.args(["--delay", "0"]);
+    cmd.args(args.split_whitespace());
     cmd.env("TERM", "xterm-256color");
     cmd.env("XDG_DATA_HOME", &data);
     let mut child = pair.slave.spawn_command(cmd).expect("start kxo-tui");
@@ -50,7 +53,7 @@ fn main() {
     let started = Instant::now();
     std::thread::sleep(Duration::from_secs(30));
     let first = status_kb(pid, "VmRSS").unwrap_or(0);
-    println!("soak: the defaults at --delay 0 for {minutes} min; RSS after 30 s: {first} kB");
+    println!("soak: kxo-tui {args} at 200x60 for {minutes} min; RSS after 30 s: {first} kB");
     let mut peak = first;
     for minute in 1..=minutes {
         let next = started + Duration::from_secs(30 + 60 * minute);
