@@ -46,7 +46,7 @@ pub struct LiveArgs {
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u16).range(1..=36))]
     pub games: u16,
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub board: BoardArgs,
     /// Fix O's engine (random, negamax, mcts, rl, or an outside program:
     /// 'brain:PATH [ARGS]'); default: a random pick every game.
     #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat)]
@@ -180,9 +180,25 @@ impl LiveArgs {
             };
             (o, x, limit) = (Some(engine.clone()), Some(engine), level_limit);
         }
-        let rules = self.rules.rules()?;
+        let rules = self.board.rules()?;
         let seed = self.seed.unwrap_or_else(rand::random);
         let tournament = self.tournament(rules, seed, limit)?;
+        // Nothing named: the default show's mix of boards, with the clock
+        // the command line gives if it gives one.
+        let names_the_play = self.board.named()
+            || self.o.is_some()
+            || self.x.is_some()
+            || self.human.is_some()
+            || tournament.is_some();
+        let show = (!names_the_play).then(|| {
+            let mut show = crate::app::show::Show::mixed();
+            if self.think.think_ms.is_some() || self.think.mcts_iterations.is_some() {
+                for v in &mut show.variants {
+                    v.limits = [limit; 2];
+                }
+            }
+            show
+        });
         let games = match (&tournament, self.human) {
             (_, Some(_)) => 1,
             // No more boxes than the tournament has games.
@@ -190,10 +206,12 @@ impl LiveArgs {
             (None, None) => self.games as usize,
         };
         Ok(crate::app::LiveConfig {
+            show,
             tournament: tournament.map(std::rc::Rc::new),
             rules,
             rl: None,
             animate: !self.no_anim,
+            utf8: crate::ui::logo::utf8_locale(),
             warning: None,
             games,
             o,
@@ -381,6 +399,35 @@ pub enum Partner {
     #[value(name = "self")]
     Itself,
     Negamax,
+}
+
+/// The live screen's board: side and marks in a row; neither given, the
+/// default show's mix of boards (4x4 with three where one board is needed).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct BoardArgs {
+    /// Board side N (an N x N board), 3 to 20 (15 with --goal 5: Gomoku);
+    /// without --size or --goal the screen shows a mix of boards.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    pub size: Option<u8>,
+    /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
+    #[arg(long)]
+    pub goal: Option<u8>,
+}
+
+impl BoardArgs {
+    /// The board named, 4x4 with three in a row where none is.
+    pub fn rules(self) -> Result<Rules, InputError> {
+        RulesArgs {
+            size: self.size.unwrap_or(4),
+            goal: self.goal.unwrap_or(3),
+        }
+        .rules()
+    }
+
+    /// Whether the command line names a board.
+    pub fn named(self) -> bool {
+        self.size.is_some() || self.goal.is_some()
+    }
 }
 
 /// The board: side and marks in a row.

@@ -84,9 +84,11 @@ fn open_learner(
     config: &mut crate::app::LiveConfig,
 ) -> Result<(Option<Model>, Option<String>), InputError> {
     let rules = config.rules;
-    let rl_may_play = [&config.o, &config.x]
-        .iter()
-        .any(|k| k.as_ref().is_none_or(|k| k.kind() == EngineKind::Rl));
+    // The show seats no learner; random pairs may.
+    let rl_may_play = config.show.is_none()
+        && [&config.o, &config.x]
+            .iter()
+            .any(|k| k.as_ref().is_none_or(|k| k.kind() == EngineKind::Rl));
     if !rl_may_play {
         return Ok((None, None));
     }
@@ -122,14 +124,21 @@ fn summary_line(summary: &Summary) -> String {
             s.draws
         ),
         None => format!(
-            "kxo-tui: {} games finished in {}m{:02}s (O {}, X {}, draws {}), {} moves",
+            "kxo-tui: {} games finished in {}m{:02}s (O {}, X {}, draws {}), {} moves{}",
             t.finished,
             secs / 60,
             secs % 60,
             t.o_wins,
             t.x_wins,
             t.draws,
-            t.moves
+            t.moves,
+            match t.story.median_plies() {
+                Some(median) => format!(
+                    "; median game {median} plies; {:.1}% of games unlike any recent one",
+                    100.0 * t.story.distinct_share()
+                ),
+                None => String::new(),
+            }
         ),
     }
 }

@@ -641,16 +641,17 @@ fn a_default_model_that_is_a_device_is_a_warning_and_the_screen_runs() {
     fs::create_dir_all(&dir).expect("model folder");
     symlink("/dev/zero", dir.join("rl-4x4-k3.model")).expect("link");
     let home = data.path().to_str().expect("utf-8 path");
+    // 4x4 with three: random pairs, the learner among them.
     let mut s = common::Session::start_program(
         &bin(),
-        &["--seed", "2"],
+        &["--seed", "2", "--size", "4", "--goal", "3"],
         120,
         40,
         &[("XDG_DATA_HOME", home)],
     );
     s.wait_for("warning: see Records", T);
     let screen = s.wait_for("character device", T);
-    assert!(screen.contains("fresh table"), "{screen}");
+    assert!(screen.contains("plays with a fresh"), "{screen}");
     s.send(common::CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
     assert!(!dir.join("rl-4x4-k3.model.lock").exists());

@@ -155,7 +155,7 @@ fn file_flags_of_the_cli() -> BTreeSet<String> {
 
 #[test]
 fn every_file_flag_is_in_the_catalogue() {
-    light_panics();
+    common::light_panics();
     let found = file_flags_of_the_cli();
     let listed: BTreeSet<String> = FLAGS.iter().map(|f| f.name.to_string()).collect();
     assert!(found.len() >= 10, "too few file flags found: {found:?}");
@@ -209,17 +209,6 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
-/// A child's peak memory counts this process's at the moment it was
-/// spawned (it shares our memory until it runs its program), and a panic
-/// that prints a backtrace makes this process large: failures here print
-/// their message alone, so the other tests' figures stay the child's own.
-fn light_panics() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| eprintln!("{info}")));
-    });
-}
-
 /// A refusal: status 2, one line, the file named, quickly and in little
 /// memory.
 fn assert_refused(flag: &FileFlag, case: &str, run: &Run, shown: &str) {
@@ -241,7 +230,7 @@ fn assert_refused(flag: &FileFlag, case: &str, run: &Run, shown: &str) {
 
 #[test]
 fn links_another_user_planted_are_not_followed_anywhere_in_a_path() {
-    light_panics();
+    common::light_panics();
     if !root() {
         eprintln!("skipped: needs root to make links owned by another user");
         return;
@@ -287,7 +276,7 @@ fn mkfifo(path: &Path) {
 
 #[test]
 fn fifos_devices_huge_sparse_files_and_foreign_files_are_refused_unchanged() {
-    light_panics();
+    common::light_panics();
     for flag in FLAGS {
         let dir = tempfile::tempdir().expect("temp dir");
         let fifo = dir.path().join("fifo");
@@ -405,7 +394,7 @@ fn full_disk(
 
 #[test]
 fn a_full_disk_leaves_every_file_whole_and_the_old_ones_as_they_were() {
-    light_panics();
+    common::light_panics();
     for flag in FLAGS.iter().filter(|f| f.role != Role::Read) {
         let name = match flag.role {
             Role::Folder => "records",
@@ -577,7 +566,7 @@ fn pid_in(file: &Path, limit: Duration) -> i32 {
 
 #[test]
 fn every_command_ends_cleanly_on_sigint_sigterm_and_sighup() {
-    light_panics();
+    common::light_panics();
     let faulty = common::brain_script("faulty.sh");
     let dir = tempfile::tempdir().expect("temp dir");
     let model = dir.path().join("m.model");
@@ -684,7 +673,7 @@ fn every_command_ends_cleanly_on_sigint_sigterm_and_sighup() {
 
 #[test]
 fn a_killed_arena_takes_its_brains_with_it() {
-    light_panics();
+    common::light_panics();
     // SIGKILL leaves kxo-tui no say: the brains end by PR_SET_PDEATHSIG,
     // even one that stops reading and ignores every polite signal.
     let faulty = common::brain_script("faulty.sh");
@@ -727,7 +716,7 @@ fn a_killed_arena_takes_its_brains_with_it() {
 
 #[test]
 fn a_second_run_on_a_state_file_in_use_is_refused_by_name() {
-    light_panics();
+    common::light_panics();
     let dir = tempfile::tempdir().expect("temp dir");
     let state = dir.path().join("shared.state");
     let state_arg = state.display().to_string();
@@ -758,7 +747,7 @@ fn a_second_run_on_a_state_file_in_use_is_refused_by_name() {
 
 #[test]
 fn kill_9_in_the_middle_then_resume_keeps_every_game_and_every_record() {
-    light_panics();
+    common::light_panics();
     let dir = tempfile::tempdir().expect("temp dir");
     let state = dir.path().join("run.state");
     let records = dir.path().join("records");
@@ -820,7 +809,7 @@ fn kill_9_in_the_middle_then_resume_keeps_every_game_and_every_record() {
 
 #[test]
 fn a_closed_output_ends_a_command_quietly() {
-    light_panics();
+    common::light_panics();
     // `kxo-tui arena … 2>&1 | head -4`: both outputs closed early.
     let dir = tempfile::tempdir().expect("temp dir");
     let model = dir.path().join("m.model").display().to_string();
@@ -861,7 +850,7 @@ fn a_closed_output_ends_a_command_quietly() {
 
 #[test]
 fn ten_million_games_run_in_flat_memory_and_ctrl_c_gives_the_result_so_far() {
-    light_panics();
+    common::light_panics();
     let run = Running::start(
         &[
             "arena", "--engine", "a=random", "--engine", "b=random", "--size", "3", "--goal", "3",
@@ -885,7 +874,7 @@ fn ten_million_games_run_in_flat_memory_and_ctrl_c_gives_the_result_so_far() {
 
 #[test]
 fn a_manager_that_floods_or_never_reads_costs_the_brain_bounded_memory() {
-    light_panics();
+    common::light_panics();
     // `yes ABOUT | kxo-tui brain > /dev/null`, for 5 s.
     let flood = Running::start(&["brain"], &[]);
     let mut flood = flood;
@@ -939,7 +928,7 @@ fn a_manager_that_floods_or_never_reads_costs_the_brain_bounded_memory() {
 
 #[test]
 fn what_no_run_can_hold_is_refused_at_once_in_little_memory() {
-    light_panics();
+    common::light_panics();
     let dir = tempfile::tempdir().expect("temp dir");
     // Ten thousand engines, and a live tournament of three hundred.
     let many: Vec<String> = (0..10_000)
@@ -1069,7 +1058,7 @@ fn what_no_run_can_hold_is_refused_at_once_in_little_memory() {
 
 #[test]
 fn a_model_with_weights_past_any_sum_is_refused_not_a_panic() {
-    light_panics();
+    common::light_panics();
     let dir = tempfile::tempdir().expect("temp dir");
     let model = dir.path().join("big.model");
     let model_arg = model.display().to_string();
@@ -1135,7 +1124,7 @@ fn a_model_with_weights_past_any_sum_is_refused_not_a_panic() {
 
 #[test]
 fn a_manager_s_no_limit_is_not_read_as_no_time() {
-    light_panics();
+    common::light_panics();
     // `INFO timeout_turn 2049638230412172402`: 90% of it wrapped around to
     // almost nothing, and the brain played at once.
     let input = "START 15\r\nINFO timeout_turn 2049638230412172402\r\nBOARD\r\n7,7,2\r\n8,8,1\r\n\

@@ -72,7 +72,7 @@ fn large_screen_shows_logo_every_game_and_records() {
         assert!(t.contains(&format!("Game-{n}")), "Game-{n} missing:\n{t}");
     }
     assert!(t.contains("MCTS vs NEGA"));
-    assert!(t.contains("Records [Q]") && t.contains("Load avg [W]"));
+    assert!(t.contains("Records") && t.contains("Load"), "{t}");
     assert!(t.contains("B2 → C3"));
     assert!(t.contains("O wins"));
     assert!(t.contains("12:00:00"));
@@ -130,15 +130,13 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
     a.config.rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
     a.tab = Tab::Load;
     let t = text(&render(&a, 120, 50));
-    assert!(
-        t.contains("learner 1,234 games learned, 0 positions"),
-        "{t}"
-    );
+    assert!(t.contains("learner 1,234 games learned"), "{t}");
+    assert!(t.contains("  0 positions"), "{t}");
     assert!(t.contains("accuracy 99.3% when last saved"), "{t}");
     // Once the run has measured it, the current figure.
     a.learner_accuracy = Some((0.995, 1300));
     let t = text(&render(&a, 120, 50));
-    assert!(t.contains("accuracy 99.5% now (at 1,300 games)"), "{t}");
+    assert!(t.contains("accuracy 99.5% (at 1,300 games)"), "{t}");
     // Above 8x8 the figure is the score against the yardstick.
     let mut t = ValueTable::with_init(
         kxo_tui::game::Rules::new(15, 5).unwrap(),
@@ -148,14 +146,14 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
     a.config.rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
     a.learner_accuracy = None;
     let t = text(&render(&a, 120, 50));
-    assert!(t.contains("20,000 games learned, 0 weights"), "{t}");
+    assert!(
+        t.contains("20,000 games learned") && t.contains("0 weights"),
+        "{t}"
+    );
     assert!(t.contains("vs Negamax-256: measuring"), "{t}");
     a.learner_accuracy = Some((0.22, 20_000));
     let t = text(&render(&a, 120, 50));
-    assert!(
-        t.contains("vs Negamax-256: 22% now (at 20,000 games)"),
-        "{t}"
-    );
+    assert!(t.contains("vs Negamax-256: 22% at 20,000 games"), "{t}");
     // Without a learning player, no such line.
     let mut a = app(ColorMode::None);
     a.tab = Tab::Load;
@@ -190,8 +188,10 @@ fn marks_are_green_and_red_and_the_last_move_is_highlighted() {
     // The title starts one cell right of the box's corner, where the board
     // starts: column labels, a rule, then row 1; "1│ O │" puts the mark of
     // column c at x + 3 + 4c; the board sits one column in from the title.
-    let (gx, gy) = find(&buf, "Game-1").unwrap();
-    let cell = |col: u16, row: u16| (gx + 4 + 4 * col, gy + 3 + 2 * row);
+    // Game 1's board: the first grid top on screen ("┌───┬"), its cells
+    // four columns and two rows apart.
+    let (gx, gy) = find(&buf, "┌───┬").unwrap();
+    let cell = |col: u16, row: u16| (gx + 2 + 4 * col, gy + 1 + 2 * row);
     let o = &buf[cell(1, 1)];
     let x = &buf[cell(2, 2)];
     assert_eq!(o.symbol(), "O");
@@ -296,16 +296,18 @@ fn a_thinking_seat_shows_its_candidate_clock_and_search() {
     let t = text(&buf);
     assert!(t.contains("MCTS 41k it·B3 62%"), "{t}");
     assert!(t.contains(" 55/100ms"), "{t}");
-    // The bar: 55% of its cells filled (the box is 20 wide inside).
+    // The bar: 55% of its cells filled, up to the figures.
     let (bx, by) = find(&buf, " 55/100ms").unwrap();
-    let (gx, gy) = find(&buf, "Game-1").unwrap();
-    let bar: String = (gx..bx)
+    let (title_x, _) = find(&buf, "Game-1").unwrap();
+    let bar: String = (title_x..bx)
         .map(|x| buf[(x, by)].symbol().to_string())
         .collect();
-    assert_eq!(bar.chars().count(), 9, "{bar:?}");
-    assert_eq!(bar, "█████░░░░");
+    let cells = bar.chars().count() as f64;
+    let full = bar.chars().filter(|&c| c == '█').count() as f64;
+    assert!(cells >= 9.0 && (full / cells - 0.55).abs() < 0.1, "{bar:?}");
     // The candidate: a faint lower-case o on B3, nowhere else.
-    let cell = |col: u16, row: u16| &buf[(gx + 4 + 4 * col, gy + 3 + 2 * row)];
+    let (gx, gy) = find(&buf, "┌───┬").unwrap();
+    let cell = |col: u16, row: u16| &buf[(gx + 2 + 4 * col, gy + 1 + 2 * row)];
     let candidate = cell(1, 2);
     assert_eq!(candidate.symbol(), "o");
     assert!(candidate.modifier.contains(Modifier::DIM));
@@ -321,7 +323,7 @@ fn a_thinking_seat_shows_its_candidate_clock_and_search() {
     // Compact boards keep the candidate but drop the lines.
     let t = text(&render(&thinking_app(ColorMode::None), 80, 24));
     assert!(!t.contains("41k"), "{t}");
-    assert!(t.contains("┃ 3 · o X ·"), "{t}");
+    assert!(t.contains("3 · o X ·"), "{t}");
 }
 
 /// A Load avg snapshot with known accounting.
@@ -368,9 +370,10 @@ fn the_load_tab_shows_its_numbers_whole_at_120x50() {
         "ready now 4, peak 5 · 9.4k switch/s",
         "process cpu 98% of a core",
         "MCTS   62.0  4.1M it/s",
-        // 0.11 / 4 in the kernel's fixed point (11 bits) reads 2.7.
-        "Game-1  MCTS 11.0  5.5  2.7  NEGA  0.0  0.0  0.0",
-        "Game-9  MCTS 11.0  5.5  2.7  NEGA  0.0  0.0  0.0",
+        // 0.11 / 4 in the kernel's fixed point (11 bits) reads 2.7; a
+        // panel beside the boxes has a line a seat.
+        "G1  O MCTS 11.0  5.5  2.7",
+        "G9  X NEGA  0.0  0.0  0.0",
     ] {
         assert!(t.contains(want), "missing {want:?}:\n{t}");
     }
@@ -400,13 +403,16 @@ fn the_load_tab_fits_80x24_and_scrolls_to_every_seat() {
     let mut seen = String::new();
     for _ in 0..40 {
         seen.push_str(&text(&render(&a, 80, 24)));
+        // As the renderer does: the screen says how far the tab scrolls.
+        let room = kxo_tui::ui::scroll_room(&a, ratatui::layout::Rect::new(0, 0, 80, 24));
+        a.set_scroll_room(room);
         a.update(Action::Scroll(1), Instant::now());
     }
+    // (At 80x24 the panel is below the boxes, the whole width: a line a
+    // game.)
     for g in 1..=9 {
-        for side in ["O MCTS 11.0  5.5  2.7", "X NEGA  0.0  0.0  0.0"] {
-            let want = format!("G{g:<2} {side}");
-            assert!(seen.contains(&want), "never showed {want:?}");
-        }
+        let want = format!("Game-{g:<2} MCTS 11.0  5.5  2.7  NEGA  0.0  0.0  0.0");
+        assert!(seen.contains(&want), "never showed {want:?}");
     }
 }
 

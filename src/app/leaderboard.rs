@@ -1,8 +1,9 @@
 //! The Leaderboard tab's numbers: every finished game of the live screen,
-//! per engine and side.
+//! per engine and side, and ratings fitted over all of them at once
+//! ([`crate::elo::fit_ratings`]): beating Random is worth little.
 
 use crate::ai::EngineKind;
-use crate::elo::{EloEstimate, elo_estimate};
+use crate::elo::{EloEstimate, fit_ratings};
 use crate::game::{Outcome, Player};
 
 /// Results of one engine on one side.
@@ -30,9 +31,9 @@ impl Record {
     }
 }
 
-/// One engine's line: by side, in all, and its Elo against the engines it
-/// met (its performance rating: the difference that makes its mean score
-/// the expected one), with the 95% interval.
+/// One engine's line: by side, in all, and its rating fitted over every
+/// game (mean 0), with the 95% interval; `None` for an engine that played
+/// only itself.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
     pub engine: EngineKind,
@@ -46,13 +47,22 @@ pub struct Standing {
 pub struct Leaderboard {
     /// Per engine (in `EngineKind::ALL` order) and side.
     records: [[Record; 2]; EngineKind::COUNT],
-    /// Per engine, the score of each of its games, for the Elo interval.
-    scores: [Vec<f64>; EngineKind::COUNT],
+    /// `results[o][x]`: O's wins, draws and losses in games between them.
+    results: [[[u32; 3]; EngineKind::COUNT]; EngineKind::COUNT],
 }
 
 impl Leaderboard {
     /// Counts a finished game between `engines` (O's, X's).
     pub fn record(&mut self, engines: [EngineKind; 2], outcome: Outcome) {
+        let index = |k: EngineKind| EngineKind::ALL.iter().position(|&e| e == k);
+        if let (Some(o), Some(x)) = (index(engines[0]), index(engines[1])) {
+            let column = match outcome {
+                Outcome::Win(Player::O) => 0,
+                Outcome::Win(Player::X) => 2,
+                _ => 1,
+            };
+            self.results[o][x][column] += 1;
+        }
         for side in [Player::O, Player::X] {
             let score = match outcome {
                 Outcome::Win(p) if p == side => 1.0,
@@ -66,7 +76,6 @@ impl Leaderboard {
                 continue;
             };
             self.records[i][side.index()].add(score);
-            self.scores[i].push(score);
         }
     }
 
@@ -77,10 +86,12 @@ impl Leaderboard {
 
     /// The engines that played, best score first.
     pub fn standings(&self) -> Vec<Standing> {
+        let results: Vec<Vec<[u32; 3]>> = self.results.iter().map(|r| r.to_vec()).collect();
+        let fit = fit_ratings(&results);
         let mut rows: Vec<Standing> = EngineKind::ALL
             .iter()
             .enumerate()
-            .filter(|(i, _)| !self.scores[*i].is_empty())
+            .filter(|(i, _)| self.records[*i].iter().any(|r| r.games > 0))
             .map(|(i, &engine)| {
                 let [as_o, as_x] = self.records[i];
                 let total = Record {
@@ -94,11 +105,18 @@ impl Leaderboard {
                     as_o,
                     as_x,
                     total,
-                    elo: elo_estimate(&self.scores[i]),
+                    elo: fit.rating[i],
                 }
             })
             .collect();
-        rows.sort_by(|a, b| b.total.score().total_cmp(&a.total.score()));
+        // Best rating first; engines without one (they met only
+        // themselves) last, by score.
+        rows.sort_by(|a, b| {
+            let key = |s: &Standing| s.elo.map_or(f64::NEG_INFINITY, |e| e.diff);
+            key(b)
+                .total_cmp(&key(a))
+                .then(b.total.score().total_cmp(&a.total.score()))
+        });
         rows
     }
 }

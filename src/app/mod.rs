@@ -7,12 +7,15 @@
 //! scheduler types, so it is tested as plain data.
 
 pub mod action;
+mod game;
 pub mod human;
 pub mod keymap;
 pub mod leaderboard;
 pub mod load;
 pub mod rate;
+pub mod show;
 mod start;
+pub mod stats;
 
 pub use start::TournamentProgress;
 use start::{played_game, start_position};
@@ -23,11 +26,12 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use action::{Action, Direction, Effect};
+pub use game::{GameStatus, GameView, Thinking};
 use load::LoadSnapshot;
 use rate::MoveRate;
 
-use crate::ai::{EngineKind, SearchInfo, ThinkLimit};
-use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
+use crate::ai::{EngineKind, ThinkLimit};
+use crate::game::{Cell, Outcome, Player, Rules};
 use crate::tournament::SpecEngine;
 
 /// How long a finished game stays on screen before it restarts, unless
@@ -81,10 +85,16 @@ pub struct LiveConfig {
     pub rl: Option<crate::ai::rl::SharedTable>,
     /// The logo's colours drift slowly (off with `--no-anim`).
     pub animate: bool,
+    /// The terminal's locale is UTF-8 (else the logo is drawn with `#`).
+    pub utf8: bool,
     /// A tournament to show (`--engine` … `--format`): the boxes play its
     /// games in order, and the Leaderboard tab shows its ranking and
     /// crosstable.
     pub tournament: Option<std::rc::Rc<crate::tournament::Plan>>,
+    /// The default show's mix of boards (when the command line names no
+    /// board, engines, tournament or person): each box plays its boards in
+    /// turn; `rules` and `limit` are then unused.
+    pub show: Option<show::Show>,
 }
 
 impl Default for LiveConfig {
@@ -108,7 +118,9 @@ impl Default for LiveConfig {
             human: None,
             rl: None,
             animate: true,
+            utf8: true,
             tournament: None,
+            show: None,
         }
     }
 }
@@ -148,84 +160,16 @@ impl Tab {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum GameStatus {
-    Playing,
-    /// Over; the game restarts at `restart_at` (in human mode it waits
-    /// for the person instead).
-    Over {
-        restart_at: Option<Instant>,
-    },
-    /// A seat panicked; the message says why.
-    Failed(String),
-}
-
-/// A seat's search in progress, as its board box shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Thinking {
-    pub side: Player,
-    pub engine: EngineKind,
-    /// CPU time spent on this move so far.
-    pub used: Duration,
-    /// The move's clock; `None` when the budget is not time (iterations).
-    pub clock: Option<Duration>,
-    pub info: SearchInfo,
-    /// The search is over; the move lands once `--delay` has passed.
-    pub done: bool,
-}
-
-/// One game on the screen.
-#[derive(Clone, Debug)]
-pub struct GameView {
-    /// Index from 0; the screen shows "Game-{index + 1}".
-    pub index: usize,
-    pub pos: Position,
-    pub record: GameRecord,
-    pub engines: [EngineKind; 2],
-    /// The seats' names on screen: "MCTS", "pbrain-foo", a tournament
-    /// engine's NAME.
-    pub labels: [String; 2],
-    /// The tournament game it plays, if it plays one.
-    pub slot: Option<crate::tournament::Slot>,
-    /// How many of the record's first moves are the opening's stones.
-    pub opening: usize,
-    /// Each move's thinking time (CPU), as its seat last reported it; 0 for
-    /// the opening's stones and a person's moves.
-    pub move_cpu: Vec<Duration>,
-    pub last_move: Option<Cell>,
-    pub status: GameStatus,
-    /// Bumped at every restart, so a seat never plays into a newer game.
-    pub generation: u64,
-    /// The previous game's seats (their labels) and result.
-    pub previous: Option<([String; 2], Outcome)>,
-    /// The first move waits until then (staggered starts).
-    pub not_before: Instant,
-    /// The seat to move, while it thinks.
-    pub thinking: Option<Thinking>,
-    /// The side that lost by forfeit (an outside brain that failed), and why.
-    pub forfeit: Option<(Player, String)>,
-    /// The last MESSAGE line of an outside brain seat, and its side.
-    pub brain_says: Option<(Player, String)>,
-}
-
-impl GameView {
-    /// The result: the position's, or a win for the other side when one
-    /// forfeited.
-    pub fn outcome(&self) -> Outcome {
-        match &self.forfeit {
-            Some((loser, _)) => Outcome::Win(loser.other()),
-            None => self.pos.outcome(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
     pub finished: u64,
     pub o_wins: u64,
     pub x_wins: u64,
     pub draws: u64,
     pub moves: u64,
+    /// What the finished games were like: their lengths, and how many
+    /// repeated a recent one move for move.
+    pub story: stats::Story,
 }
 
 /// What one engine kind did on the live screen, summed over its seats.
@@ -242,8 +186,10 @@ pub struct App {
     pub config: LiveConfig,
     pub games: Vec<GameView>,
     pub tab: Tab,
-    /// Lines the tab panel is scrolled down (the UI clamps it to the content).
+    /// Lines the tab panel is scrolled down, at most `scroll_room`.
     pub tab_scroll: u16,
+    /// How far the current tab can scroll (the screen measures it).
+    scroll_room: u16,
     pub paused: bool,
     pub help: bool,
     pub quit: bool,
@@ -282,6 +228,9 @@ pub struct App {
     pub human: Option<human::HumanState>,
     /// The terminal's size (columns, rows) as last seen.
     pub screen: (u16, u16),
+    /// The largest board side a box of the grid shows (the show plays
+    /// only boards that fit).
+    fits: u8,
     /// The tournament's finished games and their report, when the screen
     /// shows one.
     pub tournament: Option<TournamentProgress>,
@@ -290,10 +239,17 @@ pub struct App {
 
 impl App {
     pub fn new(config: LiveConfig, now: Instant) -> App {
+        App::with_fits(config, now, 7)
+    }
+
+    /// A new app whose boxes show boards up to side `fits` (the first
+    /// games of the show are of boards that fit).
+    pub fn with_fits(config: LiveConfig, now: Instant, fits: u8) -> App {
         let mut app = App {
             games: Vec::with_capacity(config.games),
             tab: Tab::Records,
             tab_scroll: 0,
+            scroll_room: 0,
             paused: false,
             help: false,
             quit: false,
@@ -317,6 +273,7 @@ impl App {
                 .human
                 .map(|side| human::HumanState::new(side, config.rules.size())),
             screen: (0, 0),
+            fits,
             tournament: config.tournament.as_ref().map(|plan| {
                 let tally = crate::tournament::Tally::new(plan.settings.clone());
                 TournamentProgress {
@@ -339,7 +296,7 @@ impl App {
             } else {
                 STAGGER.mul_f64(index as f64 / count as f64)
             };
-            let (pos, record) = start_position(app.config.rules, &start.opening);
+            let (pos, record) = start_position(start.rules, &start.opening);
             app.games.push(GameView {
                 index,
                 pos,
@@ -347,6 +304,7 @@ impl App {
                 engines: start.engines,
                 labels: start.labels,
                 slot: start.slot,
+                limits: start.limits,
                 opening: start.opening.len(),
                 move_cpu: Vec::new(),
                 last_move: None,
@@ -387,27 +345,13 @@ impl App {
         }
     }
 
-    /// The CPU time seat `side` of game `index` may think per move: the
-    /// run's clock, or a tournament engine's own; `None` when its budget
-    /// is iterations.
+    /// The CPU time seat `side` of game `index` may think per move (as
+    /// settled when its game started); `None` when its budget is
+    /// iterations.
     pub fn seat_clock(&self, index: usize, side: Player) -> Option<Duration> {
-        let limit = match (
-            &self.config.tournament,
-            self.games.get(index).and_then(|g| g.slot),
-        ) {
-            (Some(plan), Some(slot)) => {
-                let spec = if side == Player::O {
-                    slot.first
-                } else {
-                    slot.second
-                };
-                plan.specs[spec].limit(self.config.limit)
-            }
-            _ => self.config.limit,
-        };
-        match limit {
-            ThinkLimit::Millis(ms) => Some(Duration::from_millis(ms)),
-            ThinkLimit::Default { .. } => None,
+        match self.games.get(index).map(|g| g.limits[side.index()]) {
+            Some(ThinkLimit::Millis(ms)) => Some(Duration::from_millis(ms)),
+            _ => None,
         }
     }
 
@@ -437,17 +381,14 @@ impl App {
         self.urgent_revision > drawn
     }
 
-    /// About how many lines the current tab has (a bound for scrolling).
-    pub fn tab_lines(&self) -> u16 {
-        let games = self.games.len() as u16;
-        match self.tab {
-            Tab::Records => games,
-            // Summary and engines, then a line per seat when narrow.
-            Tab::Load => 12 + 2 * games,
-            Tab::Leaderboard => match &self.tournament {
-                Some(t) => 16 + 2 * t.report.engines.len() as u16 + t.report.pairings.len() as u16,
-                None => 4 + EngineKind::COUNT as u16,
-            },
+    /// How far the current tab can scroll, as the screen last measured it
+    /// (the renderer tells after each frame): scrolling stops there, and a
+    /// scroll past it (the content shrank) comes back.
+    pub fn set_scroll_room(&mut self, room: u16) {
+        self.scroll_room = room;
+        if self.tab_scroll > room {
+            self.tab_scroll = room;
+            self.touch(false);
         }
     }
 
@@ -548,6 +489,7 @@ impl App {
                 restart_at: (!human_mode).then_some(now + hold),
             };
             self.totals.finished += 1;
+            self.totals.story.record(&game.record.moves);
             match outcome {
                 Outcome::Win(Player::O) => self.totals.o_wins += 1,
                 Outcome::Win(Player::X) => self.totals.x_wins += 1,
@@ -561,7 +503,6 @@ impl App {
 
     /// Starts game `index` afresh with a new pair of engines (unless fixed).
     pub fn restart_game(&mut self, index: usize, now: Instant) -> Vec<Effect> {
-        let rules = self.config.rules;
         let (failed, generation) = match self.games.get(index) {
             Some(g) => (matches!(g.status, GameStatus::Failed(_)), g.generation),
             None => return Vec::new(),
@@ -583,10 +524,11 @@ impl App {
         game.previous = Some((game.labels.clone(), game.outcome()));
         game.forfeit = None;
         game.brain_says = None;
-        (game.pos, game.record) = start_position(rules, &start.opening);
+        (game.pos, game.record) = start_position(start.rules, &start.opening);
         game.engines = start.engines;
         game.labels = start.labels;
         game.slot = start.slot;
+        game.limits = start.limits;
         game.opening = start.opening.len();
         game.move_cpu.clear();
         game.last_move = None;
@@ -710,6 +652,20 @@ impl App {
         self.screen = (width, height);
     }
 
+    /// The board sides the grid may show: the show's mix, or the one board.
+    pub fn board_sides(&self) -> Vec<u8> {
+        match &self.config.show {
+            Some(show) => show.variants.iter().map(|v| v.rules.size()).collect(),
+            None => vec![self.config.rules.size()],
+        }
+    }
+
+    /// The largest board side a box shows now (the renderer's layout
+    /// says): the show's next games are of boards that fit.
+    pub fn set_fits(&mut self, fits: u8) {
+        self.fits = fits;
+    }
+
     /// Adds a seat's work to its engine's totals.
     pub fn account_work(&mut self, kind: EngineKind, cpu: Duration, work: u64, moved: bool) {
         if let Some(i) = EngineKind::ALL.iter().position(|&k| k == kind) {
@@ -764,7 +720,7 @@ impl App {
                 self.tab_scroll = self
                     .tab_scroll
                     .saturating_add_signed(by)
-                    .min(self.tab_lines());
+                    .min(self.scroll_room);
             }
             Action::ToggleHelp => self.help = !self.help,
             Action::Escape if self.help => self.help = false,

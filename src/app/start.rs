@@ -19,10 +19,20 @@ pub struct TournamentProgress {
 /// What a game starts with: its engines, their names, the tournament game
 /// it is, and the opening's stones.
 pub(super) struct Start {
+    pub(super) rules: crate::game::Rules,
     pub(super) engines: [EngineKind; 2],
     pub(super) labels: [String; 2],
     pub(super) slot: Option<crate::tournament::Slot>,
+    /// Each side's clock, first player's first.
+    pub(super) limits: [crate::ai::ThinkLimit; 2],
     pub(super) opening: Vec<Cell>,
+}
+
+impl TournamentProgress {
+    /// Whether every game of the tournament has finished.
+    pub fn finished(&self) -> bool {
+        self.tally.done().len() >= self.tally.schedule().len() as u64
+    }
 }
 
 impl App {
@@ -36,11 +46,16 @@ impl App {
             progress.next += 1;
             let specs = [&plan.specs[slot.first], &plan.specs[slot.second]];
             return Some(Start {
+                rules: self.config.rules,
                 engines: specs.map(|s| s.kind()),
                 labels: specs.map(|s| s.name.clone()),
                 slot: Some(slot),
+                limits: specs.map(|s| s.limit(self.config.limit)),
                 opening: plan.opening(&slot),
             });
+        }
+        if let Some(start) = self.show_start(index, generation) {
+            return Some(start);
         }
         let engines = self.pick_engines();
         let rules = self.config.rules;
@@ -50,6 +65,7 @@ impl App {
             crate::tournament::opening::random(rules, self.engine_seed(index, 2, generation))
         };
         Some(Start {
+            rules,
             labels: [Player::O, Player::X].map(|side| {
                 self.config
                     .seat_label(engines[side.index()], side)
@@ -57,7 +73,32 @@ impl App {
             }),
             engines,
             slot: None,
+            limits: [self.config.limit; 2],
             opening,
+        })
+    }
+
+    /// The default show's next game for box `index`: the board of the mix
+    /// whose turn it is (among those a box can show), its two engines on
+    /// sides drawn at random, and its opening.
+    fn show_start(&mut self, index: usize, generation: u64) -> Option<Start> {
+        use rand::RngExt;
+        let variant = self
+            .config
+            .show
+            .as_ref()?
+            .pick(index, generation, self.fits)?
+            .clone();
+        let swap = self.rng.random_bool(0.5);
+        let order = if swap { [1, 0] } else { [0, 1] };
+        let engines = order.map(|i| variant.engines[i].kind());
+        Some(Start {
+            rules: variant.rules,
+            labels: engines.map(|e| e.label().to_string()),
+            engines,
+            slot: None,
+            limits: order.map(|i| variant.limits[i]),
+            opening: super::show::opening(&variant, self.engine_seed(index, 2, generation)),
         })
     }
 }

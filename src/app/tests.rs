@@ -1,6 +1,7 @@
 //! The live screen's state: its tests.
 
 use super::*;
+use crate::ai::SearchInfo;
 
 fn app() -> App {
     let config = LiveConfig {

@@ -132,7 +132,16 @@ impl Live {
     ) -> io::Result<Live> {
         let now = clock.now();
         let human = config.human.is_some();
-        let app = Rc::new(RefCell::new(App::new(config, now)));
+        // The first games are of boards the screen's boxes can show.
+        let fits = terminal.size().ok().and_then(|size| {
+            let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+            let sides = match &config.show {
+                Some(show) => show.variants.iter().map(|v| v.rules.size()).collect(),
+                None => vec![config.rules.size()],
+            };
+            crate::ui::layout::plan(area, config.games, &sides).map(|p| p.fits)
+        });
+        let app = Rc::new(RefCell::new(App::with_fits(config, now, fits.unwrap_or(7))));
         let terminal = Rc::new(RefCell::new(terminal));
         let input: InputQueue = Rc::default();
         let mut sched = Scheduler::new();
@@ -265,7 +274,7 @@ impl Live {
     fn summary(&self) -> Summary {
         let a = self.app.borrow();
         Summary {
-            totals: a.totals,
+            totals: a.totals.clone(),
             frames: self.frames.borrow().count,
             elapsed: self.clock.now().saturating_duration_since(a.started),
             score: a.human.as_ref().map(|h| h.score),

@@ -92,6 +92,18 @@ pub(crate) fn run_renderer<B: Backend>(
                 }
                 if let Ok(size) = term.size() {
                     app.borrow_mut().set_screen(size.width, size.height);
+                    // What this screen holds, measured by the drawing code:
+                    // the boards a box shows, how far the tab scrolls.
+                    let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                    let (fits, room) = {
+                        let a = app.borrow();
+                        let fits = crate::ui::grid_view(&a, area).map(|v| v.plan.fits);
+                        (fits, crate::ui::scroll_room(&a, area))
+                    };
+                    if let Some(fits) = fits {
+                        app.borrow_mut().set_fits(fits);
+                    }
+                    app.borrow_mut().set_scroll_room(room);
                 }
                 let a = app.borrow();
                 term.draw(|f| crate::ui::draw(f, &a)).map(|_| ())

@@ -269,7 +269,12 @@ fn seat_engine(
             )
         }
     };
-    Ok(spec.build(config.rules, config.limit, seed, config.rl.as_ref()))
+    // The game's own board and clock (the show mixes boards); the
+    // learner's table only where it is of that board.
+    let g = &app.games[game];
+    let rules = g.pos.rules();
+    let rl = config.rl.as_ref().filter(|t| t.borrow().rules() == rules);
+    Ok(spec.build_with(rules, g.limits[me.index()], seed, rl))
 }
 
 /// One move's thinking: the engine searches on the seat's clock; what an

@@ -143,24 +143,30 @@ pub(super) fn thinking_lines(
     ]
 }
 
-/// The head of a box: its name, and whose move, the result or the
-/// failure in words, with its style; a narrow box shortens its name to
-/// "#12" and says "X's turn". `terse` is set when even that does not fit.
+/// The head of a box: its name (and its board, when the screen mixes
+/// boards), and whose move, the result or the failure in words, with its
+/// style; a narrow box shortens its name to "#12" and says "X's turn".
+/// `terse` is set when even that does not fit.
 fn box_titles(
     c: ColorMode,
     game: &GameView,
     width: u16,
-    compact: bool,
+    board: Option<String>,
 ) -> (String, String, Style, bool) {
     let title_room = width.saturating_sub(2) as usize;
-    let long_name = format!("Game-{}", game.index + 1);
-    let wide = long_name.len() + "X to move".len() < title_room;
-    let name = if wide {
-        long_name
-    } else {
-        format!("#{}", game.index + 1)
+    let long_name = match &board {
+        Some(board) => format!("Game-{} {board}", game.index + 1),
+        None => format!("Game-{}", game.index + 1),
     };
-    let terse = compact && name.len() + "X's turn".len() >= title_room;
+    let wide = long_name.chars().count() + "X to move".len() < title_room;
+    let name = match (&board, wide) {
+        (_, true) => long_name,
+        (Some(board), false) if board.len() + 5 + "X's turn".len() < title_room => {
+            format!("#{} {board}", game.index + 1)
+        }
+        _ => format!("#{}", game.index + 1),
+    };
+    let terse = name.len() + "X's turn".len() >= title_room;
     let (right, right_style) = match &game.status {
         GameStatus::Playing => {
             let side = game.pos.to_move();
@@ -184,20 +190,41 @@ fn box_titles(
     (name, right, right_style, terse)
 }
 
-pub fn draw_game(
-    frame: &mut Frame,
-    app: &App,
-    game: &GameView,
-    rect: Rect,
-    style: BoardStyle,
-    selected: bool,
-) {
+/// A board's name in a box title: "6x6·5" (side, and marks in a row).
+pub fn board_name(rules: crate::game::Rules) -> String {
+    format!("{n}x{n}·{}", rules.goal(), n = rules.size())
+}
+
+/// Columns the thinking lines want beside a board.
+const BESIDE: u16 = 18;
+
+/// Draws `game` in `rect`, its board as large as the box allows; the
+/// selected game's box stands out.
+pub fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, selected: bool) {
     let c = app.config.color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    let compact = style == BoardStyle::Compact;
+    let rules = game.pos.rules();
+    let n = rules.size();
+    let board = app.config.show.as_ref().map(|_| board_name(rules));
+    let (name, right, right_style, terse) = box_titles(c, game, rect.width, board);
+    let inner_size = (rect.width.saturating_sub(2), rect.height.saturating_sub(2));
+    // The largest board with room for the thinking lines, below it or
+    // beside it; else the largest board.
+    let (style, below) = [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact]
+        .into_iter()
+        .find_map(|style| {
+            let (w, h) = layout::board_size(style, n as u16);
+            let fits = w <= inner_size.0 && h <= inner_size.1;
+            let below = h + THINKING_LINES <= inner_size.1;
+            let beside = w + 1 + BESIDE <= inner_size.0;
+            (fits && (below || beside)).then_some((style, below))
+        })
+        .unwrap_or_else(|| {
+            let style = layout::style_for(inner_size, n as u16, 0).unwrap_or(BoardStyle::Compact);
+            (style, false)
+        });
+    let compact = style == BoardStyle::Compact && !below;
     let (o, x) = (game.labels[0].clone(), game.labels[1].clone());
-    let thinking = game.thinking.as_ref().filter(|_| !compact);
-    let (name, right, right_style, terse) = box_titles(c, game, rect.width, compact);
     // Bottom: the engines, the one thinking underlined.
     let thinker = game
         .thinking
@@ -242,27 +269,43 @@ pub fn draw_game(
         .title_bottom(bottom.centered());
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    let marks = marks(game);
-    let n = app.config.rules.size();
-    let lines = board::lines(&game.pos, style, c, marks);
+    let lines = board::lines(&game.pos, style, c, marks(game));
     let (bw, bh) = layout::board_size(style, n as u16);
-    let x0 = inner.x + inner.width.saturating_sub(bw) / 2;
-    let area = Rect::new(x0, inner.y, bw.min(inner.width), bh.min(inner.height));
+    let beside = !below && inner.width >= bw + 1 + BESIDE;
+    let x0 = if beside {
+        inner.x + inner.width.saturating_sub(bw + 1 + BESIDE) / 2
+    } else {
+        inner.x + inner.width.saturating_sub(bw) / 2
+    };
+    let spare = inner
+        .height
+        .saturating_sub(bh + if below { THINKING_LINES } else { 0 });
+    let y0 = inner.y + spare / 2;
+    let area = Rect::new(x0, y0, bw.min(inner.width), bh.min(inner.height));
     frame.render_widget(Paragraph::new(lines), area);
-    if compact || inner.height < bh + THINKING_LINES {
+    let info = if below {
+        Rect::new(inner.x, y0 + bh, inner.width, THINKING_LINES)
+    } else if beside {
+        let x = x0 + bw + 1;
+        Rect::new(
+            x,
+            y0,
+            inner.right().saturating_sub(x),
+            THINKING_LINES.min(inner.height),
+        )
+    } else {
         return;
-    }
-    let below = Rect::new(inner.x, inner.y + bh, inner.width, THINKING_LINES);
-    let text = match (thinking, &game.status) {
+    };
+    let text = match (&game.thinking, &game.status) {
         (Some(t), GameStatus::Playing) => {
-            thinking_lines(c, t, (inner.width as usize).saturating_sub(11), n)
+            thinking_lines(c, t, (info.width as usize).saturating_sub(11).max(4), n)
         }
-        (_, GameStatus::Playing) if app.now < game.not_before => {
+        (_, GameStatus::Playing) if !app.paused && app.now < game.not_before => {
             vec![Line::from(Span::styled("starting…", c.dim()))]
         }
         _ => Vec::new(),
     };
-    frame.render_widget(Paragraph::new(text), below);
+    frame.render_widget(Paragraph::new(text), info);
 }
 
 #[cfg(test)]

@@ -12,8 +12,6 @@ pub const MIN_HEIGHT: u16 = 12;
 /// The tab panel needs at least this much room below or beside the grid;
 /// below, it would like a line per game (plus borders and the tab bar).
 const TABS_MIN_HEIGHT: u16 = 6;
-const TABS_MIN_WIDTH: u16 = 34;
-const TAB_CHROME: u16 = 3;
 /// Header heights: the logo's rows, or two text lines.
 const COMPACT_HEADER: u16 = 2;
 
@@ -80,116 +78,134 @@ pub struct Plan {
     pub logo: bool,
     pub grid: Rect,
     pub tabs: Rect,
-    pub style: BoardStyle,
     pub columns: u16,
     /// One rect per game shown, in order; fewer than the games when they
-    /// do not all fit.
+    /// do not all fit. The boxes fill the grid: each game draws its board
+    /// as large as its box allows.
     pub boxes: Vec<Rect>,
+    /// The largest board side (of those asked about) whose board fits a
+    /// box: the show plays only those.
+    pub fits: u8,
 }
 
-/// Lays out `games` boards of side `n` in `area`; `None` when the area is
-/// too small to use.
-pub fn plan(area: Rect, games: usize, n: u16) -> Option<Plan> {
+/// The tab panel beside the grid from this width on, at least this wide
+/// (the Load tab's summary lines whole).
+const PANEL_BESIDE_FROM: u16 = 100;
+const PANEL_MIN_WIDTH: u16 = 40;
+
+/// The smallest box that shows a board of side `n`: its compact drawing
+/// and the borders.
+pub fn min_box(n: u16) -> (u16, u16) {
+    box_size(BoardStyle::Compact, n)
+}
+
+/// The largest style of board `n` that fits `inner` (a box without its
+/// borders) with `spare` lines left below it.
+pub fn style_for(inner: (u16, u16), n: u16, spare: u16) -> Option<BoardStyle> {
+    [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact]
+        .into_iter()
+        .find(|&style| {
+            let (w, h) = board_size(style, n);
+            w <= inner.0 && h + spare <= inner.1
+        })
+}
+
+/// Lays out `games` boxes in `area` for boards of the sides `sizes` (one
+/// side for a uniform screen; the show's mix otherwise): the header, the
+/// tab panel beside the grid when the screen is wide or below it, and the
+/// boxes filling the grid. `None` when the area is too small to use.
+pub fn plan(area: Rect, games: usize, sizes: &[u8]) -> Option<Plan> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
-    let games16 = games.max(1) as u16;
+    let smallest = sizes.iter().copied().min().unwrap_or(4) as u16;
     let logo_h = super::logo::height().max(COMPACT_HEADER);
-    // The boards' size comes first: the logo gives way before they shrink.
-    // Large boards only where a wide screen holds them all, in up to five
-    // columns: a 200x60 terminal shows nine 4x4 games that way.
-    for style in [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact] {
-        let most_columns: &[u16] = if style == BoardStyle::Large {
-            &[5, 4, 3, 2, 1]
-        } else {
-            &[3, 2, 1]
-        };
-        for header_h in [logo_h, COMPACT_HEADER] {
-            let (bw, bh) = live_box_size(style, n);
-            for &columns in most_columns {
-                if columns > games16 {
-                    continue;
-                }
-                let rows = games16.div_ceil(columns);
-                let (gw, gh) = (columns * bw, rows * bh);
-                let rest = area.height - header_h;
-                if gh > rest || gw > area.width {
-                    continue;
-                }
-                let header = Rect::new(area.x, area.y, area.width, header_h);
-                let wanted = games16 + TAB_CHROME;
-                // Below with a line per game, else beside, else below and short.
-                let below = rest - gh >= wanted
-                    || (rest - gh >= TABS_MIN_HEIGHT && area.width - gw < TABS_MIN_WIDTH);
-                let (grid, tabs) = if below {
-                    let grid = Rect::new(area.x, area.y + header_h, area.width, gh);
-                    (
-                        grid,
-                        Rect::new(area.x, grid.bottom(), area.width, rest - gh),
-                    )
-                } else if area.width - gw >= TABS_MIN_WIDTH {
-                    let grid = Rect::new(area.x, area.y + header_h, gw, rest);
-                    (grid, Rect::new(grid.right(), grid.y, area.width - gw, rest))
-                } else {
-                    continue;
-                };
-                let logo = header_h == logo_h;
-                return Some(finish(
-                    header, logo, grid, tabs, style, columns, games, bw, bh,
-                ));
-            }
+    let logo = area.height >= 30 && area.width >= 80;
+    let header_h = if logo { logo_h } else { COMPACT_HEADER };
+    let header = Rect::new(area.x, area.y, area.width, header_h);
+    let rest = Rect::new(
+        area.x,
+        area.y + header_h,
+        area.width,
+        area.height - header_h,
+    );
+    let (grid, tabs) = if area.width >= PANEL_BESIDE_FROM {
+        let panel = (area.width * 32 / 100).clamp(PANEL_MIN_WIDTH, 60);
+        let grid = Rect::new(rest.x, rest.y, rest.width - panel, rest.height);
+        (grid, Rect::new(grid.right(), rest.y, panel, rest.height))
+    } else {
+        let min = min_box(smallest);
+        // As many rows of the smallest boxes as leave the panel its lines.
+        let panel = (rest.height / 3).clamp(TABS_MIN_HEIGHT, 12);
+        let grid_h = rest
+            .height
+            .saturating_sub(panel)
+            .max(min.1.min(rest.height));
+        let grid = Rect::new(rest.x, rest.y, rest.width, grid_h);
+        (
+            grid,
+            Rect::new(rest.x, grid.bottom(), rest.width, rest.height - grid_h),
+        )
+    };
+    let games16 = games.max(1) as u16;
+    let (min_w, min_h) = min_box(smallest);
+    // The arrangement whose boxes show the largest board, then the largest
+    // boxes (in cells, a character twice as tall as wide).
+    let fits_in = |w: u16, h: u16| {
+        sizes
+            .iter()
+            .copied()
+            .filter(|&n| {
+                let (bw, bh) = min_box(n as u16);
+                bw <= w && bh <= h
+            })
+            .max()
+    };
+    let best = (1..=games16)
+        .filter_map(|columns| {
+            let rows = games16.div_ceil(columns);
+            let (w, h) = (grid.width / columns, grid.height / rows);
+            (w >= min_w && h >= min_h).then(|| {
+                let fits = fits_in(w, h).unwrap_or(0);
+                let empty = columns * rows - games16;
+                (
+                    fits,
+                    (w / 2).min(h),
+                    std::cmp::Reverse(empty),
+                    columns,
+                    w,
+                    h,
+                )
+            })
+        })
+        .max_by_key(|&(fits, side, empty, ..)| (fits, side, empty));
+    let (columns, bw, bh, shown) = match best {
+        Some((_, _, _, columns, w, h)) => (columns, w, h, games),
+        None => {
+            // Not all fit: pages of as many of the smallest boxes as fit.
+            let columns = (grid.width / min_w).clamp(1, games16);
+            let rows = (grid.height / min_h).max(1);
+            let shown = games.min((columns * rows) as usize);
+            (columns, grid.width / columns, min_h.min(grid.height), shown)
         }
-    }
-    // Not everything fits: compact boards, as many rows as leave room for
-    // a small tab panel below.
-    let style = BoardStyle::Compact;
-    let (bw, bh) = box_size(style, n);
-    let header = Rect::new(area.x, area.y, area.width, COMPACT_HEADER);
-    let rest = area.height - COMPACT_HEADER;
-    // As many columns as the width holds: a wide screen shows more games
-    // a page (36 at 200x60).
-    let columns = (area.width / bw).clamp(1, games16);
-    let rows = (rest.saturating_sub(3) / bh).max(1);
-    let gh = (rows * bh).min(rest);
-    let grid = Rect::new(area.x, header.bottom(), area.width, gh);
-    let tabs = Rect::new(area.x, grid.bottom(), area.width, rest - gh);
-    let shown = games.min((rows * columns) as usize);
-    Some(finish(
-        header, false, grid, tabs, style, columns, shown, bw, bh,
-    ))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn finish(
-    header: Rect,
-    logo: bool,
-    grid: Rect,
-    tabs: Rect,
-    style: BoardStyle,
-    columns: u16,
-    shown: usize,
-    bw: u16,
-    bh: u16,
-) -> Plan {
-    // Centre the block of boxes in the grid area.
-    let used_w = columns.min(shown.max(1) as u16) * bw;
-    let x0 = grid.x + (grid.width.saturating_sub(used_w)) / 2;
+    };
+    let fits = fits_in(bw, bh).unwrap_or(smallest as u8);
     let boxes = (0..shown)
         .map(|i| {
             let (r, c) = (i as u16 / columns, i as u16 % columns);
-            Rect::new(x0 + c * bw, grid.y + r * bh, bw, bh)
+            Rect::new(grid.x + c * bw, grid.y + r * bh, bw, bh)
         })
         .filter(|b| b.bottom() <= grid.bottom() && b.right() <= grid.right())
         .collect();
-    Plan {
+    Some(Plan {
         header,
         logo,
         grid,
         tabs,
-        style,
         columns,
         boxes,
-    }
+        fits,
+    })
 }
 
 #[cfg(test)]
@@ -197,7 +213,7 @@ mod tests {
     use super::*;
 
     fn plan_for(w: u16, h: u16, games: usize) -> Option<Plan> {
-        plan(Rect::new(0, 0, w, h), games, 4)
+        plan(Rect::new(0, 0, w, h), games, &[4])
     }
 
     fn inside(outer: Rect, inner: Rect) -> bool {
@@ -207,34 +223,43 @@ mod tests {
             && inner.bottom() <= outer.bottom()
     }
 
-    #[test]
-    fn large_terminal_gets_logo_full_boards_and_tabs_beside() {
-        // Below the grid there would be room for only 5 of 9 record lines.
-        let p = plan_for(120, 50, 9).unwrap();
-        assert!(p.logo);
-        assert_eq!(p.style, BoardStyle::Full);
-        assert_eq!(p.columns, 3);
-        assert_eq!(p.boxes.len(), 9);
-        assert!(p.tabs.x >= p.grid.right());
-        assert!(p.tabs.width >= 50);
+    /// The share of the screen the boxes and the panel cover.
+    fn coverage(p: &Plan, area: Rect) -> f64 {
+        let boxes: u32 = p.boxes.iter().map(|b| b.area()).sum();
+        (boxes + p.tabs.area()) as f64 / area.area() as f64
     }
 
     #[test]
-    fn tall_terminal_puts_tabs_below_with_a_line_per_game() {
-        let p = plan_for(100, 60, 9).unwrap();
-        assert!(p.logo);
-        assert_eq!(p.style, BoardStyle::Full);
-        assert_eq!(p.tabs.x, 0);
-        assert!(p.tabs.y >= p.grid.bottom());
-        assert!(p.tabs.height >= 12);
+    fn wide_terminals_put_the_panel_beside_boxes_that_fill_the_rest() {
+        for (w, h) in [(120, 40), (200, 60)] {
+            let area = Rect::new(0, 0, w, h);
+            let p = plan(area, 9, &[4, 5, 6, 7, 15]).unwrap();
+            assert!(p.logo);
+            assert_eq!(p.boxes.len(), 9);
+            assert!(p.tabs.x >= p.grid.right(), "{w}x{h}");
+            assert!(p.tabs.height >= h - 10, "{w}x{h}");
+            assert!(
+                coverage(&p, area) >= 0.70,
+                "{w}x{h}: {}",
+                coverage(&p, area)
+            );
+        }
+        // A wide screen shows Gomoku; 120x40 the boards up to 7x7.
+        assert_eq!(
+            plan(Rect::new(0, 0, 200, 60), 9, &[4, 7, 15]).unwrap().fits,
+            15
+        );
+        assert_eq!(
+            plan(Rect::new(0, 0, 120, 40), 9, &[4, 7, 15]).unwrap().fits,
+            7
+        );
     }
 
     #[test]
-    fn eighty_by_twenty_four_fits_all_nine_games_with_tabs_beside() {
+    fn eighty_by_twenty_four_fits_all_nine_games() {
         let p = plan_for(80, 24, 9).unwrap();
         assert_eq!(p.boxes.len(), 9);
-        assert_eq!(p.style, BoardStyle::Compact);
-        assert!(p.tabs.x >= p.grid.right());
+        assert!(p.tabs.height >= 4);
     }
 
     #[test]
@@ -247,26 +272,34 @@ mod tests {
     }
 
     #[test]
+    fn the_largest_style_that_fits_a_box_is_chosen() {
+        assert_eq!(style_for((40, 20), 4, 2), Some(BoardStyle::Large));
+        assert_eq!(style_for((20, 12), 4, 2), Some(BoardStyle::Full));
+        assert_eq!(style_for((12, 6), 4, 0), Some(BoardStyle::Compact));
+        assert_eq!(style_for((8, 6), 4, 0), None);
+    }
+
+    #[test]
     fn nothing_overlaps_or_leaves_the_screen_at_any_size() {
-        for n in [3u16, 4, 8] {
+        for sizes in [&[3u8][..], &[4], &[8], &[4, 5, 6, 7, 15]] {
             for w in (40..=200).step_by(7) {
                 for h in (12..=70).step_by(3) {
                     let area = Rect::new(0, 0, w, h);
                     for games in [1, 4, 9, 16] {
-                        let p = plan(area, games, n).unwrap();
+                        let p = plan(area, games, sizes).unwrap();
                         for r in [p.header, p.grid, p.tabs] {
-                            assert!(inside(area, r), "{w}x{h} n={n}: {r:?}");
+                            assert!(inside(area, r), "{w}x{h} {sizes:?}: {r:?}");
                         }
                         assert!(!p.header.intersects(p.grid) && !p.grid.intersects(p.tabs));
+                        assert!(!p.boxes.is_empty(), "{w}x{h} {sizes:?} {games}");
                         for (i, b) in p.boxes.iter().enumerate() {
-                            assert!(
-                                inside(p.grid, *b),
-                                "{w}x{h} n={n} games={games}: {b:?} in {:?}",
-                                p.grid
-                            );
+                            assert!(inside(p.grid, *b), "{w}x{h} {sizes:?} {games}: {b:?}");
                             for other in &p.boxes[i + 1..] {
                                 assert!(!b.intersects(*other));
                             }
+                            let (mw, mh) = min_box(p.fits as u16);
+                            let room = p.grid.width >= mw && p.grid.height >= mh;
+                            assert!(!room || (b.width >= mw && b.height >= mh), "{w}x{h}: {b:?}");
                         }
                     }
                 }

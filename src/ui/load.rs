@@ -17,6 +17,9 @@ use crate::app::load::HISTORY;
 
 /// The chart needs this many rows to be worth drawing.
 const CHART_MIN_HEIGHT: u16 = 9;
+/// The summary's lines at the top of the tab (load averages, queue, CPU):
+/// kept above the chart whatever else scrolls.
+const SUMMARY_LINES: u16 = 6;
 /// Below this width, seats get a line each instead of a line per game.
 const WIDE: u16 = 47;
 /// The chart's window: the history's span, in seconds.
@@ -94,8 +97,11 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         // The learning player's model: it learns from every game an rl
         // seat finishes.
         out.push(Line::from(format!(
-            "learner {} games learned, {} {}",
-            crate::text::thousands(t.games),
+            "learner {} games learned",
+            crate::text::thousands(t.games)
+        )));
+        out.push(Line::from(format!(
+            "  {} {}",
             crate::text::thousands(t.len() as u64),
             t.what_it_holds(),
         )));
@@ -103,24 +109,24 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         let accuracy = match (app.learner_accuracy, t.accuracy) {
             // Above 8x8: its score against the yardstick, not the solver.
             (Some((now, at)), _) if big => format!(
-                "        vs Negamax-{}: {:.0}% now (at {} games)",
+                "  vs Negamax-{}: {:.0}% at {} games",
                 crate::ai::big::yardstick::YARDSTICK_TICKS * 128,
                 100.0 * now,
                 crate::text::thousands(at)
             ),
             (None, _) if big => format!(
-                "        vs Negamax-{}: measuring",
+                "  vs Negamax-{}: measuring",
                 crate::ai::big::yardstick::YARDSTICK_TICKS * 128
             ),
             (Some((now, at)), _) => format!(
-                "        accuracy {:.1}% now (at {} games)",
+                "  accuracy {:.1}% (at {} games)",
                 100.0 * now,
                 crate::text::thousands(at)
             ),
             (None, Some(saved)) => {
-                format!("        accuracy {:.1}% when last saved", 100.0 * saved)
+                format!("  accuracy {:.1}% when last saved", 100.0 * saved)
             }
-            (None, None) => "        accuracy not measured yet".to_string(),
+            (None, None) => "  accuracy not measured yet".to_string(),
         };
         out.push(Line::from(Span::styled(accuracy, c.dim())));
     }
@@ -239,20 +245,25 @@ pub fn chart<'a>(app: &App, avg: &'a [(f64, f64)], ready: &'a [(f64, f64)]) -> C
         )
 }
 
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+/// The tab in `area`: its text, the part of `area` the text scrolls in,
+/// and the chart's part. The chart is kept whenever the panel holds it
+/// and the summary above it (the per-seat lines scroll instead).
+pub fn parts(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect, Option<Rect>) {
     let text = lines(app, area.width);
     let needed = text.len() as u16;
-    let chart_room = area.height.saturating_sub(needed);
-    let (text_area, chart_area) = if chart_room >= CHART_MIN_HEIGHT {
-        let [t, ch] =
-            Layout::vertical([Constraint::Length(needed), Constraint::Min(0)]).areas(area);
-        (t, Some(ch))
+    let text_h = if area.height >= needed + CHART_MIN_HEIGHT {
+        needed
+    } else if area.height >= SUMMARY_LINES + CHART_MIN_HEIGHT {
+        area.height - CHART_MIN_HEIGHT
     } else {
-        (area, None)
+        return (text, area, None);
     };
-    super::draw_scrolled(frame, app, text, text_area);
-    if let Some(chart_area) = chart_area {
-        let (avg, ready) = chart_points(app);
-        frame.render_widget(chart(app, &avg, &ready), chart_area);
-    }
+    let [t, ch] = Layout::vertical([Constraint::Length(text_h), Constraint::Min(0)]).areas(area);
+    (text, t, Some(ch))
+}
+
+/// The run-queue chart in `area`.
+pub fn draw_chart(frame: &mut Frame, app: &App, area: Rect) {
+    let (avg, ready) = chart_points(app);
+    frame.render_widget(chart(app, &avg, &ready), area);
 }

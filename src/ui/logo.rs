@@ -1,6 +1,8 @@
-//! The logo (`assets/logo.txt`, letters with a shaded extrusion), coloured
-//! as lolcat does: a rainbow that runs once across its full width, drifting
-//! a little every second unless animation is off.
+//! The logo (`assets/logo.txt`: "kxo" in solid blocks, which every
+//! terminal font draws whole, where shaded blocks dither), coloured as
+//! lolcat does: a rainbow that runs once across its full width, drifting a
+//! little every second unless animation is off. Without UTF-8 it is drawn
+//! with `#`.
 
 use ratatui::text::{Line, Span};
 
@@ -47,14 +49,26 @@ pub fn height() -> u16 {
     LOGO.lines().count() as u16
 }
 
+/// Whether the terminal's locale is UTF-8 (`LC_ALL`, else `LC_CTYPE`,
+/// else `LANG`, as the C library reads them).
+pub fn utf8_locale() -> bool {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    locale.contains("utf-8") || locale.contains("utf8")
+}
+
 /// The logo as styled lines, one span per character, the rainbow moved
-/// on by `drift` colour steps.
-pub fn lines(mode: ColorMode, drift: f64) -> Vec<Line<'static>> {
+/// on by `drift` colour steps; `#` for the blocks without UTF-8.
+pub fn lines(mode: ColorMode, drift: f64, utf8: bool) -> Vec<Line<'static>> {
     LOGO.lines()
         .enumerate()
         .map(|(row, text)| {
             let spans: Vec<Span> = text
                 .chars()
+                .map(|ch| if utf8 || ch == ' ' { ch } else { '#' })
                 .enumerate()
                 .map(|(col, ch)| {
                     let (r, g, b) = rainbow(rainbow_index(row, col) + drift);
@@ -73,6 +87,16 @@ pub fn lines(mode: ColorMode, drift: f64) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_logo_is_solid_blocks_or_hashes() {
+        assert!(LOGO.chars().all(|c| matches!(c, '█' | ' ' | '\n')));
+        let plain: String = lines(ColorMode::None, 0.0, false)
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        assert!(plain.is_ascii() && plain.contains('#'));
+    }
 
     #[test]
     fn one_line_of_the_logo_spans_the_whole_rainbow() {

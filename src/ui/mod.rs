@@ -8,6 +8,8 @@ pub mod leaderboard;
 pub mod load;
 pub mod logo;
 pub mod palette;
+pub mod records;
+pub mod table;
 pub mod zoom;
 
 use ratatui::Frame;
@@ -17,7 +19,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Tabs, Wrap};
 
 use crate::app::keymap::{KEYMAP, in_scope, key_bar};
-use crate::app::{App, GameStatus, Tab};
+use crate::app::{App, Tab};
 use crate::game::{Outcome, Player};
 use layout::{MIN_HEIGHT, MIN_WIDTH, Plan};
 
@@ -67,9 +69,8 @@ pub struct GridView {
 /// The grid's view of `app` on a screen of `area` (live screen); `None`
 /// when the screen is too small.
 pub fn grid_view(app: &App, area: Rect) -> Option<GridView> {
-    let n = app.config.rules.size() as u16;
     let games = app.games.len();
-    let plan = layout::plan(area, games, n)?;
+    let plan = layout::plan(area, games, &app.board_sides())?;
     let per_page = plan.boxes.len().max(1);
     let pages = games.div_ceil(per_page).max(1);
     let page = app.page.min(pages - 1);
@@ -231,12 +232,15 @@ pub(crate) fn draw_header(
 ) {
     let c = app.config.color;
     let rules = app.config.rules;
-    let title = format!(
-        "kxo-tui  {}x{}, {} in a row",
-        rules.size(),
-        rules.size(),
-        rules.goal()
-    );
+    let title = match &app.config.show {
+        Some(_) => "kxo-tui  a mix of boards, engines close in strength".to_string(),
+        None => format!(
+            "kxo-tui  {}x{}, {} in a row",
+            rules.size(),
+            rules.size(),
+            rules.goal()
+        ),
+    };
     if logo {
         let logo_w = logo::width() + 2;
         let [left, right] =
@@ -248,7 +252,7 @@ pub(crate) fn draw_header(
         } else {
             0.0
         };
-        frame.render_widget(Paragraph::new(logo::lines(c, drift)), left);
+        frame.render_widget(Paragraph::new(logo::lines(c, drift, app.config.utf8)), left);
         let text = vec![
             Line::from(Span::styled(
                 title,
@@ -294,14 +298,7 @@ fn draw_grid(frame: &mut Frame, app: &App, view: &GridView) {
     for (i, rect) in view.boxes.iter().enumerate() {
         let index = view.first + i;
         let selected = index == view.selected;
-        game_box::draw_game(
-            frame,
-            app,
-            &app.games[index],
-            *rect,
-            view.plan.style,
-            selected,
-        );
+        game_box::draw_game(frame, app, &app.games[index], *rect, selected);
     }
 }
 
@@ -350,6 +347,57 @@ pub fn result_text(outcome: Outcome) -> &'static str {
     }
 }
 
+/// The tab panel's parts in `area`: its tab bar and its body (a short
+/// panel drops its border, so it still shows some content).
+fn tab_parts(area: Rect) -> Option<(Option<Rect>, Rect, Rect)> {
+    let (border, inner) = if area.height >= 5 {
+        let block = Block::default().borders(Borders::ALL);
+        (Some(area), block.inner(area))
+    } else {
+        (None, area)
+    };
+    if inner.height == 0 {
+        return None;
+    }
+    let [bar, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
+    Some((border, bar, body))
+}
+
+/// The current tab's text and the part of `body` it scrolls in (the Load
+/// tab keeps the rest for its chart).
+fn tab_text(app: &App, body: Rect) -> (Vec<Line<'static>>, Rect) {
+    match app.tab {
+        Tab::Records => (records::lines(app), body),
+        Tab::Load => {
+            let (lines, text, _) = load::parts(app, body);
+            (lines, text)
+        }
+        Tab::Leaderboard => (leaderboard::lines(app, body.width), body),
+    }
+}
+
+/// Lines `lines` take in `width` columns, long ones wrapped.
+fn wrapped_height(lines: &[Line], width: u16) -> u16 {
+    let width = width.max(1) as usize;
+    let total: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+    total.min(u16::MAX as usize) as u16
+}
+
+/// How far the current tab can scroll on a screen of `area`: the lines
+/// below its panel's bottom (0 when it all shows). The renderer tells the
+/// state after each frame, so scrolling stops where the content does.
+pub fn scroll_room(app: &App, area: Rect) -> u16 {
+    let tabs = match &app.human {
+        Some(_) => human::plan(area, app.config.rules.size() as u16).map(|p| p.tabs),
+        None => grid_view(app, area).map(|v| v.plan.tabs),
+    };
+    let Some((_, _, body)) = tabs.filter(|t| t.height >= 2).and_then(tab_parts) else {
+        return 0;
+    };
+    let (lines, text) = tab_text(app, body);
+    wrapped_height(&lines, text.width).saturating_sub(text.height)
+}
+
 pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     let c = app.config.color;
     let selected = match app.tab {
@@ -357,92 +405,30 @@ pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
         Tab::Load => 1,
         Tab::Leaderboard => 2,
     };
-    // A short panel drops its border, so it still shows some content.
-    let inner = if area.height >= 5 {
-        let block = Block::default().borders(Borders::ALL).border_style(c.dim());
-        let inner = block.inner(area);
-        frame.render_widget(block, area);
-        inner
-    } else {
-        area
-    };
-    if inner.height == 0 {
+    let Some((border, bar, body)) = tab_parts(area) else {
         return;
+    };
+    if let Some(border) = border {
+        let block = Block::default().borders(Borders::ALL).border_style(c.dim());
+        frame.render_widget(block, border);
     }
-    let [bar, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
     let tabs = Tabs::new(tab_titles(bar.width).to_vec())
         .select(selected)
         .style(c.dim())
         .highlight_style(Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED));
     frame.render_widget(tabs, bar);
-    match app.tab {
-        Tab::Records => draw_records(frame, app, body),
-        Tab::Load => load::draw(frame, app, body),
-        Tab::Leaderboard => leaderboard::draw(frame, app, body),
-    }
-}
-
-fn draw_records(frame: &mut Frame, app: &App, area: Rect) {
-    if app.human.is_some() {
+    if app.tab == Tab::Records && app.human.is_some() {
         let lines = human::record_lines(app);
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
         return;
     }
-    let c = app.config.color;
-    let warning = app
-        .config
-        .warning
-        .iter()
-        .map(|w| Line::from(Span::styled(format!("warning: {w}"), c.warn())));
-    let lines: Vec<Line> = warning
-        .chain(app.games.iter().map(|g| {
-            let mut spans = vec![
-                Span::styled(
-                    format!("Game-{:<3}", g.index + 1),
-                    Style::default().add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(format!("{} vs {}  ", g.labels[0], g.labels[1])),
-            ];
-            let moves = g.record.notation();
-            spans.push(Span::raw(if moves.is_empty() {
-                "(no moves yet)".to_string()
-            } else {
-                moves
-            }));
-            match &g.status {
-                GameStatus::Over { .. } => spans.push(Span::styled(
-                    format!("  {}", result_text(g.outcome())),
-                    c.warn(),
-                )),
-                GameStatus::Failed(msg) => {
-                    spans.push(Span::styled(format!("  FAILED: {msg}"), c.error()))
-                }
-                GameStatus::Playing => {}
-            }
-            if let Some((loser, why)) = &g.forfeit {
-                spans.push(Span::styled(
-                    format!("  ({loser} forfeits: {why})"),
-                    c.error(),
-                ));
-            }
-            if let Some((side, said)) = &g.brain_says {
-                spans.push(Span::styled(format!("  {side} says: {said}"), c.dim()));
-            }
-            if let Some((labels, outcome)) = &g.previous {
-                spans.push(Span::styled(
-                    format!(
-                        "  (previous: {} vs {}, {})",
-                        labels[0],
-                        labels[1],
-                        result_text(*outcome)
-                    ),
-                    c.dim(),
-                ));
-            }
-            Line::from(spans)
-        }))
-        .collect();
-    draw_scrolled(frame, app, lines, area);
+    let (lines, text) = tab_text(app, body);
+    draw_scrolled(frame, app, lines, text);
+    if app.tab == Tab::Load
+        && let (_, _, Some(chart_area)) = load::parts(app, body)
+    {
+        load::draw_chart(frame, app, chart_area);
+    }
 }
 
 pub(crate) fn draw_help(frame: &mut Frame, app: &App, area: Rect) {

@@ -19,13 +19,20 @@ const INFO_WIDTH: u16 = 26;
 
 pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
     let c = app.config.color;
-    let n = app.config.rules.size();
+    let n = game.pos.rules().size();
     let block = Block::default()
         .borders(Borders::ALL)
         .border_type(BorderType::Thick)
         .border_style(c.accent())
         .title(Line::from(Span::styled(
-            format!("Game-{} (Esc or a click: all games)", game.index + 1),
+            match &app.config.show {
+                Some(_) => format!(
+                    "Game-{} {} (Esc or a click: all games)",
+                    game.index + 1,
+                    super::game_box::board_name(game.pos.rules())
+                ),
+                None => format!("Game-{} (Esc or a click: all games)", game.index + 1),
+            },
             Style::default().add_modifier(Modifier::BOLD),
         )));
     let inner = block.inner(area);
@@ -67,7 +74,7 @@ pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
 /// The panel: engines, state, search, messages, record.
 pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
     let c = app.config.color;
-    let n = app.config.rules.size();
+    let n = game.pos.rules().size();
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut lines = vec![
         Line::from(vec![

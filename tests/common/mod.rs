@@ -53,6 +53,9 @@ impl Session {
         let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
+        cmd.env("LANG", "C.UTF-8");
+        cmd.env_remove("LC_ALL");
+        cmd.env_remove("LC_CTYPE");
         cmd.env_remove("NO_COLOR");
         let data = tempfile::tempdir().expect("temp data dir");
         cmd.env("XDG_DATA_HOME", data.path());
@@ -316,6 +319,18 @@ pub fn run_fed(
     run_env(args, &[], feed, limit)
 }
 
+/// A child's peak memory counts this process's at the moment it was
+/// spawned (it shares our memory until it runs its program), and a panic
+/// that prints a backtrace makes this process large: failures print their
+/// message alone, so that a failing test leaves the others' memory
+/// figures the children's own.
+pub fn light_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| eprintln!("{info}")));
+    });
+}
+
 /// [`run_fed`] with `env` added to the environment.
 pub fn run_env(
     args: &[&str],
@@ -323,6 +338,7 @@ pub fn run_env(
     feed: impl FnOnce(&mut std::process::ChildStdin) -> std::io::Result<()> + Send + 'static,
     limit: Duration,
 ) -> Run {
+    light_panics();
     let data = tempfile::tempdir().expect("temp dir");
     // Reaped below by wait4(2), which also gives its peak memory.
     #[allow(clippy::zombie_processes)]

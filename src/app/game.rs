@@ -1,0 +1,80 @@
+//! One game on the live screen, as the state holds it: its position and
+//! record, its seats and their clocks, what its thinking seat considers.
+
+use std::time::{Duration, Instant};
+
+use crate::ai::{EngineKind, SearchInfo, ThinkLimit};
+use crate::game::{Cell, GameRecord, Outcome, Player, Position};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameStatus {
+    Playing,
+    /// Over; the game restarts at `restart_at` (in human mode it waits
+    /// for the person instead).
+    Over {
+        restart_at: Option<Instant>,
+    },
+    /// A seat panicked; the message says why.
+    Failed(String),
+}
+
+/// A seat's search in progress, as its board box shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thinking {
+    pub side: Player,
+    pub engine: EngineKind,
+    /// CPU time spent on this move so far.
+    pub used: Duration,
+    /// The move's clock; `None` when the budget is not time (iterations).
+    pub clock: Option<Duration>,
+    pub info: SearchInfo,
+    /// The search is over; the move lands once `--delay` has passed.
+    pub done: bool,
+}
+
+/// One game on the screen.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    /// Index from 0; the screen shows "Game-{index + 1}".
+    pub index: usize,
+    pub pos: Position,
+    pub record: GameRecord,
+    pub engines: [EngineKind; 2],
+    /// The seats' names on screen: "MCTS", "pbrain-foo", a tournament
+    /// engine's NAME.
+    pub labels: [String; 2],
+    /// The tournament game it plays, if it plays one.
+    pub slot: Option<crate::tournament::Slot>,
+    /// Each side's clock for this game, settled when it starts.
+    pub limits: [ThinkLimit; 2],
+    /// How many of the record's first moves are the opening's stones.
+    pub opening: usize,
+    /// Each move's thinking time (CPU), as its seat last reported it; 0 for
+    /// the opening's stones and a person's moves.
+    pub move_cpu: Vec<Duration>,
+    pub last_move: Option<Cell>,
+    pub status: GameStatus,
+    /// Bumped at every restart, so a seat never plays into a newer game.
+    pub generation: u64,
+    /// The previous game's seats (their labels) and result.
+    pub previous: Option<([String; 2], Outcome)>,
+    /// The first move waits until then (staggered starts).
+    pub not_before: Instant,
+    /// The seat to move, while it thinks.
+    pub thinking: Option<Thinking>,
+    /// The side that lost by forfeit (an outside brain that failed), and why.
+    pub forfeit: Option<(Player, String)>,
+    /// The last MESSAGE line of an outside brain seat, and its side.
+    pub brain_says: Option<(Player, String)>,
+}
+
+impl GameView {
+    /// The result: the position's, or a win for the other side when one
+    /// forfeited.
+    pub fn outcome(&self) -> Outcome {
+        match &self.forfeit {
+            Some((loser, _)) => Outcome::Win(loser.other()),
+            None => self.pos.outcome(),
+        }
+    }
+}
