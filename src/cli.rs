@@ -82,8 +82,8 @@ pub struct LiveArgs {
     /// medium: MCTS with 500 iterations a move (blunders now and then);
     /// hard: MCTS with 50,000 iterations; perfect: Negamax, which never
     /// loses a won position and never misses a win.
-    #[arg(long, value_enum, default_value_t = Level::Hard, requires = "human", conflicts_with = "ai")]
-    pub level: Level,
+    #[arg(long, value_enum, requires = "human", conflicts_with = "ai")]
+    pub level: Option<Level>,
     /// With --human: name the computer's engine instead of a level
     /// (random, negamax, mcts, rl; budget from --mcts-iterations or --think-ms).
     #[arg(long, value_name = "ENGINE", value_parser = parse_seat, requires = "human")]
@@ -93,7 +93,7 @@ pub struct LiveArgs {
     pub model: Option<PathBuf>,
     /// Show a tournament: a participant NAME=SPEC, repeated, as in
     /// `arena` (mcts:think-ms=300, negamax, 'brain:PATH [ARGS]'…). The
-    /// boxes play its games in order; the Leaderboard tab (W) shows its
+    /// boxes play its games in order; the Leaderboard tab (E) shows its
     /// ranking and crosstable.
     #[arg(long = "engine", value_name = "NAME=SPEC", value_parser = parse_engine_spec,
           conflicts_with_all = ["o", "x", "human"])]
@@ -174,7 +174,8 @@ impl LiveArgs {
             let (engine, level_limit) = match &self.ai {
                 Some(seat) => (seat.clone().engine(), limit),
                 None => {
-                    let (kind, limit) = self.level.engine();
+                    let level = self.level.unwrap_or(Level::Hard);
+                    let (kind, limit) = crate::app::setup::Level::from(level).engine();
                     (SpecEngine::BuiltIn(kind), limit)
                 }
             };
@@ -205,7 +206,17 @@ impl LiveArgs {
             (Some(plan), None) => (self.games as usize).min(plan.schedule.len() as usize),
             (None, None) => self.games as usize,
         };
+        // Human mode with nothing of its game named: the start screen.
+        let setup = (self.human.is_some()
+            && !self.board.named()
+            && self.level.is_none()
+            && self.ai.is_none())
+        .then(|| crate::app::setup::Choice {
+            side: self.human.unwrap_or(Player::O),
+            ..crate::app::setup::Choice::default()
+        });
         Ok(crate::app::LiveConfig {
+            setup,
             show,
             tournament: tournament.map(std::rc::Rc::new),
             rules,
@@ -248,23 +259,13 @@ pub enum Level {
     Perfect,
 }
 
-impl Level {
-    pub fn engine(self) -> (BuiltIn, ThinkLimit) {
-        match self {
-            Level::Easy => (BuiltIn::Random, ThinkLimit::default()),
-            Level::Medium => (
-                BuiltIn::Mcts,
-                ThinkLimit::Default {
-                    mcts_iterations: 500,
-                },
-            ),
-            Level::Hard => (
-                BuiltIn::Mcts,
-                ThinkLimit::Default {
-                    mcts_iterations: 50_000,
-                },
-            ),
-            Level::Perfect => (BuiltIn::Negamax, ThinkLimit::default()),
+impl From<Level> for crate::app::setup::Level {
+    fn from(level: Level) -> Self {
+        match level {
+            Level::Easy => Self::Easy,
+            Level::Medium => Self::Medium,
+            Level::Hard => Self::Hard,
+            Level::Perfect => Self::Perfect,
         }
     }
 }

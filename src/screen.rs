@@ -26,6 +26,9 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
         let model = args.model.clone();
         crate::model::use_learned_evals(&mut plan.specs, config.rules, model)?;
     }
+    if let Some(offered) = config.setup.as_mut() {
+        *offered = remembered_choice(*offered);
+    }
     let (model, warning) = open_learner(&args, &mut config)?;
     terminal::check_can_draw()?;
     config.warning = warning.clone();
@@ -53,12 +56,20 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
     if let Some(model) = &model {
         model.save_learned()?;
     }
+    if let Ok(Ok(summary)) = &outcome
+        && let Some(choice) = summary.choice
+    {
+        remember_choice(choice);
+    }
     if let Some(w) = &warning {
         terminal::say(&format!("warning: {w}"));
     }
     match outcome {
         Ok(Ok(summary)) => {
             terminal::say_out(&summary_line(&summary));
+            if let Some(report) = &summary.tournament {
+                terminal::say_out(report.to_text().trim_end());
+            }
             Ok(match signals.stopped_by() {
                 _ if lost => ExitCode::from(129),
                 0 => ExitCode::SUCCESS,
@@ -107,6 +118,50 @@ fn open_learner(
             Ok((None, Some(problem)))
         }
         Err(e) => Err(e),
+    }
+}
+
+/// The file that keeps human mode's last choice, under the data folder.
+fn choice_file() -> Option<std::path::PathBuf> {
+    directories::ProjectDirs::from("", "", "kxo-tui").map(|d| d.data_dir().join("human.conf"))
+}
+
+/// Human mode's choice files, as the gate knows them.
+const CHOICE: crate::gate::Kind = crate::gate::Kind {
+    what: "human mode's settings file",
+    max_bytes: 4096,
+    max_line: 256,
+    ours: crate::gate::Ours::Prefix(crate::app::setup::HEADER.as_bytes()),
+};
+
+/// The choice the start screen offers: the last one made, if one was kept
+/// (a file that cannot be read offers `offered` instead), with X if the
+/// command line said `--human x`.
+fn remembered_choice(offered: crate::app::setup::Choice) -> crate::app::setup::Choice {
+    let kept = choice_file()
+        .and_then(|path| crate::gate::read(&path, CHOICE).ok().flatten())
+        .map(|bytes| offered.read(&String::from_utf8_lossy(&bytes)));
+    let mut choice = kept.unwrap_or(offered);
+    if offered.side == crate::game::Player::X {
+        choice.side = offered.side;
+    }
+    choice
+}
+
+/// Keeps the choice for next time; a folder or file that cannot take it
+/// costs only that (a note on stderr).
+fn remember_choice(choice: crate::app::setup::Choice) {
+    let Some(path) = choice_file() else {
+        return;
+    };
+    let kept = path
+        .parent()
+        .map_or(Ok(std::path::PathBuf::new()), |dir| {
+            crate::gate::make_folder(dir, CHOICE.what)
+        })
+        .and_then(|_| crate::gate::replace(&path, CHOICE, choice.to_text().as_bytes()));
+    if let Err(e) = kept {
+        terminal::say(&format!("note: {e}"));
     }
 }
 

@@ -403,6 +403,60 @@ impl App {
         self.restart_game(0, now)
     }
 
+    /// The start screen's keys, while it shows: the arrows (and h j k l)
+    /// choose, Enter or Space starts the game; `None` for the keys that
+    /// act as anywhere (quit, help, tabs).
+    pub(super) fn update_setup(&mut self, action: Action, now: Instant) -> Option<Vec<Effect>> {
+        let setup = self.setup.as_mut()?;
+        match action {
+            Action::Cursor(direction) => {
+                setup.step(direction);
+                Some(vec![Effect::Redraw])
+            }
+            Action::Confirm | Action::PlaceAtCursor => {
+                let choice = setup.choice;
+                Some(self.begin(choice, now))
+            }
+            Action::Quit | Action::Suspend | Action::Resize(..) | Action::ToggleHelp => None,
+            Action::Escape if self.help => None,
+            _ => Some(Vec::new()),
+        }
+    }
+
+    /// Starts the session the start screen chose: its board, the person's
+    /// side and the computer's level.
+    fn begin(&mut self, choice: super::setup::Choice, now: Instant) -> Vec<Effect> {
+        let rules = choice.rules();
+        let (engine, limit) = choice.level.engine();
+        let config = &mut self.config;
+        config.rules = rules;
+        config.limit = limit;
+        config.o = Some(engine.into());
+        config.x = Some(engine.into());
+        config.setup = Some(choice);
+        self.setup = None;
+        if let Some(h) = self.human.as_mut() {
+            let n = rules.size();
+            // Sides swap at each new game: the first one is the choice.
+            h.side = choice.side.other();
+            h.cursor = Cell::from_row_col((n - 1) / 2, (n - 1) / 2, n);
+        }
+        let mut effects = self.new_game(now);
+        self.say(format!(
+            "{}: you play {}, the computer is {}",
+            choice.board().name,
+            choice.side,
+            choice.level.name()
+        ));
+        effects.push(Effect::Redraw);
+        effects
+    }
+
+    /// The choice the start screen made, to offer it again next time.
+    pub fn chosen(&self) -> Option<super::setup::Choice> {
+        self.config.setup
+    }
+
     /// Score and history when a human-mode game ends.
     /// Takes the last finished game off the score, the totals and the
     /// Records tab, and lets it go on (undo after the end).

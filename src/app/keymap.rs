@@ -271,9 +271,15 @@ pub fn lookup(key: Key, ch: Option<char>, human: bool, typing: bool) -> Option<A
 
 /// The key bar: "Q records  W load avg  …" for this screen.
 pub fn key_bar(human: bool) -> Vec<(&'static str, &'static str)> {
-    KEYMAP
+    // Human mode's own keys first: a narrow header keeps those.
+    let own = |b: &&Binding| matches!(b.scope, Scope::Human | Scope::HumanNotTyping);
+    let (first, rest): (Vec<&Binding>, Vec<&Binding>) = KEYMAP
         .iter()
         .filter(|b| in_scope(b, human, false))
+        .partition(|b| human && own(b));
+    first
+        .into_iter()
+        .chain(rest)
         .filter_map(|b| b.bar.map(|bar| (short_label(b.label), bar)))
         .collect()
 }

@@ -13,6 +13,7 @@ pub mod keymap;
 pub mod leaderboard;
 pub mod load;
 pub mod rate;
+pub mod setup;
 pub mod show;
 mod start;
 pub mod stats;
@@ -95,6 +96,9 @@ pub struct LiveConfig {
     /// board, engines, tournament or person): each box plays its boards in
     /// turn; `rules` and `limit` are then unused.
     pub show: Option<show::Show>,
+    /// Human mode without a board named: open on the start screen, with
+    /// this choice offered.
+    pub setup: Option<setup::Choice>,
 }
 
 impl Default for LiveConfig {
@@ -121,6 +125,7 @@ impl Default for LiveConfig {
             utf8: true,
             tournament: None,
             show: None,
+            setup: None,
         }
     }
 }
@@ -226,6 +231,8 @@ pub struct App {
     pub error: Option<String>,
     /// Human mode's state; `None` when only engines play.
     pub human: Option<human::HumanState>,
+    /// Human mode's start screen, while it shows.
+    pub setup: Option<setup::Setup>,
     /// The terminal's size (columns, rows) as last seen.
     pub screen: (u16, u16),
     /// The largest board side a box of the grid shows (the show plays
@@ -272,6 +279,10 @@ impl App {
             human: config
                 .human
                 .map(|side| human::HumanState::new(side, config.rules.size())),
+            setup: config
+                .setup
+                .filter(|_| config.human.is_some())
+                .map(setup::Setup::new),
             screen: (0, 0),
             fits,
             tournament: config.tournament.as_ref().map(|plan| {
@@ -286,6 +297,7 @@ impl App {
             config,
         };
         let count = app.config.games;
+        let waiting = app.setup.is_some();
         for index in 0..count {
             let Some(start) = app.next_start(index, 0) else {
                 break;
@@ -316,6 +328,12 @@ impl App {
                 not_before: now + offset,
                 thinking: None,
             });
+        }
+        if waiting {
+            // Nothing plays until the start screen's choice is made.
+            for game in &mut app.games {
+                game.status = GameStatus::Over { restart_at: None };
+            }
         }
         app
     }
@@ -483,6 +501,11 @@ impl App {
             // A game of the plan, played as the plan says: always counted.
             let _ = progress.tally.add(&played_game(game, slot, outcome));
             progress.report = crate::tournament::Report::from_tally(&progress.tally);
+            if progress.finished() {
+                // The last game: its ranking comes to the front.
+                self.tab = Tab::Leaderboard;
+                self.tab_scroll = 0;
+            }
         }
         if outcome.is_over() {
             game.status = GameStatus::Over {
@@ -682,6 +705,10 @@ impl App {
         // A new key cancels a hint still being searched.
         if !matches!(action, Action::Hint | Action::Resize(..)) {
             self.cancel_hint();
+        }
+        if let Some(effects) = self.update_setup(action, now) {
+            self.touch(true);
+            return effects;
         }
         if let Some(effects) = self.update_human(action, now) {
             self.touch(true);

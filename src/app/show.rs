@@ -29,6 +29,9 @@ pub enum Opening {
     /// A few stones near the centre, drawn from the seed (never one that
     /// is decided at once).
     Random,
+    /// This many stones, O and X in turn, near the centre: an odd number
+    /// leaves X to move, which evens out the first player's edge.
+    Stones(usize),
     /// Three stones after which the side to move wins or loses with
     /// perfect play, the winner drawn at random (kxo's 4x4).
     Decided,
@@ -42,6 +45,9 @@ pub struct Variant {
     pub engines: [BuiltIn; 2],
     /// Their clocks, in the same order.
     pub limits: [ThinkLimit; 2],
+    /// The second player's clock is this many times its engine's: time
+    /// odds where the first player's edge is large (Gomoku).
+    pub x_odds: u32,
     pub opening: Opening,
 }
 
@@ -56,6 +62,7 @@ fn variant(n: u8, k: u8, engines: [BuiltIn; 2], ms: [u64; 2], opening: Opening) 
         rules: Rules::new(n, k).unwrap_or_else(|_| Rules::default_rules()),
         engines,
         limits: ms.map(ThinkLimit::Millis),
+        x_odds: 1,
         opening,
     }
 }
@@ -70,8 +77,11 @@ impl Show {
                 variant(4, 3, [Mcts, Negamax], [100, 100], Opening::Decided),
                 variant(7, 5, [Mcts, Negamax], [150, 100], Opening::Random),
                 variant(4, 4, [Mcts, Mcts], [100, 60], Opening::Random),
-                variant(15, 5, [Mcts, Negamax], [150, 150], Opening::Random),
-                variant(5, 4, [Mcts, Negamax], [150, 60], Opening::Random),
+                Variant {
+                    x_odds: 3,
+                    ..variant(15, 5, [Mcts, Negamax], [120, 150], Opening::Stones(3))
+                },
+                variant(5, 4, [Mcts, Negamax], [150, 60], Opening::Stones(3)),
             ],
         }
     }
@@ -102,8 +112,40 @@ impl Show {
 pub fn opening(variant: &Variant, seed: u64) -> Vec<Cell> {
     match variant.opening {
         Opening::Random => crate::tournament::opening::random(variant.rules, seed),
+        Opening::Stones(n) => stones(variant.rules, n, seed),
         Opening::Decided => decided_opening(variant.rules, seed),
     }
+}
+
+/// `n` stones, O and X in turn, within three cells of the centre (the
+/// whole board on small ones), none decided at once; the empty board if
+/// a thousand draws find none.
+fn stones(rules: Rules, n: usize, seed: u64) -> Vec<Cell> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let size = rules.size() as i32;
+    let radius = if rules.is_small() { size } else { 3 };
+    let centre = size / 2;
+    let near: Vec<Cell> = (0..rules.cells())
+        .map(Cell::new)
+        .filter(|c| {
+            let (r, k) = (c.row(rules.size()) as i32, c.col(rules.size()) as i32);
+            (r - centre).abs() <= radius && (k - centre).abs() <= radius
+        })
+        .collect();
+    for _ in 0..1000 {
+        let mut pos = Position::new(rules);
+        let mut opening = Vec::with_capacity(n);
+        while opening.len() < n.min(near.len()) {
+            let cell = near[rng.random_range(0..near.len())];
+            if pos.play(cell).is_ok() {
+                opening.push(cell);
+            }
+        }
+        if !crate::tournament::opening::decided_at_once(&pos) {
+            return opening;
+        }
+    }
+    Vec::new()
 }
 
 /// Three stones on kxo's 4x4 after which X (to move) wins, or loses, with
@@ -169,6 +211,17 @@ mod tests {
         }
         // Each side the winner about half the time.
         assert!(winners.iter().all(|&w| w > 70), "{winners:?}");
+    }
+
+    #[test]
+    fn odd_openings_leave_x_to_move() {
+        let rules = Rules::new(5, 4).unwrap();
+        for seed in 0..50 {
+            let moves = stones(rules, 3, seed);
+            let pos = Position::from_moves(rules, &moves).unwrap();
+            assert_eq!(pos.to_move(), crate::game::Player::X);
+            assert!(!crate::tournament::opening::decided_at_once(&pos));
+        }
     }
 
     #[test]

@@ -92,12 +92,16 @@ impl App {
         let swap = self.rng.random_bool(0.5);
         let order = if swap { [1, 0] } else { [0, 1] };
         let engines = order.map(|i| variant.engines[i].kind());
+        let mut limits = order.map(|i| variant.limits[i]);
+        if let crate::ai::ThinkLimit::Millis(ms) = &mut limits[1] {
+            *ms = ms.saturating_mul(variant.x_odds.max(1) as u64);
+        }
         Some(Start {
             rules: variant.rules,
             labels: engines.map(|e| e.label().to_string()),
             engines,
             slot: None,
-            limits: order.map(|i| variant.limits[i]),
+            limits,
             opening: super::show::opening(&variant, self.engine_seed(index, 2, generation)),
         })
     }

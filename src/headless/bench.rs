@@ -128,17 +128,20 @@ fn switches() -> (f64, f64) {
     (1e9 / sched_rate, 1e9 / bare_rate)
 }
 
-/// Runs every figure (about ten seconds).
-pub fn run() -> BenchReport {
+/// Runs every figure (about ten seconds), handing each to `on_figure`
+/// as soon as it is measured.
+pub fn run(mut on_figure: impl FnMut(&Figure)) -> BenchReport {
     let started = Instant::now();
     let (cpu, kernel, why) = crate::cpu::selected();
     let mut figures = Vec::new();
     let mut add = |name: &str, value: f64, unit: &'static str| {
-        figures.push(Figure {
+        let figure = Figure {
             name: name.to_string(),
             value,
             unit,
-        })
+        };
+        on_figure(&figure);
+        figures.push(figure);
     };
     let k3 = Rules::default_rules();
     let k4 = Rules::new(5, 4).unwrap_or(k3);
@@ -222,41 +225,67 @@ pub fn run() -> BenchReport {
     }
 }
 
+/// The report's first lines: the CPU and the kernels.
+fn head_text() -> String {
+    let (cpu, kernel, why) = crate::cpu::selected();
+    format!(
+        "cpu: {} ({}, family {:#x}, model {:#x}), BMI2 {}\nkernels: {} ({})\n",
+        if cpu.name.is_empty() {
+            "unnamed"
+        } else {
+            &cpu.name
+        },
+        cpu.vendor,
+        cpu.family,
+        cpu.model,
+        if cpu.bmi2 { "yes" } else { "no" },
+        kernel.name(),
+        why
+    )
+}
+
+/// A figure's line.
+fn figure_text(f: &Figure) -> String {
+    format!("  {:<46} {:>10.2} {}\n", f.name, f.value, f.unit)
+}
+
+/// The report's last lines.
+fn tail_text(report: &BenchReport) -> String {
+    format!(
+        "  {:<46} {:>10.2}x\n(median of {ROUNDS} rounds each; {:.1} s)\n",
+        "scheduler round trip / bare switch", report.switch_ratio, report.seconds
+    )
+}
+
 impl BenchReport {
     pub fn to_text(&self) -> String {
-        let mut out = format!(
-            "cpu: {} ({}, family {:#x}, model {:#x}), BMI2 {}\n\
-             kernels: {} ({})\n",
-            if self.cpu_name.is_empty() {
-                "unnamed"
-            } else {
-                &self.cpu_name
-            },
-            self.cpu_vendor,
-            self.cpu_family,
-            self.cpu_model,
-            if self.bmi2 { "yes" } else { "no" },
-            self.kernel,
-            self.kernel_why
-        );
+        let mut out = head_text();
         for f in &self.figures {
-            out.push_str(&format!("  {:<46} {:>10.2} {}\n", f.name, f.value, f.unit));
+            out.push_str(&figure_text(f));
         }
-        out.push_str(&format!(
-            "  {:<46} {:>10.2}x\n(median of {ROUNDS} rounds each; {:.1} s)\n",
-            "scheduler round trip / bare switch", self.switch_ratio, self.seconds
-        ));
+        out.push_str(&tail_text(self));
         out
     }
 }
 
-/// `kxo-tui bench`: prints the figures (or JSON).
+/// `kxo-tui bench`: prints each figure as it is measured (or, with
+/// `--json`, the whole report at the end).
 pub fn command(args: crate::cli::BenchArgs) -> anyhow::Result<()> {
-    let report = run();
     if args.json {
-        crate::say!("{}", serde_json::to_string_pretty(&report)?)?;
-    } else {
-        crate::out::stdout(&report.to_text())?;
+        let report = run(|_| {});
+        return crate::say!("{}", serde_json::to_string_pretty(&report)?);
     }
-    Ok(())
+    crate::out::stdout(&head_text())?;
+    let mut closed = None;
+    let report = run(|f| {
+        if closed.is_none()
+            && let Err(e) = crate::out::stdout(&figure_text(f))
+        {
+            closed = Some(e);
+        }
+    });
+    if let Some(e) = closed {
+        return Err(e);
+    }
+    crate::out::stdout(&tail_text(&report))
 }

@@ -107,6 +107,10 @@ pub struct Summary {
     /// The run ended because the terminal went away (end of input, or an
     /// error reading it).
     pub terminal_lost: bool,
+    /// Human mode's choice of game (from its start screen), to keep.
+    pub choice: Option<crate::app::setup::Choice>,
+    /// The tournament the screen showed, as `arena` reports it.
+    pub tournament: Option<crate::tournament::Report>,
 }
 
 /// One live screen: the app state, its tasks and the scheduler.
@@ -279,6 +283,9 @@ impl Live {
             elapsed: self.clock.now().saturating_duration_since(a.started),
             score: a.human.as_ref().map(|h| h.score),
             terminal_lost: false,
+            // Kept only once made: quitting the start screen keeps nothing.
+            choice: a.chosen().filter(|_| a.setup.is_none()),
+            tournament: a.tournament.as_ref().map(|t| t.report.clone()),
         }
     }
 }

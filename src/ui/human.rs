@@ -13,7 +13,8 @@ use crate::app::{App, GameStatus};
 use crate::game::{Cell, Outcome};
 
 const INFO_MIN_WIDTH: u16 = 26;
-const TABS_MIN_HEIGHT: u16 = 6;
+/// The panel's lines beside the board (sides, state, message, hint, score).
+const INFO_LINES: u16 = 14;
 const COMPACT_HEADER: u16 = 2;
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -27,42 +28,57 @@ pub struct HumanPlan {
     pub tabs: Rect,
 }
 
-/// Where everything goes; `None` when the terminal is too small.
+/// Where everything goes; `None` when the terminal is too small. The
+/// board comes first, as large as the terminal allows: the logo gives way
+/// before it shrinks, and the panel and the tabs share the column beside
+/// it (or, when it leaves no such column, the rows below).
 pub fn plan(area: Rect, n: u16) -> Option<HumanPlan> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
     let logo_h = super::logo::height().max(COMPACT_HEADER);
-    let make = |header_h: u16, style: BoardStyle| {
-        let (bw, bh) = box_size(style, n);
+    let beside = |header_h: u16, style: BoardStyle| {
+        let (bw, _) = box_size(style, n);
         let y = area.y + header_h;
         let rest = area.height - header_h;
-        let bh = bh.min(rest);
+        let column = area.width.saturating_sub(bw);
+        // The panel as tall as its lines want, the tabs below it.
+        let info_h = INFO_LINES.min(rest / 2);
         HumanPlan {
             header: Rect::new(area.x, area.y, area.width, header_h),
             logo: header_h == logo_h,
-            board_box: Rect::new(area.x, y, bw.min(area.width), bh),
+            board_box: Rect::new(area.x, y, bw.min(area.width), rest),
             style,
-            info: Rect::new(
-                area.x + bw.min(area.width),
-                y,
-                area.width.saturating_sub(bw),
-                bh,
-            ),
-            tabs: Rect::new(area.x, y + bh, area.width, rest - bh),
+            info: Rect::new(area.x + bw, y, column, info_h),
+            tabs: Rect::new(area.x + bw, y + info_h, column, rest - info_h),
         }
     };
-    // The board's size comes first: the logo gives way before the board
-    // shrinks.
     for style in [BoardStyle::Large, BoardStyle::Full, BoardStyle::Compact] {
         for header_h in [logo_h, COMPACT_HEADER] {
             let (bw, bh) = box_size(style, n);
-            if bw + INFO_MIN_WIDTH <= area.width && header_h + bh + TABS_MIN_HEIGHT <= area.height {
-                return Some(make(header_h, style));
+            if bw + INFO_MIN_WIDTH <= area.width && header_h + bh <= area.height {
+                return Some(beside(header_h, style));
             }
         }
     }
-    Some(make(COMPACT_HEADER, BoardStyle::Compact))
+    // No column beside even a compact board: the panel below it.
+    let (bw, bh) = box_size(BoardStyle::Compact, n);
+    let y = area.y + COMPACT_HEADER;
+    let rest = area.height - COMPACT_HEADER;
+    let bh = bh.min(rest);
+    Some(HumanPlan {
+        header: Rect::new(area.x, area.y, area.width, COMPACT_HEADER),
+        logo: false,
+        board_box: Rect::new(area.x, y, bw.min(area.width), bh),
+        style: BoardStyle::Compact,
+        info: Rect::new(
+            area.x + bw.min(area.width),
+            y,
+            area.width.saturating_sub(bw),
+            bh,
+        ),
+        tabs: Rect::new(area.x, y + bh, area.width, rest - bh),
+    })
 }
 
 /// Top-left corner of the board drawing inside its box.
@@ -239,6 +255,13 @@ fn panel_lines<'a>(
         format!("arrows/hjkl move, Enter/Space place, {example} Enter, click"),
         c.dim(),
     )));
+    // The session's keys, from the key map (the header's bar may be cut).
+    let keys: Vec<String> = crate::app::keymap::key_bar(true)
+        .into_iter()
+        .filter(|(key, _)| ["t", "u", "n"].contains(key))
+        .map(|(key, what)| format!("{key} {what}"))
+        .collect();
+    lines.push(Line::from(Span::styled(keys.join("  "), c.dim())));
     lines
 }
 

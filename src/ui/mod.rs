@@ -9,6 +9,7 @@ pub mod load;
 pub mod logo;
 pub mod palette;
 pub mod records;
+pub mod setup;
 pub mod table;
 pub mod zoom;
 
@@ -26,6 +27,27 @@ use layout::{MIN_HEIGHT, MIN_WIDTH, Plan};
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
+    if let Some(setup) = &app.setup {
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            draw_too_small(frame, area);
+            return;
+        }
+        let logo = area.height >= 30 && area.width >= 80;
+        let header_h = if logo { logo::height() } else { 2 };
+        let header = Rect::new(area.x, area.y, area.width, header_h);
+        draw_header(frame, app, header, logo, None);
+        let rest = Rect::new(
+            area.x,
+            area.y + header_h,
+            area.width,
+            area.height - header_h,
+        );
+        setup::draw(frame, app, setup, rest);
+        if app.help {
+            draw_help(frame, app, area);
+        }
+        return;
+    }
     if app.human.is_some() {
         human::draw(frame, app, area);
         return;
@@ -174,7 +196,13 @@ fn fit(items: Vec<Span<'static>>, width: u16) -> Line<'static> {
 fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
     let c = app.config.color;
     let t = &app.totals;
-    let state = if app.paused {
+    let finished = app.tournament.as_ref().is_some_and(|t| t.finished());
+    let state = if finished {
+        Span::styled(
+            "tournament finished: E ranking",
+            c.warn().add_modifier(Modifier::BOLD),
+        )
+    } else if app.paused {
         Span::styled(" PAUSED ", c.warn().add_modifier(Modifier::REVERSED))
     } else {
         Span::styled("running", c.accent())
@@ -212,7 +240,7 @@ fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
     for item in counts {
         items.push(Span::raw(item));
     }
-    if app.human.is_none() {
+    if app.human.is_none() && !finished {
         let rate = match app.moves_per_second() {
             Some(r) if r < 10.0 => format!("{r:.1}"),
             Some(r) => format!("{r:.0}"),

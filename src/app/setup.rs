@@ -1,0 +1,254 @@
+//! Human mode's start screen: which game, which side, how strong the
+//! computer is. `kxo-tui --human` without a board opens on it; the last
+//! choice is offered again next time (the command keeps it in a file).
+
+use crate::ai::{BuiltIn, ThinkLimit};
+use crate::game::{Player, Rules};
+
+/// A game the start screen offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub name: &'static str,
+    /// How it plays, in a few words.
+    pub about: &'static str,
+    pub size: u8,
+    pub goal: u8,
+}
+
+/// The games offered, in order.
+pub const BOARDS: [Board; 5] = [
+    Board {
+        name: "3x3, three in a row",
+        about: "tic-tac-toe: a draw with best play",
+        size: 3,
+        goal: 3,
+    },
+    Board {
+        name: "4x4, three in a row",
+        about: "kxo's own board: the first player wins with best play",
+        size: 4,
+        goal: 3,
+    },
+    Board {
+        name: "4x4, four in a row",
+        about: "a draw with best play, and a long one",
+        size: 4,
+        goal: 4,
+    },
+    Board {
+        name: "7x7, five in a row",
+        about: "a draw with best play; the computer cannot see to the end",
+        size: 7,
+        goal: 5,
+    },
+    Board {
+        name: "Gomoku: 15x15, five in a row",
+        about: "the classic: threats of four and three",
+        size: 15,
+        goal: 5,
+    },
+];
+
+/// How strong the computer plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Random moves.
+    Easy,
+    /// MCTS with 500 iterations a move: it blunders now and then.
+    Medium,
+    /// MCTS with 50,000 iterations.
+    Hard,
+    /// Negamax: never misses a win, never lets a won position go.
+    Perfect,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Perfect];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Perfect => "perfect",
+        }
+    }
+
+    /// The engine that plays at this level, and its budget.
+    pub fn engine(self) -> (BuiltIn, ThinkLimit) {
+        match self {
+            Level::Easy => (BuiltIn::Random, ThinkLimit::default()),
+            Level::Medium => (
+                BuiltIn::Mcts,
+                ThinkLimit::Default {
+                    mcts_iterations: 500,
+                },
+            ),
+            Level::Hard => (
+                BuiltIn::Mcts,
+                ThinkLimit::Default {
+                    mcts_iterations: 50_000,
+                },
+            ),
+            Level::Perfect => (BuiltIn::Negamax, ThinkLimit::default()),
+        }
+    }
+}
+
+/// What the person chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// Into [`BOARDS`].
+    pub board: usize,
+    pub side: Player,
+    pub level: Level,
+}
+
+impl Default for Choice {
+    /// kxo's own board, the person first, the hard level.
+    fn default() -> Choice {
+        Choice {
+            board: 1,
+            side: Player::O,
+            level: Level::Hard,
+        }
+    }
+}
+
+/// The first line of the file that keeps the last choice.
+pub const HEADER: &str = "# kxo-tui human mode: the last game chosen";
+
+impl Choice {
+    pub fn board(&self) -> Board {
+        BOARDS[self.board.min(BOARDS.len() - 1)]
+    }
+
+    pub fn rules(&self) -> Rules {
+        let b = self.board();
+        Rules::new(b.size, b.goal).unwrap_or_else(|_| Rules::default_rules())
+    }
+
+    /// The choice as its file holds it.
+    pub fn to_text(&self) -> String {
+        let b = self.board();
+        format!(
+            "{HEADER}\nboard {}x{}k{}\nside {}\nlevel {}\n",
+            b.size,
+            b.size,
+            b.goal,
+            self.side,
+            self.level.name()
+        )
+    }
+
+    /// Reads a choice from its file's text: what it cannot read stays as
+    /// in `self` (a damaged file costs the person a default, nothing more).
+    pub fn read(mut self, text: &str) -> Choice {
+        for line in text.lines() {
+            let Some((key, value)) = line.split_once(' ') else {
+                continue;
+            };
+            match key {
+                "board" => {
+                    if let Some(i) = BOARDS
+                        .iter()
+                        .position(|b| format!("{}x{}k{}", b.size, b.size, b.goal) == value)
+                    {
+                        self.board = i;
+                    }
+                }
+                "side" => match value {
+                    "O" => self.side = Player::O,
+                    "X" => self.side = Player::X,
+                    _ => {}
+                },
+                "level" => {
+                    if let Some(l) = Level::ALL.into_iter().find(|l| l.name() == value) {
+                        self.level = l;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self
+    }
+}
+
+/// The start screen's state: the choice so far and the row being changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub choice: Choice,
+    /// 0: the game, 1: the side, 2: the level.
+    pub row: usize,
+}
+
+impl Setup {
+    pub const ROWS: usize = 3;
+
+    pub fn new(choice: Choice) -> Setup {
+        Setup { choice, row: 0 }
+    }
+
+    /// Up and down pick the row; left and right change its value.
+    pub fn step(&mut self, direction: super::Direction) {
+        use super::Direction;
+        let turn = |i: usize, n: usize, forward: bool| {
+            if forward {
+                (i + 1) % n
+            } else {
+                (i + n - 1) % n
+            }
+        };
+        match direction {
+            Direction::Up => self.row = turn(self.row, Self::ROWS, false),
+            Direction::Down => self.row = turn(self.row, Self::ROWS, true),
+            Direction::Left | Direction::Right => {
+                let forward = direction == Direction::Right;
+                let c = &mut self.choice;
+                match self.row {
+                    0 => c.board = turn(c.board, BOARDS.len(), forward),
+                    1 => c.side = c.side.other(),
+                    _ => {
+                        let i = Level::ALL.iter().position(|&l| l == c.level).unwrap_or(0);
+                        c.level = Level::ALL[turn(i, Level::ALL.len(), forward)];
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Direction;
+
+    #[test]
+    fn a_choice_survives_its_file_and_a_damaged_file_costs_a_default() {
+        let c = Choice {
+            board: 4,
+            side: Player::X,
+            level: Level::Perfect,
+        };
+        assert_eq!(Choice::default().read(&c.to_text()), c);
+        assert_eq!(c.rules(), Rules::new(15, 5).unwrap());
+        let damaged = "board 99x99k9\nside Q\nlevel godlike\nnonsense";
+        assert_eq!(Choice::default().read(damaged), Choice::default());
+    }
+
+    #[test]
+    fn the_keys_walk_the_rows_and_turn_the_values() {
+        let mut s = Setup::new(Choice::default());
+        s.step(Direction::Right);
+        assert_eq!(s.choice.board, 2);
+        s.step(Direction::Up);
+        assert_eq!(s.row, 2);
+        s.step(Direction::Right);
+        assert_eq!(s.choice.level, Level::Perfect);
+        s.step(Direction::Right);
+        assert_eq!(s.choice.level, Level::Easy);
+        s.step(Direction::Up);
+        s.step(Direction::Left);
+        assert_eq!(s.choice.side, Player::X);
+    }
+}
