@@ -35,21 +35,33 @@ struct Shot {
 const SHOTS: &[Shot] = &[
     Shot {
         name: "live",
-        args: &["--seed", "7", "--delay", "150"],
-        size: (120, 42),
-        steps: &[(3500, "")],
+        args: &["--seed", "7"],
+        size: (120, 40),
+        steps: &[(9000, "")],
+    },
+    Shot {
+        name: "wide",
+        args: &["--seed", "8"],
+        size: (200, 60),
+        steps: &[(12000, "")],
     },
     Shot {
         name: "zoom",
         args: &["--seed", "7", "--delay", "250", "--games", "9"],
-        size: (120, 42),
+        size: (120, 40),
         steps: &[(1500, "\x1b[C"), (200, "\r"), (2500, "")],
     },
     Shot {
         name: "leaderboard",
         args: &["--seed", "3", "--delay", "0", "--hold", "100"],
-        size: (120, 42),
-        steps: &[(500, "e"), (9000, "")],
+        size: (120, 40),
+        steps: &[(500, "e"), (20000, "")],
+    },
+    Shot {
+        name: "start",
+        args: &["--human"],
+        size: (100, 30),
+        steps: &[(800, "\x1b[B\x1b[B\x1b[C"), (500, "")],
     },
     Shot {
         name: "human",
@@ -76,6 +88,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .display()
         .to_string();
     std::fs::create_dir_all("docs")?;
+    // A fresh data folder: the start screen offers its default.
+    let _ = std::fs::remove_dir_all(std::env::temp_dir().join("kxo-tui-screenshots"));
     for shot in SHOTS {
         let screen = capture(&binary, shot)?;
         let path = format!("docs/{}.png", shot.name);
@@ -98,6 +112,7 @@ fn capture(binary: &str, shot: &Shot) -> Result<vt100::Screen, Box<dyn std::erro
     cmd.args(shot.args);
     cmd.env("TERM", "xterm-256color");
     cmd.env("COLORTERM", "truecolor");
+    cmd.env("LANG", "C.UTF-8");
     cmd.env_remove("NO_COLOR");
     let data = std::env::temp_dir().join("kxo-tui-screenshots");
     cmd.env("XDG_DATA_HOME", &data);
