@@ -49,10 +49,18 @@ pub struct Pairing {
     pub elo: Option<f64>,
     pub elo_lo: Option<f64>,
     pub elo_hi: Option<f64>,
+    /// Normalized Elo from the pairs, half its 95% interval's width, and
+    /// the likelihood that `a` is the stronger (as fastchess gives them).
+    pub nelo: Option<f64>,
+    pub nelo_error: Option<f64>,
+    pub los: Option<f64>,
+    /// The share of the games drawn.
+    pub draw_ratio: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SprtReport {
+    pub model: super::stats::EloModel,
     pub elo0: f64,
     pub elo1: f64,
     pub alpha: f64,
@@ -145,6 +153,7 @@ impl Report {
             let llr = sprt.llr(&penta);
             let (lower, upper) = sprt.bounds();
             report.sprt = Some(SprtReport {
+                model: sprt.model,
                 elo0: sprt.elo0,
                 elo1: sprt.elo1,
                 alpha: sprt.alpha,
@@ -171,6 +180,7 @@ impl Report {
             self.crosstable[a][b] = Some((a_points, games));
             self.crosstable[b][a] = Some((games as f64 - a_points, games));
             let elo = meeting.samples.estimate();
+            let figures = meeting.pentanomial.figures();
             self.pairings.push(Pairing {
                 a: self.engines[a].clone(),
                 b: self.engines[b].clone(),
@@ -182,6 +192,10 @@ impl Report {
                 elo: elo.map(|e| e.diff),
                 elo_lo: elo.map(|e| e.lo),
                 elo_hi: elo.map(|e| e.hi),
+                nelo: figures.map(|f| f.nelo),
+                nelo_error: figures.map(|f| f.nelo_error),
+                los: figures.map(|f| f.los),
+                draw_ratio: d as f64 / games.max(1) as f64,
             });
         }
     }
@@ -291,6 +305,14 @@ impl Report {
                 p.b_wins,
                 elo_text(p.elo, p.elo_lo, p.elo_hi, score)
             );
+            let mut extra = match (p.nelo, p.nelo_error, p.los) {
+                (Some(n), Some(e), Some(los)) => {
+                    format!("nElo {n:+.1} ± {e:.1}, LOS {:.1}%, ", 100.0 * los)
+                }
+                _ => String::new(),
+            };
+            extra += &format!("draw ratio {:.1}%", 100.0 * p.draw_ratio);
+            let _ = writeln!(out, "    {extra}");
         }
         let _ = writeln!(
             out,
@@ -300,9 +322,13 @@ impl Report {
         if let Some(s) = &self.sprt {
             let _ = writeln!(
                 out,
-                "SPRT {} vs {}, elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) after {} pairs: {}",
+                "SPRT {} vs {}, {} Elo, elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) after {} pairs: {}",
                 self.engines.first().map_or("", String::as_str),
                 self.engines.get(1).map_or("", String::as_str),
+                match s.model {
+                    super::stats::EloModel::Normalized => "normalized",
+                    super::stats::EloModel::Logistic => "logistic",
+                },
                 s.elo0,
                 s.elo1,
                 s.alpha,

@@ -75,14 +75,35 @@ impl Pentanomial {
     }
 }
 
-/// `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05`: H0 "the first engine is
-/// `elo0` stronger" against H1 "`elo1` stronger", in logistic Elo.
+/// What the SPRT's Elo bounds mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EloModel {
+    /// Normalized Elo (nElo): the score's distance from ½ in units of its
+    /// spread, so a bound means the same however drawish the games are.
+    /// fastchess's and fishtest's default.
+    Normalized,
+    /// Logistic Elo: the score a rating difference predicts.
+    Logistic,
+}
+
+/// Old state files, written before the model was a setting, meant
+/// logistic Elo.
+fn logistic() -> EloModel {
+    EloModel::Logistic
+}
+
+/// `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized`: H0 "the
+/// first engine is `elo0` stronger" against H1 "`elo1` stronger", in
+/// normalized Elo unless `model=logistic` says otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    #[serde(default = "logistic")]
+    pub model: EloModel,
 }
 
 /// Where a test stands.
@@ -106,6 +127,7 @@ impl Sprt {
             elo1: f64::NAN,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Normalized,
         };
         for part in text.split(',').filter(|p| !p.trim().is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| {
@@ -114,6 +136,19 @@ impl Sprt {
                     crate::text::shown(part)
                 )
             })?;
+            if key.trim() == "model" {
+                sprt.model = match value.trim() {
+                    "normalized" => EloModel::Normalized,
+                    "logistic" => EloModel::Logistic,
+                    other => {
+                        return Err(format!(
+                            "model '{}' is not one: use model=normalized or model=logistic",
+                            crate::text::shown(other)
+                        ));
+                    }
+                };
+                continue;
+            }
             let value: f64 = value
                 .trim()
                 .parse()
@@ -133,7 +168,7 @@ impl Sprt {
                 "beta" => sprt.beta = value,
                 other => {
                     return Err(format!(
-                        "unknown SPRT setting '{}': use elo0, elo1, alpha, beta",
+                        "unknown SPRT setting '{}': use elo0, elo1, alpha, beta, model",
                         crate::text::shown(other)
                     ));
                 }
@@ -176,11 +211,20 @@ impl Sprt {
         let Some(observed) = penta.regularized() else {
             return 0.0;
         };
-        let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
-        let (p0, p1) = (
-            closest_with_mean(&observed, s0),
-            closest_with_mean(&observed, s1),
-        );
+        let (p0, p1) = match self.model {
+            EloModel::Logistic => (
+                closest_with_mean(&observed, score_of(self.elo0)),
+                closest_with_mean(&observed, score_of(self.elo1)),
+            ),
+            EloModel::Normalized => {
+                // t = (mean − ½) / σ of a pair's score, for nElo bounds.
+                let t = |elo: f64| 2f64.sqrt() * elo / NELO_SCALE;
+                (
+                    closest_with_t(&observed, t(self.elo0)),
+                    closest_with_t(&observed, t(self.elo1)),
+                )
+            }
+        };
         let pairs = penta.pairs() as f64;
         (0..5)
             .map(|i| pairs * observed[i] * (p1[i] / p0[i]).ln())
@@ -232,6 +276,110 @@ fn closest_with_mean(observed: &[f64; 5], s: f64) -> [f64; 5] {
     p.map(|x| x / total)
 }
 
+/// nElo's unit: 800 / ln 10 (a normalized Elo of this many is one
+/// standard deviation of a game's score above ½).
+pub const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// The distribution over the five bins whose `t = (mean − ½) / σ` is
+/// `t_star` that is likeliest to have produced `observed`: van den Bergh's
+/// fixed point ("Comments on normalized Elo", section 4.1), from the
+/// uniform distribution, each step solving for θ by bisection.
+fn closest_with_t(observed: &[f64; 5], t_star: f64) -> [f64; 5] {
+    let mut p = [0.2f64; 5];
+    for _ in 0..30 {
+        let mean: f64 = (0..5).map(|i| p[i] * PAIR_SCORE[i]).sum();
+        let var: f64 = (0..5).map(|i| p[i] * (PAIR_SCORE[i] - mean).powi(2)).sum();
+        let sigma = var.sqrt().max(1e-12);
+        let phi: [f64; 5] = std::array::from_fn(|i| {
+            let z = (PAIR_SCORE[i] - mean) / sigma;
+            PAIR_SCORE[i] - 0.5 - 0.5 * t_star * sigma * (1.0 + z * z)
+        });
+        let (u, v) = phi
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(u, v), &x| {
+                (u.min(x), v.max(x))
+            });
+        if !(u < 0.0 && v > 0.0) {
+            break;
+        }
+        let f = |theta: f64| -> f64 {
+            (0..5)
+                .map(|i| observed[i] * phi[i] / (1.0 + theta * phi[i]))
+                .sum()
+        };
+        let (mut lo, mut hi) = (-1.0 / v, -1.0 / u);
+        let margin = (hi - lo) * 1e-12;
+        (lo, hi) = (lo + margin, hi - margin);
+        for _ in 0..200 {
+            let mid = (lo + hi) / 2.0;
+            if f(mid) > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let theta = (lo + hi) / 2.0;
+        let next: [f64; 5] = std::array::from_fn(|i| observed[i] / (1.0 + theta * phi[i]));
+        let change = (0..5).map(|i| (next[i] - p[i]).abs()).fold(0.0, f64::max);
+        p = next;
+        if change < 1e-10 {
+            break;
+        }
+    }
+    p
+}
+
+/// What a run's pairs say, beside the Elo: normalized Elo with its 95%
+/// interval, the likelihood that the first engine is the stronger (LOS),
+/// as fastchess reports them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PairFigures {
+    /// The mean pair score, 0 to 1.
+    pub score: f64,
+    pub nelo: f64,
+    /// Half the width of its 95% interval.
+    pub nelo_error: f64,
+    /// Likelihood of superiority, 0 to 1.
+    pub los: f64,
+}
+
+impl Pentanomial {
+    /// The pairs' figures; `None` before two pairs, or when every pair
+    /// scored alike (no spread to measure by).
+    pub fn figures(&self) -> Option<PairFigures> {
+        let n = self.pairs() as f64;
+        if n < 2.0 {
+            return None;
+        }
+        let p = self.0.map(|c| c as f64 / n);
+        let score: f64 = (0..5).map(|i| p[i] * PAIR_SCORE[i]).sum();
+        let var: f64 = (0..5).map(|i| p[i] * (PAIR_SCORE[i] - score).powi(2)).sum();
+        if var <= 0.0 {
+            return None;
+        }
+        let per_pair = (var / n).sqrt();
+        let z = 1.959_963_984_540_054;
+        let nelo = |s: f64| (s - 0.5) / (2.0 * var).sqrt() * NELO_SCALE;
+        Some(PairFigures {
+            score,
+            nelo: nelo(score),
+            nelo_error: (nelo(score + z * per_pair) - nelo(score - z * per_pair)) / 2.0,
+            los: 0.5 * (1.0 + erf((score - 0.5) / (2.0f64.sqrt() * per_pair))),
+        })
+    }
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, within 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
+            + 0.254_829_592)
+            * t
+            * (-x * x).exp();
+    if x >= 0.0 { y } else { -y }
+}
+
 /// The expected score of an engine `elo` stronger.
 fn score_of(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -254,7 +402,7 @@ mod tests {
 
     #[test]
     fn the_llr_matches_hand_worked_examples() {
-        let sprt = Sprt::parse("elo0=0,elo1=10").unwrap();
+        let sprt = Sprt::parse("elo0=0,elo1=10,model=logistic").unwrap();
         let s1 = 0.514_387_184_2; // 1 / (1 + 10^(−10/400)); s0 = ½.
         // Only LL and WW pairs: the closest distribution with mean s is
         // (1 − s, 0, 0, 0, s) whatever was seen, so the LLR is a sum over
@@ -301,7 +449,7 @@ mod tests {
 
     #[test]
     fn one_pair_is_not_enough_for_a_verdict() {
-        let sprt = Sprt::parse("elo0=0,elo1=50").unwrap();
+        let sprt = Sprt::parse("elo0=0,elo1=50,model=logistic").unwrap();
         for bin in 0..5 {
             let mut p = Pentanomial::default();
             p.add(bin);
@@ -311,7 +459,7 @@ mod tests {
 
     #[test]
     fn sweeps_and_all_draws_are_evidence_and_no_pairs_none() {
-        let sprt = Sprt::parse("elo0=0,elo1=10").unwrap();
+        let sprt = Sprt::parse("elo0=0,elo1=10,model=logistic").unwrap();
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         // Every pair won: each is ln(s1/s0) = 0.028 of evidence for H1, so
         // 200 pairs cross the bound (5.7 > 2.94); every pair lost: H0.
@@ -346,6 +494,85 @@ mod tests {
         }
         let s = Sprt::parse("alpha=0.1, beta=0.2, elo1=5, elo0=-5").unwrap();
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-5.0, 5.0, 0.1, 0.2));
+        assert_eq!(s.model, EloModel::Normalized);
+        assert!(Sprt::parse("elo0=0,elo1=5,model=bayes").is_err());
+    }
+
+    /// fastchess's own test values (app/tests/sprt_test.cpp and
+    /// elo_test.cpp), its pentanomial counts in its order LL, LD, WL, DD,
+    /// WD, WW, with WL and DD in one bin as here.
+    fn fastchess(ll: u32, ld: u32, wl: u32, dd: u32, wd: u32, ww: u32) -> Pentanomial {
+        Pentanomial([ll, ld, wl + dd, wd, ww])
+    }
+
+    #[test]
+    fn the_llr_matches_fastchess_in_both_models() {
+        let sprt = |text: &str| Sprt::parse(text).unwrap();
+        for (penta, text, want) in [
+            (
+                fastchess(365, 16618, 36029, 200, 16974, 390),
+                "elo0=0,elo1=2",
+                2.25,
+            ),
+            (
+                fastchess(127, 4883, 10311, 401, 5150, 104),
+                "elo0=-1.75,elo1=0.25",
+                3.01,
+            ),
+            (fastchess(0, 0, 0, 0, 0, 5550), "elo0=0,elo1=5", 111.82),
+            (
+                fastchess(223, 9863, 20279, 1000, 10037, 246),
+                "elo0=0.5,elo1=2.5,model=logistic",
+                -3.07,
+            ),
+            (
+                fastchess(871, 26175, 55003, 980, 26678, 821),
+                "elo0=0,elo1=2,model=logistic",
+                -4.98,
+            ),
+        ] {
+            let llr = sprt(text).llr(&penta);
+            // doctest's Approx(…).epsilon(0.01): within 1%.
+            assert!(
+                (llr - want).abs() <= 0.01 * want.abs().max(1.0),
+                "{text}: {llr} vs {want}"
+            );
+        }
+        // The two models can disagree in sign on the same pairs.
+        let p = Pentanomial([226, 10341, 22538, 10459, 227]);
+        let logistic = sprt("elo0=0,elo1=2,model=logistic").llr(&p);
+        let normalized = sprt("elo0=0,elo1=2").llr(&p);
+        assert!(
+            logistic < -2.0 && normalized > logistic + 1.0,
+            "{logistic} {normalized}"
+        );
+    }
+
+    #[test]
+    fn nelo_and_los_match_fastchess() {
+        for (penta, nelo, error, los, score) in [
+            (fastchess(34, 54, 31, 32, 64, 75), 57.94, 28.28, 1.0, 0.579),
+            (
+                fastchess(332, 433, 457, 41, 333, 334),
+                -9.17,
+                10.96,
+                0.0505,
+                0.488,
+            ),
+            (
+                fastchess(7895, 8757, 5485, 200, 568, 9999),
+                -19.01,
+                2.65,
+                0.0,
+                0.470,
+            ),
+        ] {
+            let f = penta.figures().unwrap();
+            assert!((f.nelo - nelo).abs() <= 0.01 * nelo.abs(), "{f:?}");
+            assert!((f.nelo_error - error).abs() <= 0.01 * error, "{f:?}");
+            assert!((f.los - los).abs() < 0.00005, "{f:?}");
+            assert!((f.score - score).abs() <= 0.01 * score, "{f:?}");
+        }
     }
 
     #[test]
