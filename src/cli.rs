@@ -542,18 +542,20 @@ pub struct ArenaArgs {
     /// the first engine against each of the others (gauntlet).
     #[arg(long, value_name = "FORMAT", default_value = "round-robin")]
     pub format: crate::tournament::Format,
-    /// The first engine (O in the first game of each pair): random,
-    /// negamax, mcts, rl, or an outside program: 'brain:PATH [ARGS]'.
+    /// O's engine in every game (sides mean sides: for pairs with colours
+    /// swapped, give --engine twice): random, negamax, mcts, rl, or an
+    /// outside program: 'brain:PATH [ARGS]'.
     #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat)]
     pub o: Option<SeatArg>,
-    /// The second engine (default negamax against --o's mcts).
+    /// X's engine in every game (default negamax against --o's mcts).
     #[arg(long = "x", value_name = "ENGINE", value_parser = parse_seat)]
     pub x: Option<SeatArg>,
     /// Games per pairing of two engines: pairs of games from one opening,
     /// colours swapped (an odd count plays its last opening once).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub games: u32,
-    /// Play each opening once, the first engine always first (O).
+    /// Play each opening once, the first engine always first (O); --o and
+    /// --x always play so.
     #[arg(long)]
     pub no_repeat: bool,
     /// Where games start: random (a few stones near the centre from the

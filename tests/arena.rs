@@ -618,3 +618,30 @@ fn a_brain_whose_name_holds_escape_codes_is_shown_escaped() {
         );
     }
 }
+
+#[test]
+fn o_and_x_fix_the_sides_and_engines_pair_with_colours_swapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let firsts = |args: &[&str]| -> Vec<String> {
+        let state = dir.path().join(format!("s{}.state", args.len()));
+        let state_arg = state.display().to_string();
+        let mut full = vec!["arena", "--size", "3", "--goal", "3", "--games", "4", "--state"];
+        full.push(&state_arg);
+        full.extend_from_slice(args);
+        let (code, _, err) = kxo(&full);
+        assert_eq!(code, 0, "{err}");
+        std::fs::read_to_string(&state)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["first"].to_string())
+            .collect()
+    };
+    // --o random --x negamax: random moves first in every game.
+    let fixed = firsts(&["--o", "random", "--x", "negamax"]);
+    assert_eq!(fixed.len(), 4);
+    assert!(fixed.iter().all(|f| f == "\"random\""), "{fixed:?}");
+    // Two --engine: each opening twice, colours swapped.
+    let paired = firsts(&["--engine", "a=random", "--engine", "b=negamax", "--jobs", "1"]);
+    assert_eq!(paired, ["\"a\"", "\"b\"", "\"a\"", "\"b\""]);
+}

@@ -126,8 +126,10 @@ fn a_brain_that_cannot_start_is_refused_before_the_first_game() {
 #[test]
 fn a_brain_that_fails_in_game_forfeits_and_the_ranking_counts_it() {
     let faulty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/faulty.sh");
-    let seat = format!("brain:{faulty} exit");
-    let (code, out, err) = kxo(&["arena", "--x", &seat, "--games", "2", "--json"], &[]);
+    // Two participants: a pair, the brain O in one game and X in the other.
+    let seat = format!("faulty.sh=brain:{faulty} exit");
+    let args = ["arena", "--engine", "mcts=mcts", "--engine", &seat, "--games", "2", "--json"];
+    let (code, out, err) = kxo(&args, &[]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     // It forfeits both games of the pair, as X and then as O.
@@ -169,7 +171,7 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
     // 4x4 with four in a row is a draw: the perfect player, through the
     // protocol, never loses it (on either side).
     let perfect = own_brain("--engine negamax --goal 4 --think-ms 200");
-    // Paired games: each order plays both colours.
+    // --o and --x fix the sides: the two orders play both colours.
     for (o, x) in [(perfect.as_str(), "mcts"), ("mcts", perfect.as_str())] {
         let (code, out, err) = kxo(
             &[

@@ -68,9 +68,10 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode>
     let mut specs = engines(&args)?;
     crate::model::use_learned_evals(&mut specs, rules, args.model.clone())?;
     let kinds: Vec<EngineKind> = specs.iter().map(|s| s.kind()).collect();
-    if args.sprt.is_some() && (specs.len() != 2 || args.no_repeat) {
+    if args.sprt.is_some() && (specs.len() != 2 || !paired(&args)) {
         return Err(super::InputError(
-            "--sprt tests two engines on paired games: give two engines and no --no-repeat".into(),
+            "--sprt tests two engines on paired games: give --engine twice, and no --no-repeat"
+                .into(),
         )
         .into());
     }
@@ -214,6 +215,13 @@ fn finish(
     Ok(signal.map_or(std::process::ExitCode::SUCCESS, crate::signals::exit_code))
 }
 
+/// Whether each opening is played twice with colours swapped: with
+/// `--engine`s, unless `--no-repeat`; never with `--o`/`--x`, which fix
+/// the sides.
+fn paired(args: &ArenaArgs) -> bool {
+    !args.no_repeat && !args.engines.is_empty()
+}
+
 /// The run's settings, as its report and state file keep them.
 fn settings(
     args: &ArenaArgs,
@@ -228,7 +236,7 @@ fn settings(
         engines: specs.iter().map(EngineSpec::text).collect(),
         format: args.format,
         games: args.games,
-        repeat: !args.no_repeat,
+        repeat: paired(args),
         openings: openings.describe(),
         seed,
         think_ms: args.think.think_ms,
