@@ -625,7 +625,9 @@ fn o_and_x_fix_the_sides_and_engines_pair_with_colours_swapped() {
     let firsts = |args: &[&str]| -> Vec<String> {
         let state = dir.path().join(format!("s{}.state", args.len()));
         let state_arg = state.display().to_string();
-        let mut full = vec!["arena", "--size", "3", "--goal", "3", "--games", "4", "--state"];
+        let mut full = vec![
+            "arena", "--size", "3", "--goal", "3", "--games", "4", "--state",
+        ];
         full.push(&state_arg);
         full.extend_from_slice(args);
         let (code, _, err) = kxo(&full);
@@ -642,6 +644,13 @@ fn o_and_x_fix_the_sides_and_engines_pair_with_colours_swapped() {
     assert_eq!(fixed.len(), 4);
     assert!(fixed.iter().all(|f| f == "\"random\""), "{fixed:?}");
     // Two --engine: each opening twice, colours swapped.
-    let paired = firsts(&["--engine", "a=random", "--engine", "b=negamax", "--jobs", "1"]);
+    let paired = firsts(&[
+        "--engine",
+        "a=random",
+        "--engine",
+        "b=negamax",
+        "--jobs",
+        "1",
+    ]);
     assert_eq!(paired, ["\"a\"", "\"b\"", "\"a\"", "\"b\""]);
 }

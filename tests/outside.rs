@@ -128,7 +128,16 @@ fn a_brain_that_fails_in_game_forfeits_and_the_ranking_counts_it() {
     let faulty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/faulty.sh");
     // Two participants: a pair, the brain O in one game and X in the other.
     let seat = format!("faulty.sh=brain:{faulty} exit");
-    let args = ["arena", "--engine", "mcts=mcts", "--engine", &seat, "--games", "2", "--json"];
+    let args = [
+        "arena",
+        "--engine",
+        "mcts=mcts",
+        "--engine",
+        &seat,
+        "--games",
+        "2",
+        "--json",
+    ];
     let (code, out, err) = kxo(&args, &[]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -373,4 +382,23 @@ fn after_an_undo_the_brain_gets_the_board_in_a_fresh_match() {
         .filter(|l| !l.starts_with("INFO") && !l.starts_with("START"))
         .collect();
     assert_eq!(moves, [&"TURN 2,2"], "{said}");
+}
+
+#[test]
+fn board_lists_the_stones_in_play_order() {
+    // A brain that reads BOARD's colours from the order (as PentaZen does),
+    // joining games that start from openings of 2 to 4 stones: each of its
+    // games must be played out, none forfeited for a scrambled board.
+    let ordered = format!("ordered=brain:{}", script("ordered.sh"));
+    let (code, out, err) = kxo(
+        &[
+            "arena", "--size", "15", "--goal", "5", "--engine", &ordered, "--engine", "r=random",
+            "--games", "8", "--seed", "4", "--json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(report.get("forfeits").is_none(), "{out}");
+    assert_eq!(report["games"], 8, "{out}");
 }

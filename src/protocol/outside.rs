@@ -375,6 +375,8 @@ pub struct OutsideBrain {
     answered: Option<Instant>,
     /// How long the last move's command waited for that.
     settled: Duration,
+    /// The game's moves in order, when the seat knows them (for `BOARD`).
+    history: Vec<Cell>,
 }
 
 impl OutsideBrain {
@@ -394,7 +396,15 @@ impl OutsideBrain {
             time_left: None,
             answered: None,
             settled: Duration::ZERO,
+            history: Vec::new(),
         }
+    }
+
+    /// The game's moves so far, in the order they were played: `BOARD`
+    /// lists the stones so.
+    pub fn set_history(&mut self, moves: &[Cell]) {
+        self.history.clear();
+        self.history.extend_from_slice(moves);
     }
 
     /// Plays under a match clock of `total` for the whole game: sent as
@@ -487,11 +497,12 @@ impl OutsideBrain {
         } else if mine.is_empty() && theirs.is_empty() {
             vec!["BEGIN".to_string()]
         } else {
+            // In play order: brains that read the colours from the order
+            // (PentaZen) take the stones as alternating, first player first.
             let mut lines = vec!["BOARD".to_string()];
-            for (stones, field) in [(mine, 1), (theirs, 2)] {
-                for c in stones.iter() {
-                    lines.push(format!("{},{field}", xy(Cell::from_index(c), size)));
-                }
+            for cell in play_order(pos, &self.history) {
+                let field = if mine.contains(cell.index()) { 1 } else { 2 };
+                lines.push(format!("{},{field}", xy(cell, size)));
             }
             lines.push("DONE".into());
             lines
@@ -556,6 +567,23 @@ impl OutsideBrain {
         self.in_game = false;
         Ok(())
     }
+}
+
+/// The stones of `pos` in the order they were played: `history` when it
+/// is the position's, else O's and X's stones alternating, O's first (an
+/// order that could have been played).
+fn play_order(pos: &Position, history: &[Cell]) -> Vec<Cell> {
+    if Position::from_moves(pos.rules(), history).is_ok_and(|p| p == *pos) {
+        return history.to_vec();
+    }
+    let o: Vec<usize> = pos.board(Player::O).iter().collect();
+    let x: Vec<usize> = pos.board(Player::X).iter().collect();
+    let mut out = Vec::with_capacity(o.len() + x.len());
+    for i in 0..o.len().max(x.len()) {
+        out.extend(o.get(i).map(|&c| Cell::from_index(c)));
+        out.extend(x.get(i).map(|&c| Cell::from_index(c)));
+    }
+    out
 }
 
 /// Starts the brain and asks it `START` for `rules`' board, then ends it:

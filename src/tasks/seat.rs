@@ -288,6 +288,13 @@ fn think(
     pos: &Position,
 ) -> Result<Cell, String> {
     let think_clock = app.borrow().seat_clock(seat.game, seat.side);
+    let history = app
+        .borrow()
+        .games
+        .get(seat.game)
+        .map(|g| g.record.moves.clone())
+        .unwrap_or_default();
+    engine.set_history(&history);
     let mut budget = SeatBudget::new(ctx, app, signals, seat, think_clock);
     let choice = engine.choose(pos, &mut budget);
     budget.finish();

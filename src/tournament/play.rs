@@ -11,7 +11,7 @@ use super::{
 };
 use crate::ai::rl::SharedTable;
 use crate::ai::{Budget, ThinkLimit};
-use crate::game::{GameRecord, Outcome, Player, Position, Rules};
+use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 
 /// How far past its match clock a side may go before it loses on time:
 /// a search notices its budget at its next tick, a brain's answer
@@ -269,6 +269,8 @@ fn play_game(
         if let (SeatEngine::Outside(brain), Some(left)) = (&mut seats[side], left) {
             brain.set_time_left(left);
         }
+        let history: Vec<Cell> = game.moves.iter().map(|&c| Cell::new(c)).collect();
+        seats[side].set_history(&history);
         let choice = seats[side].choose(&pos, &mut budget);
         if crate::signals::stopping() {
             return None;

@@ -329,6 +329,14 @@ impl SeatEngine {
         }
     }
 
+    /// The game's moves so far, in order (an outside brain sends them so
+    /// when it needs the whole board).
+    pub fn set_history(&mut self, moves: &[Cell]) {
+        if let SeatEngine::Outside(brain) = self {
+            brain.set_history(moves);
+        }
+    }
+
     /// Told how a game it played in ended (the learning player learns).
     pub fn game_over(&mut self, record: &GameRecord, me: Player) {
         if let SeatEngine::BuiltIn(engine) = self {
