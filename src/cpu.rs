@@ -7,8 +7,28 @@
 //! tens to hundreds of cycles and the BMI2 kernels run several times
 //! slower than the portable ones. `KXO_KERNEL=portable|bmi2` forces a
 //! choice (a CPU without BMI2 never gets the BMI2 kernels).
+//!
+//! Also: the CPU time a thread has used (what a search is charged).
 
 use std::sync::OnceLock;
+use std::time::Duration;
+
+/// CPU time this thread has used.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime(2) writes into a valid timespec.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        ts.tv_sec.max(0) as u64,
+        ts.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
 
 /// The kernels a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -484,7 +484,7 @@ fn a_brain_gets_the_match_clock_and_loses_on_time_when_it_runs_out() {
     assert_eq!(r["second_wins"], 1, "{out}");
     let forfeit = r["forfeits"][0].as_str().unwrap();
     assert!(
-        forfeit.contains("slow (O) loses on time") && forfeit.contains("1000 ms match clock"),
+        forfeit.contains("slow (O) loses on time") && forfeit.contains("left on its 1 s clock"),
         "{forfeit}"
     );
 }

@@ -349,3 +349,83 @@ fn max_memory_is_kept() {
     assert!(peaks[0] > LIMIT, "the test would not tell: {peaks:?}");
     assert!(peaks[1] < LIMIT, "{peaks:?}");
 }
+
+/// Positions from games of quick MCTS engines on a `size` board, from
+/// random openings: `per_game` positions of each game between plies 8
+/// and 40, where fours and threes are everywhere.
+fn tactical_positions(
+    size: u8,
+    games: u64,
+    per_game: usize,
+) -> Vec<Vec<(kxo_tui::game::Cell, u8)>> {
+    use kxo_tui::ai::big::BigMcts;
+    use kxo_tui::ai::{Engine, MctsLimit, Unlimited};
+    use kxo_tui::game::{Position, Rules};
+    let rules = Rules::new(size, 5).unwrap();
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let opening = kxo_tui::tournament::opening::random(rules, 1000 + seed);
+        let mut pos = Position::from_moves(rules, &opening).unwrap();
+        let mut moves = opening.clone();
+        let mut engines =
+            [0, 1].map(|s| BigMcts::new(rules, MctsLimit::Iterations(300), seed * 2 + s));
+        let stops: Vec<usize> = (0..per_game)
+            .map(|i| 8 + i * 32 / per_game.max(1))
+            .collect();
+        while !pos.outcome().is_over() && moves.len() <= 40 {
+            if stops.contains(&moves.len()) {
+                // Every stone with its owner: 1 for the side to move.
+                let me = pos.to_move();
+                let stones = moves
+                    .iter()
+                    .map(|&c| (c, if pos.at(c) == Some(me) { 1 } else { 2 }))
+                    .collect();
+                out.push(stones);
+            }
+            let side = pos.to_move().index();
+            let cell = engines[side].choose(&pos, &mut Unlimited::new());
+            pos.play(cell).unwrap();
+            moves.push(cell);
+        }
+    }
+    out
+}
+
+#[test]
+fn replies_come_within_timeout_turn_down_to_50_ms() {
+    // The threat searches too must watch the clock: every reply, over
+    // many tactical positions of 15x15 and 20x20, within the manager's
+    // limit (the brain aims at 90% of it less 30 ms).
+    let mut late = Vec::new();
+    let mut asked = 0;
+    for (size, games) in [(15u8, 8u64), (20, 4)] {
+        let positions = tactical_positions(size, games, 3);
+        for engine in ["negamax", "mcts"] {
+            let mut b = Brain::start(&["--engine", engine, "--think-ms", "10000"]);
+            assert_eq!(b.ask(&format!("START {size}")), "OK");
+            for turn in [50u64, 100] {
+                b.send(&format!("INFO timeout_turn {turn}"));
+                for stones in &positions {
+                    b.send("BOARD");
+                    for (cell, field) in stones {
+                        let n = size as usize;
+                        let (x, y) = (cell.index() % n, cell.index() / n);
+                        b.send(&format!("{x},{y},{field}"));
+                    }
+                    let start = Instant::now();
+                    let reply = b.ask("DONE");
+                    let took = start.elapsed();
+                    asked += 1;
+                    assert!(reply.contains(','), "{engine}: {reply}");
+                    if took > Duration::from_millis(turn) {
+                        late.push(format!("{engine} {size}x{size} {turn} ms: {took:?}"));
+                    }
+                    b.send("RESTART");
+                    assert_eq!(b.reply(), "OK");
+                }
+            }
+        }
+    }
+    assert!(asked >= 100, "{asked}");
+    assert!(late.is_empty(), "{} of {asked} late: {late:#?}", late.len());
+}

@@ -48,16 +48,25 @@ fn group_alive(pid: u32) -> bool {
 #[test]
 fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
     let cases = [
-        ("exit", "the brain exited"),
-        ("garbage", "sent 'hello', not a move"),
-        ("occupied", "a taken cell"),
-        ("offboard", "99,99, off the board"),
-        ("refuse", "answered 'ERROR"),
-        ("slow", "gave no move in"),
-        ("silent", "gave no move in"),
+        ("exit", "forfeits", "the brain exited"),
+        ("garbage", "forfeits", "sent 'hello', not a move"),
+        ("occupied", "forfeits", "a taken cell"),
+        ("offboard", "forfeits", "99,99, off the board"),
+        ("refuse", "forfeits", "answered 'ERROR"),
+        // Past its 200 ms and the margin: the one clock rule says how.
+        (
+            "slow",
+            "loses on time",
+            "ms of its 200 ms, with a margin of 500 ms",
+        ),
+        (
+            "silent",
+            "loses on time",
+            "ms of its 200 ms, with a margin of 500 ms",
+        ),
     ];
     let dir = tempfile::tempdir().unwrap();
-    for (mode, reason) in cases {
+    for (mode, ending, reason) in cases {
         let pidfile = dir.path().join(mode);
         let brain = format!("brain:{} {mode}", script("faulty.sh"));
         let pidfile_text = pidfile.display().to_string();
@@ -85,7 +94,7 @@ fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
         assert_eq!(report["first_wins"], 1, "{mode}: {out}");
         let forfeit = report["forfeits"][0].as_str().unwrap_or_default();
         assert!(
-            forfeit.contains("faulty.sh (X) forfeits") && forfeit.contains(reason),
+            forfeit.contains(&format!("faulty.sh (X) {ending}")) && forfeit.contains(reason),
             "{mode}: {forfeit}"
         );
         let pid: u32 = std::fs::read_to_string(&pidfile)

@@ -200,6 +200,8 @@ fn two_learning_seats_share_one_table_and_learn_each_game_once() {
         think_ms: None,
         mcts_iterations: None,
         match_ms: None,
+        increment_ms: None,
+        margin_ms: None,
         sprt: None,
     };
     let clocks = Clocks {

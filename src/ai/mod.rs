@@ -40,6 +40,13 @@ pub trait Budget {
     /// least once per completed iteration). Fields left `None` keep the
     /// value an earlier report gave. Headless budgets ignore it.
     fn report(&mut self, _info: &SearchInfo) {}
+    /// The most time this move may take in all, when whoever runs the
+    /// search knows it (a brain's manager's limit, an arena clock): an
+    /// engine sizes every part of its search to it, its threat searches
+    /// included, not only the part that ticks.
+    fn allotted(&self) -> Option<Duration> {
+        None
+    }
     /// Waits until `fd` has something to read (an outside brain's answer)
     /// or `deadline` passes. The live screen suspends the seat and lets the
     /// scheduler poll the pipe with everything else; this default blocks

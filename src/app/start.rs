@@ -146,6 +146,14 @@ pub(super) fn played_game(
         us: (0..game.record.moves.len())
             .map(|i| game.move_cpu.get(i).map_or(0, |t| t.as_micros() as u64))
             .collect(),
+        // The live screen charges each move the seat's CPU time.
+        cpu_us: [0, 1].map(|side| {
+            let moves = game.move_cpu.iter().skip(game.opening);
+            let own = moves
+                .enumerate()
+                .filter(|(i, _)| (game.opening + i) % 2 == side);
+            own.map(|(_, t)| t.as_micros() as u64).sum()
+        }),
         result: match outcome {
             Outcome::Win(Player::O) => GameResult::First,
             Outcome::Win(Player::X) => GameResult::Second,

@@ -200,6 +200,8 @@ fn a_tournament_plays_its_games_in_order_and_reports_them() {
         think_ms: None,
         mcts_iterations: None,
         match_ms: None,
+        increment_ms: None,
+        margin_ms: None,
         sprt: None,
     };
     let plan = Plan::new(specs, settings, Openings::None);

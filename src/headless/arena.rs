@@ -241,7 +241,9 @@ fn settings(
         seed,
         think_ms: args.think.think_ms,
         mcts_iterations: args.think.mcts_iterations,
-        match_ms: args.match_ms,
+        match_ms: args.match_ms.or(args.tc.map(|(base, _)| base)),
+        increment_ms: args.tc.map(|(_, inc)| inc).filter(|&inc| inc > 0),
+        margin_ms: args.time_margin,
         sprt: args.sprt,
     }
 }

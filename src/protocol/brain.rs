@@ -120,6 +120,9 @@ impl Budget for BrainBudget<'_> {
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
+    fn allotted(&self) -> Option<Duration> {
+        Some(self.deadline)
+    }
     fn report(&mut self, info: &SearchInfo) {
         self.info.work = info.work;
         self.info.depth = info.depth.or(self.info.depth);

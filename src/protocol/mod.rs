@@ -11,6 +11,7 @@
 
 pub mod brain;
 pub mod outside;
+mod process;
 
 use crate::game::Cell;
 

@@ -12,14 +12,11 @@
 //! killed and reaped at once, and every brain still running is killed when
 //! kxo-tui exits ([`kill_all`]).
 
-use std::fmt;
-use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, RawFd};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Mutex, OnceLock};
+use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
+pub use super::process::{BrainCommand, BrainReaper, Forfeit, kill_all};
+use super::process::{Process, process_cpu};
 use super::{cell_at, parse_xy, xy};
 use crate::ai::Budget;
 use crate::game::{Bits, Cell, Player, Position, Rules};
@@ -29,326 +26,50 @@ use crate::text::shown;
 pub const START_TIMEOUT: Duration = Duration::from_secs(5);
 /// An outside brain's time per move when the run sets no clock.
 pub const BRAIN_THINK: Duration = Duration::from_secs(1);
-/// How far past its time a brain may answer before it forfeits.
+/// How far past its time a brain may answer before it forfeits, unless
+/// the run gives another margin.
 pub const TOLERANCE: Duration = Duration::from_millis(500);
+/// The set-up allowance: how much longer a brain's first move of a game
+/// may take (a brain builds its tables, say a hash of hundreds of MB, on
+/// its first search), as `START` itself may take up to [`START_TIMEOUT`].
+pub const SETUP_ALLOWANCE: Duration = Duration::from_secs(3);
+/// The memory a brain is told it may use unless its spec says (`memory=MB`).
+pub const DEFAULT_MEMORY_MB: u64 = 256;
+
+/// What a brain is told besides its time: memory, search limits, options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrainSettings {
+    /// `INFO max_memory`, in bytes.
+    pub memory_bytes: u64,
+    /// `INFO max_node`, `INFO max_depth` (brains that know them obey).
+    pub nodes: Option<u64>,
+    pub depth: Option<u64>,
+    /// `INFO NAME VALUE` lines, in order.
+    pub options: Vec<(String, String)>,
+    /// How late its answer may come before it forfeits on time.
+    pub margin: Duration,
+}
+
+impl Default for BrainSettings {
+    fn default() -> BrainSettings {
+        BrainSettings {
+            memory_bytes: DEFAULT_MEMORY_MB << 20,
+            nodes: None,
+            depth: None,
+            options: Vec::new(),
+            margin: TOLERANCE,
+        }
+    }
+}
+
 /// How long after a brain's answer its next command waits at least: Rapfi
 /// (and brains like it) print the move before they are ready to read
 /// again, and drop a command that comes in between.
 /// (5 ms was not always enough for Rapfi with two games on two cores.)
 const SETTLE: Duration = Duration::from_millis(20);
-/// The longest line read from a brain; longer ones are cut.
-const MAX_LINE: usize = 4096;
 /// MESSAGE lines kept per brain until they are collected: a brain that
 /// floods them costs nothing more than this.
 const MAX_MESSAGES: usize = 16;
-
-/// `brain:PATH [ARGS]` as the user wrote it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BrainCommand {
-    pub program: String,
-    pub args: Vec<String>,
-}
-
-impl BrainCommand {
-    /// Reads `brain:PATH [ARGS]` (shell-style quoting in ARGS).
-    pub fn parse(text: &str) -> Result<BrainCommand, String> {
-        let rest = text
-            .strip_prefix("brain:")
-            .ok_or_else(|| format!("'{}' is not a brain: write brain:PATH [ARGS]", shown(text)))?;
-        let words = shell_words::split(rest).map_err(|e| format!("'{}': {e}", shown(text)))?;
-        let Some((program, args)) = words.split_first() else {
-            return Err("brain: needs a program, as in brain:./my-brain".into());
-        };
-        Ok(BrainCommand {
-            program: program.clone(),
-            args: args.to_vec(),
-        })
-    }
-
-    /// The program's file name, for the screen: "pbrain-foo".
-    pub fn name(&self) -> &str {
-        self.program.rsplit('/').next().unwrap_or(&self.program)
-    }
-}
-
-impl fmt::Display for BrainCommand {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "brain:{}", self.program)?;
-        for a in &self.args {
-            write!(f, " {a}")?;
-        }
-        Ok(())
-    }
-}
-
-/// Why an outside brain lost its game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Forfeit {
-    DidNotStart(String),
-    Exited,
-    Garbage(String),
-    Refused(String),
-    Occupied(String),
-    OffBoard(String),
-    TooSlow(Duration),
-    /// The seat stopped waiting (the game was abandoned or kxo-tui quits).
-    Abandoned,
-}
-
-impl fmt::Display for Forfeit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Forfeit::DidNotStart(why) => write!(f, "the brain did not start: {}", shown(why)),
-            Forfeit::Exited => f.write_str("the brain exited"),
-            Forfeit::Garbage(line) => write!(f, "the brain sent '{}', not a move", shown(line)),
-            Forfeit::Refused(line) => write!(f, "the brain answered '{}'", shown(line)),
-            Forfeit::Occupied(m) => write!(f, "the brain played {m}, a taken cell"),
-            Forfeit::OffBoard(m) => write!(f, "the brain played {m}, off the board"),
-            Forfeit::TooSlow(t) => write!(f, "the brain gave no move in {} ms", t.as_millis()),
-            Forfeit::Abandoned => f.write_str("the game was left while the brain thought"),
-        }
-    }
-}
-
-/// Child processes of brains not yet reaped, for [`kill_all`]. Held while
-/// a brain is started, so that a sweep never mistakes a brain being
-/// started for one that escaped.
-fn running() -> &'static Mutex<Vec<u32>> {
-    static RUNNING: OnceLock<Mutex<Vec<u32>>> = OnceLock::new();
-    RUNNING.get_or_init(|| Mutex::new(Vec::new()))
-}
-
-/// Set when this process is a child subreaper (the binary, not tests):
-/// then every child it has that is not a running brain is something a
-/// brain started and left behind, and is ended.
-static REAPER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Makes kxo-tui the reaper of everything its brains start: a brain's
-/// child that leaves the brain's process group (`setsid`) and outlives the
-/// brain becomes kxo-tui's child instead of init's, and is ended with the
-/// brains. Dropped (on every way out of `main`, a panic's included), it
-/// ends every brain and every such process.
-pub struct BrainReaper(());
-
-impl BrainReaper {
-    pub fn install() -> BrainReaper {
-        // SAFETY: prctl(2) with PR_SET_CHILD_SUBREAPER takes one integer.
-        let made = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
-        REAPER.store(made, std::sync::atomic::Ordering::Relaxed);
-        BrainReaper(())
-    }
-}
-
-impl Drop for BrainReaper {
-    fn drop(&mut self) {
-        kill_all();
-    }
-}
-
-/// Kills every brain process still running, and (as a subreaper) every
-/// process a brain left behind. Called when kxo-tui exits, whatever the
-/// path.
-pub fn kill_all() {
-    let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
-    for pid in std::mem::take(&mut *running) {
-        // SAFETY: kill(2) and waitpid(2) on a child we started and have not
-        // reaped, so the pid is still ours.
-        unsafe {
-            libc::kill(pid as libc::pid_t, libc::SIGKILL);
-            libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
-        }
-        kill_group(pid);
-    }
-    sweep_orphans(&running);
-}
-
-/// As a subreaper: kills and reaps every child of ours that is not one of
-/// the `running` brains, until none is left (each one killed may hand its
-/// own children to us).
-fn sweep_orphans(running: &[u32]) {
-    if !REAPER.load(std::sync::atomic::Ordering::Relaxed) {
-        return;
-    }
-    for _ in 0..100 {
-        let strays: Vec<u32> = children_of(std::process::id())
-            .into_iter()
-            .filter(|pid| !running.contains(pid))
-            .collect();
-        if strays.is_empty() {
-            return;
-        }
-        for pid in strays {
-            // SAFETY: kill(2) and waitpid(2) on our own child: nothing
-            // else of ours waits for it (it is no brain of ours).
-            unsafe {
-                libc::kill(pid as libc::pid_t, libc::SIGKILL);
-                libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
-            }
-        }
-    }
-}
-
-/// The processes whose parent is `parent`, from /proc (every thread's
-/// `children` list, or each process's `stat` where those are missing).
-fn children_of(parent: u32) -> Vec<u32> {
-    let proc = std::path::Path::new("/proc");
-    let mut out = Vec::new();
-    for name in crate::gate::system_folder(proc) {
-        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Some(stat) = crate::gate::read_system(&proc.join(&name).join("stat"), 4096) else {
-            continue;
-        };
-        let stat = String::from_utf8_lossy(&stat);
-        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-            .and_then(|p| p.parse::<u32>().ok());
-        if ppid == Some(parent) {
-            out.push(pid);
-        }
-    }
-    out
-}
-
-/// SIGKILL to the brain and every process in its group, until none is
-/// left: a process that was forking when the first signal went out can
-/// leave a child the signal missed, so the group is signalled again until
-/// the kernel says it is empty (or 100 tries, a few milliseconds).
-fn kill_group(pid: u32) {
-    for _ in 0..100 {
-        // SAFETY: kill(2) on the process group a child of ours leads (it
-        // was started with its own group, whose id is its pid).
-        let sent = unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
-        if sent != 0 {
-            return; // ESRCH: nobody left in the group
-        }
-        std::thread::sleep(std::time::Duration::from_micros(200));
-    }
-}
-
-/// A running brain: its pipes, and what it has sent that is not yet a line.
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: ChildStdout,
-    pending: Vec<u8>,
-    closed: bool,
-}
-
-impl Process {
-    fn spawn(command: &BrainCommand) -> io::Result<Process> {
-        // Started and listed under one lock: a sweep never sees it unlisted.
-        let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
-        // Its own process group, so that killing the group also ends any
-        // process the brain started (a script's `sleep`).
-        let mut brain = Command::new(&command.program);
-        brain
-            .args(&command.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0);
-        // SAFETY: the closure runs in the child between fork and exec and
-        // calls only async-signal-safe functions (prctl, getppid, _exit).
-        unsafe {
-            let parent = libc::getpid();
-            brain.pre_exec(move || {
-                // Killed when kxo-tui dies, even by SIGKILL; and if it died
-                // already, before this line ran, not started at all.
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-                if libc::getppid() != parent {
-                    libc::_exit(1);
-                }
-                Ok(())
-            });
-        }
-        let mut child = brain.spawn()?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(io::Error::other("no pipes to the brain"));
-        };
-        running.push(child.id());
-        drop(running);
-        set_nonblocking(stdout.as_raw_fd())?;
-        Ok(Process {
-            child,
-            stdin,
-            stdout,
-            pending: Vec::new(),
-            closed: false,
-        })
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
-        write!(self.stdin, "{line}\r\n")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|_| Forfeit::Exited)
-    }
-
-    /// A whole line if one has arrived; reads what the pipe holds.
-    fn try_line(&mut self) -> Result<Option<String>, Forfeit> {
-        loop {
-            if let Some(end) = self.pending.iter().position(|&b| b == b'\n' || b == b'\r') {
-                let line: Vec<u8> = self.pending.drain(..=end).collect();
-                // Outside text: its control characters escaped, once, here.
-                let text =
-                    crate::text::shown_within(String::from_utf8_lossy(&line).trim(), MAX_LINE);
-                if text.is_empty() {
-                    continue;
-                }
-                return Ok(Some(text));
-            }
-            if self.closed {
-                return Err(Forfeit::Exited);
-            }
-            let mut chunk = [0u8; 1024];
-            match self.stdout.read(&mut chunk) {
-                Ok(0) => self.closed = true,
-                Ok(n) => {
-                    self.pending.extend_from_slice(&chunk[..n]);
-                    let ended = |b: &u8| *b == b'\n' || *b == b'\r';
-                    if self.pending.len() > MAX_LINE && !self.pending.iter().any(ended) {
-                        self.pending.truncate(MAX_LINE);
-                        self.pending.push(b'\n');
-                    }
-                }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => self.closed = true,
-            }
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.send("END");
-        let pid = self.child.id();
-        // Reap the leader first: until then it is a zombie member of the
-        // group and the group never looks empty.
-        // SAFETY: kill(2) on our child, not yet reaped.
-        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
-        let _ = self.child.wait();
-        kill_group(pid);
-        let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
-        running.retain(|&p| p != pid);
-        // What it started outside its group, now ours: ended too.
-        sweep_orphans(&running);
-    }
-}
-
-fn set_nonblocking(fd: RawFd) -> io::Result<()> {
-    // SAFETY: fcntl(2) on a pipe descriptor we own.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
 
 /// An outside brain playing one game (a seat holds it as
 /// `tournament::SeatEngine::Outside`).
@@ -377,6 +98,15 @@ pub struct OutsideBrain {
     settled: Duration,
     /// The game's moves in order, when the seat knows them (for `BOARD`).
     history: Vec<Cell>,
+    settings: BrainSettings,
+    /// The longest its next move may take, set by a manager whose clock
+    /// rule decides (`arena`); else its time, the margin and, on its
+    /// first move of a game, the set-up allowance.
+    move_limit: Option<Duration>,
+    /// The brain's own CPU time (user and system, in its process) before
+    /// its last move, and what that move took.
+    cpu_before: Option<Duration>,
+    last_cpu: Duration,
 }
 
 impl OutsideBrain {
@@ -397,9 +127,35 @@ impl OutsideBrain {
             answered: None,
             settled: Duration::ZERO,
             history: Vec::new(),
+            settings: BrainSettings::default(),
+            move_limit: None,
+            cpu_before: None,
+            last_cpu: Duration::ZERO,
         }
     }
 
+    /// What it is told at the start of a game besides its time.
+    pub fn configure(&mut self, settings: BrainSettings) {
+        self.settings = settings;
+    }
+
+    /// The longest its next move may take before it forfeits on time.
+    pub fn set_move_limit(&mut self, limit: Option<Duration>) {
+        self.move_limit = limit;
+    }
+
+    /// Whether it forfeited by giving no move in time.
+    pub fn out_of_time(&self) -> bool {
+        matches!(self.forfeit, Some(Forfeit::TooSlow(_)))
+    }
+
+    /// The CPU time its process used on its last move (ticks of 10 ms).
+    pub fn last_cpu(&self) -> Duration {
+        self.last_cpu
+    }
+}
+
+impl OutsideBrain {
     /// The game's moves so far, in the order they were played: `BOARD`
     /// lists the stones so.
     pub fn set_history(&mut self, moves: &[Cell]) {
@@ -449,16 +205,30 @@ impl OutsideBrain {
                 shown(&reply)
             )));
         }
-        for (key, value) in [
-            ("timeout_turn", self.think.as_millis().to_string()),
+        let mut info = vec![
             (
-                "timeout_match",
+                "timeout_turn".to_string(),
+                self.think.as_millis().to_string(),
+            ),
+            (
+                "timeout_match".to_string(),
                 self.match_clock.map_or(0, |t| t.as_millis()).to_string(),
             ),
-            ("max_memory", (256u64 << 20).to_string()),
-            ("game_type", "1".into()),
-            ("rule", "0".into()),
-        ] {
+            (
+                "max_memory".to_string(),
+                self.settings.memory_bytes.to_string(),
+            ),
+            ("game_type".to_string(), "1".into()),
+            ("rule".to_string(), "0".into()),
+        ];
+        if let Some(n) = self.settings.nodes {
+            info.push(("max_node".into(), n.to_string()));
+        }
+        if let Some(d) = self.settings.depth {
+            info.push(("max_depth".into(), d.to_string()));
+        }
+        info.extend(self.settings.options.iter().cloned());
+        for (key, value) in info {
             process.send(&format!("INFO {key} {value}"))?;
         }
         self.process = Some(process);
@@ -529,13 +299,28 @@ impl OutsideBrain {
         let due = self
             .time_left
             .map_or(self.think, |left| left.min(self.think));
-        let deadline = asked + due + TOLERANCE;
+        // Its first move of a game may also build its tables.
+        let setup = if self.in_game {
+            Duration::ZERO
+        } else {
+            SETUP_ALLOWANCE
+        };
+        let deadline = asked
+            + self
+                .move_limit
+                .unwrap_or(due + self.settings.margin + setup);
+        self.cpu_before = process_cpu(process.child.id());
         let reply =
             read_reply(process, budget, deadline, &mut self.messages).map_err(|e| match e {
                 Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),
                 other => other,
             })?;
         self.answered = Some(Instant::now());
+        let pid = self.process.as_ref().map(|p| p.child.id());
+        self.last_cpu = match (self.cpu_before, pid.and_then(process_cpu)) {
+            (Some(before), Some(after)) => after.saturating_sub(before),
+            _ => Duration::ZERO,
+        };
         let (x, y) = parse_xy(&reply).ok_or_else(|| {
             let word = reply.split_whitespace().next().unwrap_or("");
             if ["ERROR", "UNKNOWN"].contains(&word.to_ascii_uppercase().as_str()) {
@@ -559,7 +344,7 @@ impl OutsideBrain {
             return Err(Forfeit::Exited);
         };
         process.send("RESTART")?;
-        let deadline = Instant::now() + self.think + TOLERANCE;
+        let deadline = Instant::now() + self.think + self.settings.margin;
         let reply = read_reply(process, budget, deadline, &mut self.messages)?;
         if !reply.eq_ignore_ascii_case("OK") {
             return Err(Forfeit::Refused(reply));

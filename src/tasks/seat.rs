@@ -128,6 +128,11 @@ impl Budget for SeatBudget<'_> {
         self.cpu.elapsed()
     }
 
+    /// The move's clock of CPU time, when it has one.
+    fn allotted(&self) -> Option<Duration> {
+        self.cpu.clock()
+    }
+
     /// An outside brain thinks in its own process: the seat sleeps until
     /// the scheduler's poll finds its pipe readable (or the deadline), and
     /// every other task runs meanwhile.

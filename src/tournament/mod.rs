@@ -9,6 +9,7 @@
 //! finished games alone, which is what lets a run resume from its state
 //! file and shards merge into the report of one run.
 
+pub mod clock;
 pub mod opening;
 mod play;
 pub mod records;
@@ -86,8 +87,15 @@ pub struct Settings {
     /// iterations when there is no clock.
     pub think_ms: Option<u64>,
     pub mcts_iterations: Option<u32>,
-    /// Each side's clock for a whole game (ms).
+    /// Each side's clock for a whole game (ms), and what each move adds
+    /// to it (`--tc BASE+INC`).
     pub match_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub increment_ms: Option<u64>,
+    /// How late a move may be before it loses on time (ms; see
+    /// [`clock`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_ms: Option<u64>,
     pub sprt: Option<Sprt>,
 }
 
@@ -144,6 +152,15 @@ impl Settings {
         if clock(self.think_ms) || clock(self.match_ms) || self.mcts_iterations == Some(0) {
             return Err("a clock is 1 ms to a day, an iteration count at least 1".into());
         }
+        if [self.increment_ms, self.margin_ms]
+            .iter()
+            .any(|ms| ms.is_some_and(|ms| ms > MAX_MS))
+        {
+            return Err("an increment or a margin is at most a day".into());
+        }
+        if self.increment_ms.is_some() && self.match_ms.is_none() {
+            return Err("an increment needs a game clock".into());
+        }
         if self.openings.len() > 256 {
             return Err("the openings' description is too long".into());
         }
@@ -194,6 +211,11 @@ pub struct PlayedGame {
     pub moves: Vec<u16>,
     /// Thinking time of each move in microseconds (0 for the opening's).
     pub us: Vec<u64>,
+    /// Each side's CPU time over the game in microseconds, first player
+    /// first: a built-in's thread, a brain's process (0 in states written
+    /// before it was kept).
+    #[serde(default)]
+    pub cpu_us: [u64; 2],
     pub result: GameResult,
     pub end: End,
     /// In words: "5 in a row", "board full", "mine (X) forfeits: the
@@ -211,7 +233,7 @@ pub enum End {
     Full,
     /// A side failed (an outside brain crashed, cheated, was late).
     Forfeit,
-    /// A side overran its match clock.
+    /// A side overran its time (see [`clock`]).
     Time,
 }
 
@@ -277,6 +299,8 @@ impl Settings {
             think_ms: None,
             mcts_iterations: None,
             match_ms: None,
+            increment_ms: None,
+            margin_ms: None,
             sprt: None,
         }
     }

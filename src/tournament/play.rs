@@ -4,6 +4,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::clock::SideClock;
 use super::tally::DoneSet;
 use super::{
     End, EngineSpec, GameResult, Openings, PlayedGame, Schedule, SeatEngine, Settings, Shard, Slot,
@@ -12,11 +13,7 @@ use super::{
 use crate::ai::rl::SharedTable;
 use crate::ai::{Budget, ThinkLimit};
 use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
-
-/// How far past its match clock a side may go before it loses on time:
-/// a search notices its budget at its next tick, a brain's answer
-/// crosses a pipe.
-const MATCH_GRACE: Duration = Duration::from_millis(100);
+use crate::protocol::outside::BRAIN_THINK;
 
 /// What a run needs besides its settings.
 pub struct Clocks<'a> {
@@ -142,33 +139,131 @@ pub fn run(
     Ok(stopped())
 }
 
-/// The engine of one seat for one game. Under a match clock a brain is
-/// told the clock; a built-in search with no time of its own may use all
-/// of each move's share (its budget stops it).
-fn seat_engine(
-    clocks: &Clocks,
-    rules: Rules,
-    spec: &EngineSpec,
-    seed: u64,
-    rl: Option<&SharedTable>,
-) -> SeatEngine {
-    let settings = clocks.settings;
-    let run_limit = settings.limit();
-    let limit = match (&spec.engine, settings.match_ms) {
-        (SpecEngine::BuiltIn(_), Some(ms)) if spec.iterations.is_none() => {
-            ThinkLimit::Millis(spec.think_ms.or(settings.think_ms).unwrap_or(ms))
-        }
-        _ => spec.limit(run_limit),
-    };
-    let mut seat = spec.build_with(rules, limit, seed, rl);
-    if let (SeatEngine::Outside(brain), Some(ms)) = (&mut seat, settings.match_ms) {
-        brain.set_match_clock(Duration::from_millis(ms));
-    }
-    seat
+/// One side of a game: its engine, its clocks, the CPU time it used.
+struct Side<'a> {
+    spec: &'a EngineSpec,
+    engine: SeatEngine,
+    clock: SideClock,
+    cpu: Duration,
 }
 
-/// A move's budget in `arena`: its share of a match clock, if it has
-/// one, and a stop asked for ends it either way.
+impl<'a> Side<'a> {
+    /// The side `spec` plays in a game of the run, its engine seeded with
+    /// `seed`. Under a game clock a built-in with no time of its own may
+    /// use each move's share (its budget stops it); a brain is told the
+    /// clock, and its time a move (the whole clock when it has none).
+    fn new(
+        settings: &Settings,
+        rules: Rules,
+        spec: &'a EngineSpec,
+        seed: u64,
+        rl: Option<&SharedTable>,
+    ) -> Side<'a> {
+        let clock = side_clock(settings, spec);
+        let limit = match (&spec.engine, clock.game) {
+            (SpecEngine::Brain(_), _) => {
+                let think = clock.per_move.or(clock.game.map(|(base, _)| base));
+                think.map_or(spec.limit(settings.limit()), |t| {
+                    ThinkLimit::Millis(t.as_millis() as u64)
+                })
+            }
+            (SpecEngine::BuiltIn(_), Some((base, _))) if spec.iterations.is_none() => {
+                ThinkLimit::Millis(clock.per_move.unwrap_or(base).as_millis() as u64)
+            }
+            _ => spec.limit(settings.limit()),
+        };
+        let mut engine = spec.build_with(rules, limit, seed, rl);
+        if let (SeatEngine::Outside(brain), Some((base, _))) = (&mut engine, clock.game) {
+            brain.set_match_clock(base);
+        }
+        Side {
+            spec,
+            engine,
+            clock,
+            cpu: Duration::ZERO,
+        }
+    }
+
+    /// Its move in `pos` after `history`: the cell, or how it lost (a
+    /// forfeit, or on time by the rule of [`super::clock`]); the time
+    /// charged.
+    fn play(
+        &mut self,
+        pos: &Position,
+        history: &[Cell],
+    ) -> (Result<Cell, (End, String)>, Duration) {
+        let start = Instant::now();
+        let mut budget = MoveClock {
+            start,
+            allot: self.clock.allot(pos),
+        };
+        if let SeatEngine::Outside(brain) = &mut self.engine {
+            if let Some(left) = self.clock.left() {
+                brain.set_time_left(left);
+            }
+            brain.set_move_limit(self.clock.deadline());
+        }
+        self.engine.set_history(history);
+        let cpu_before = crate::cpu::thread_cpu_time();
+        let choice = self.engine.choose(pos, &mut budget);
+        // A brain is not charged for the wait before it was asked, and
+        // its CPU time is its process's.
+        let (settled, cpu) = match &self.engine {
+            SeatEngine::Outside(brain) => (brain.settled(), brain.last_cpu()),
+            SeatEngine::BuiltIn(_) => (
+                Duration::ZERO,
+                crate::cpu::thread_cpu_time().saturating_sub(cpu_before),
+            ),
+        };
+        self.cpu += cpu;
+        let spent = start.elapsed().saturating_sub(settled);
+        let out_of_time = match &self.engine {
+            SeatEngine::Outside(brain) => brain.out_of_time(),
+            SeatEngine::BuiltIn(_) => false,
+        };
+        let name = &self.spec.name;
+        let me = pos.to_move();
+        let lost_on_time =
+            |why: String| Err((End::Time, format!("{name} ({me}) loses on time: {why}")));
+        let result = match choice {
+            // Its clock says by how much (the brain's own deadline was it).
+            Err(why) if out_of_time => lost_on_time(self.clock.charge(spent).err().unwrap_or(why)),
+            Err(why) => Err((End::Forfeit, format!("{name} ({me}) forfeits: {why}"))),
+            Ok(cell) => self
+                .clock
+                .charge(spent)
+                .map_or_else(lost_on_time, |()| Ok(cell)),
+        };
+        (result, spent)
+    }
+}
+
+/// A side's clocks from the run's settings and its spec's own.
+fn side_clock(settings: &Settings, spec: &EngineSpec) -> SideClock {
+    let ms = Duration::from_millis;
+    let margin = spec
+        .margin_ms
+        .or(settings.margin_ms)
+        .map_or(super::clock::DEFAULT_MARGIN, ms);
+    let game = spec
+        .tc
+        .or(settings
+            .match_ms
+            .map(|base| (base, settings.increment_ms.unwrap_or(0))))
+        .map(|(base, inc)| (ms(base), ms(inc)));
+    let own = spec.think_ms.or(settings.think_ms).map(ms);
+    let per_move = match &spec.engine {
+        // A brain always has a time a move: its own, else the protocol's
+        // default unless a game clock rules.
+        SpecEngine::Brain(_) => own.or(game.is_none().then_some(BRAIN_THINK)),
+        SpecEngine::BuiltIn(_) if spec.iterations.is_some() => None,
+        SpecEngine::BuiltIn(_) => own,
+    };
+    SideClock::new(per_move, game, margin)
+}
+
+/// A move's budget in `arena`: its share of the clocks, if it has any,
+/// and a stop asked for ends it either way.
 struct MoveClock {
     start: Instant,
     allot: Option<Duration>,
@@ -181,6 +276,9 @@ impl Budget for MoveClock {
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
+    fn allotted(&self) -> Option<Duration> {
+        self.allot
+    }
     /// Waits on a brain's pipe in short slices, so that a stop asked for
     /// ends the wait at once.
     fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
@@ -191,15 +289,6 @@ impl Budget for MoveClock {
         let _ = crate::poll::wait(&mut [crate::poll::for_reading(fd)], left);
         !crate::signals::stopping()
     }
-}
-
-/// The share of `left` a move may take: a thirtieth early on, more as
-/// the board fills (about as many moves as half the empty cells remain,
-/// at least five), never more than the engine's own time per move.
-fn move_share(left: Duration, pos: &Position, own: Option<Duration>) -> Duration {
-    let moves_to_go = (pos.empty().count() / 2).clamp(5, 30);
-    let share = left / moves_to_go;
-    own.map_or(share, |own| own.min(share))
 }
 
 /// Plays one game with fresh engines seeded from the run's seed, the
@@ -216,14 +305,9 @@ fn play_game(
     }
     let settings = clocks.settings;
     let specs = [&clocks.specs[slot.first], &clocks.specs[slot.second]];
-    let mut seats = [0u64, 1].map(|side| {
-        seat_engine(
-            clocks,
-            rules,
-            specs[side as usize],
-            seed_for(settings.seed, slot.game, side),
-            rl,
-        )
+    let mut sides = [0u64, 1].map(|side| {
+        let seed = seed_for(settings.seed, slot.game, side);
+        Side::new(settings, rules, specs[side as usize], seed, rl)
     });
     let opening = clocks.openings.get(rules, settings.seed, slot.round);
     let mut pos = Position::from_moves(rules, &opening).unwrap_or_else(|_| Position::new(rules));
@@ -238,12 +322,11 @@ fn play_game(
             .map(|c| c.index() as u16)
             .collect(),
         us: vec![0; opening_len],
+        cpu_us: [0; 2],
         result: GameResult::Draw,
         end: End::Full,
         reason: "board full".into(),
     };
-    let match_clock = settings.match_ms.map(Duration::from_millis);
-    let mut used = [Duration::ZERO; 2];
     let outcome = loop {
         match pos.outcome() {
             Outcome::Ongoing => {}
@@ -255,74 +338,43 @@ fn play_game(
             Outcome::Draw => break Outcome::Draw,
         }
         let me = pos.to_move();
-        let side = me.index();
-        let left = match_clock.map(|total| total.saturating_sub(used[side]));
-        let start = Instant::now();
-        let own = specs[side]
-            .think_ms
-            .or(settings.think_ms)
-            .map(Duration::from_millis);
-        let mut budget = MoveClock {
-            start,
-            allot: left.map(|left| move_share(left, &pos, own)),
-        };
-        if let (SeatEngine::Outside(brain), Some(left)) = (&mut seats[side], left) {
-            brain.set_time_left(left);
-        }
         let history: Vec<Cell> = game.moves.iter().map(|&c| Cell::new(c)).collect();
-        seats[side].set_history(&history);
-        let choice = seats[side].choose(&pos, &mut budget);
+        let (played, spent) = sides[me.index()].play(&pos, &history);
         if crate::signals::stopping() {
             return None;
         }
-        // A brain is not charged for the wait before it was asked.
-        let settled = match &seats[side] {
-            SeatEngine::Outside(brain) => brain.settled(),
-            SeatEngine::BuiltIn(_) => Duration::ZERO,
-        };
-        let spent = start.elapsed().saturating_sub(settled);
-        used[side] += spent;
-        let played =
-            choice.and_then(|cell| pos.play(cell).map(|_| cell).map_err(|e| e.to_string()));
-        match played {
+        let name = &sides[me.index()].spec.name;
+        match played.and_then(|cell| {
+            pos.play(cell)
+                .map(|_| cell)
+                .map_err(|e| (End::Forfeit, format!("{name} ({me}) forfeits: {e}")))
+        }) {
             Ok(cell) => {
                 game.moves.push(cell.index() as u16);
                 game.us.push(spent.as_micros().min(u64::MAX as u128) as u64);
             }
-            Err(why) => {
-                game.end = End::Forfeit;
-                game.reason = format!("{} ({me}) forfeits: {why}", specs[side].name);
+            Err((end, why)) => {
+                game.end = end;
+                game.reason = why;
                 break Outcome::Win(me.other());
             }
         }
-        if let Some(total) = match_clock
-            && used[side] > total + MATCH_GRACE
-        {
-            game.end = End::Time;
-            game.reason = format!(
-                "{} ({me}) loses on time: {} ms used of a {} ms match clock",
-                specs[side].name,
-                used[side].as_millis(),
-                total.as_millis()
-            );
-            break Outcome::Win(me.other());
-        }
     };
+    game.cpu_us = sides
+        .each_ref()
+        .map(|s| s.cpu.as_micros().min(u64::MAX as u128) as u64);
     game.result = match outcome {
         Outcome::Win(Player::O) => GameResult::First,
         Outcome::Win(Player::X) => GameResult::Second,
         _ => GameResult::Draw,
     };
     let mut record = GameRecord::new(rules);
-    record.moves = game
-        .moves
-        .iter()
-        .map(|&c| crate::game::Cell::new(c))
-        .collect();
+    record.moves = game.moves.iter().map(|&c| Cell::new(c)).collect();
     record.outcome = outcome;
     record.id = Some(slot.game as u64);
-    for (side, seat) in seats.iter_mut().enumerate() {
-        seat.game_over(&record, if side == 0 { Player::O } else { Player::X });
+    for (side, s) in sides.iter_mut().enumerate() {
+        let me = if side == 0 { Player::O } else { Player::X };
+        s.engine.game_over(&record, me);
     }
     Some(game)
 }

@@ -319,6 +319,7 @@ mod tests {
             second: "brain\\y".into(),
             opening: 2,
             us: (0..cells.len() as u64).map(|i| i * 10_000).collect(),
+            cpu_us: [0; 2],
             moves: cells,
             result: GameResult::Second,
             end: End::Time,

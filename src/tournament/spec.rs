@@ -2,7 +2,16 @@
 //!
 //! SPEC is a built-in engine with options (`mcts`, `mcts:think-ms=300`,
 //! `negamax:think-ms=50`, `mcts:iterations=2000`) or an outside program
-//! (`brain:PATH ARGS`).
+//! (`brain:PATH ARGS`). Options for any engine may also come in brackets
+//! after the name: `rapfi[tc=60+0.6,memory=64,option.hash=32]=brain:./r`.
+//!
+//! Options: `think-ms=T` (time per move), `tc=BASE+INC` (a game clock in
+//! seconds, with an increment a move), `margin=MS` (how late a move may
+//! be before it loses on time), `nodes=N` and `depth=D` (sent to a brain
+//! as `INFO max_node` and `INFO max_depth`; `nodes` is MCTS's iterations),
+//! `memory=MB` (a brain's `INFO max_memory`, 256 MB unless given),
+//! `option.NAME=V` (sent to a brain as `INFO NAME V`); MCTS's
+//! `iterations=N`, Negamax's `eval=shapes|learned`.
 
 use std::time::Duration;
 
@@ -13,7 +22,7 @@ use crate::ai::{
     Budget, BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with, make_learned_negamax,
 };
 use crate::game::{Cell, GameRecord, Player, Position, Rules};
-use crate::protocol::outside::{BRAIN_THINK, BrainCommand, OutsideBrain};
+use crate::protocol::outside::{BRAIN_THINK, BrainCommand, BrainSettings, OutsideBrain};
 use crate::text::shown;
 
 /// One participant.
@@ -32,6 +41,17 @@ pub struct EngineSpec {
     /// With `learned_eval`: the evaluation by window pattern, read from
     /// the model before the run ([`EngineSpec::use_model`]).
     pub window_values: Option<std::sync::Arc<[Vec<i32>; 2]>>,
+    /// Its own game clock, base and increment (ms), over the run's `--tc`.
+    pub tc: Option<(u64, u64)>,
+    /// Its own time margin (ms), over the run's `--time-margin`.
+    pub margin_ms: Option<u64>,
+    /// Limits sent to a brain (`INFO max_node`, `INFO max_depth`).
+    pub nodes: Option<u64>,
+    pub depth: Option<u64>,
+    /// Memory it may use, in MB (`INFO max_memory`; a built-in's tables).
+    pub memory_mb: Option<u64>,
+    /// Options a brain is sent as `INFO NAME VALUE`, in order.
+    pub options: Vec<(String, String)>,
 }
 
 /// What plays for a participant.
@@ -67,15 +87,15 @@ pub struct SpecText {
 }
 
 impl EngineSpec {
-    /// Reads `NAME=SPEC`.
+    /// Reads `NAME=SPEC` or `NAME[OPTIONS]=SPEC`.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        let (name, spec) = text.split_once('=').ok_or_else(|| {
+        let end = text.find(['=', '[']).ok_or_else(|| {
             format!(
                 "'{}' is not NAME=SPEC: write e.g. --engine fast=mcts:think-ms=100",
                 shown(text)
             )
         })?;
-        let name = name.trim();
+        let name = text[..end].trim();
         if name.is_empty()
             || name.len() > 24
             || !name
@@ -87,43 +107,80 @@ impl EngineSpec {
                 shown(name)
             ));
         }
-        EngineSpec::from_spec(name, spec.trim())
+        let rest = &text[end..];
+        let (options, spec) = match rest.strip_prefix('[') {
+            Some(inside) => {
+                let (options, after) = inside.split_once(']').ok_or_else(|| {
+                    format!("{name}: '[' without its ']' (write NAME[OPTIONS]=SPEC)")
+                })?;
+                let spec = after.strip_prefix('=').ok_or_else(|| {
+                    format!("{name}: write NAME[OPTIONS]=SPEC, with '=' after ']'")
+                })?;
+                (format!("[{options}]"), spec)
+            }
+            None => (String::new(), &rest[1..]),
+        };
+        EngineSpec::from_spec(name, &format!("{options}{}", spec.trim()))
     }
 
-    /// A participant named `name` playing `spec`.
+    /// A participant named `name` playing `spec` (options in brackets may
+    /// come first: `[tc=60+0.6]brain:./x`).
     pub fn from_spec(name: &str, spec: &str) -> Result<EngineSpec, String> {
-        if spec.starts_with("brain:") {
-            return Ok(EngineSpec::named(
+        let (bracketed, spec) = match spec.strip_prefix('[') {
+            Some(inside) => inside
+                .split_once(']')
+                .ok_or_else(|| format!("{name}: '[' without its ']'"))?,
+            None => ("", spec),
+        };
+        let mut out = if spec.starts_with("brain:") {
+            EngineSpec::named(
                 name.to_string(),
                 SpecEngine::Brain(BrainCommand::parse(spec)?),
-            ));
+            )
+        } else {
+            let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
+            let built_in: BuiltIn = kind.parse()?;
+            let mut out = EngineSpec::named(name.to_string(), SpecEngine::BuiltIn(built_in));
+            out.read_options(options)?;
+            out
+        };
+        out.read_options(bracketed)?;
+        if out.think_ms.is_some() && out.iterations.is_some() {
+            return Err(format!("{name}: give think-ms or iterations, not both"));
         }
-        let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
-        let built_in: BuiltIn = kind.parse()?;
-        let mut out = EngineSpec::named(name.to_string(), SpecEngine::BuiltIn(built_in));
+        Ok(out)
+    }
+
+    /// Reads `key=value,…` options into the spec.
+    fn read_options(&mut self, options: &str) -> Result<(), String> {
+        let built_in = match &self.engine {
+            SpecEngine::BuiltIn(kind) => Some(*kind),
+            SpecEngine::Brain(_) => None,
+        };
         for option in options.split(',').filter(|o| !o.trim().is_empty()) {
             let (key, value) = option.split_once('=').unwrap_or((option, ""));
+            let (key, value) = (key.trim(), value.trim());
             let number = |max: u64| {
                 value
-                    .trim()
                     .parse::<u64>()
                     .ok()
                     .filter(|v| (1..=max).contains(v))
                     .ok_or_else(|| {
-                        format!(
-                            "{}: '{}' is not a number from 1 to {max}",
-                            key.trim(),
-                            shown(value)
-                        )
+                        format!("{key}: '{}' is not a number from 1 to {max}", shown(value))
                     })
             };
-            match key.trim() {
-                "think-ms" => out.think_ms = Some(number(600_000)?),
-                "iterations" if built_in == BuiltIn::Mcts => {
-                    out.iterations = Some(number(100_000_000)? as u32)
+            match (key, built_in) {
+                ("think-ms", _) => self.think_ms = Some(number(600_000)?),
+                ("tc", _) => self.tc = Some(parse_tc(value)?),
+                ("margin", _) => self.margin_ms = Some(number(600_000)?),
+                ("memory", None) => self.memory_mb = Some(number(1 << 20)?),
+                ("nodes", None) => self.nodes = Some(number(u64::MAX >> 1)?),
+                ("nodes" | "iterations", Some(BuiltIn::Mcts)) => {
+                    self.iterations = Some(number(100_000_000)? as u32)
                 }
-                "eval" if built_in == BuiltIn::Negamax => {
-                    out.learned_eval = match value.trim() {
+                ("depth", None) => self.depth = Some(number(1000)?),
+                ("eval", Some(BuiltIn::Negamax)) => {
+                    self.learned_eval = match value {
                         "learned" => true,
                         "shapes" => false,
                         other => {
@@ -134,23 +191,38 @@ impl EngineSpec {
                         }
                     }
                 }
-                other => {
+                (option, None) if option.starts_with("option.") => {
+                    let name = &option["option.".len()..];
+                    let plain = |t: &str| {
+                        !t.is_empty()
+                            && t.len() <= 64
+                            && t.chars().all(|c| c.is_ascii_graphic() && c != ',')
+                    };
+                    if !plain(name) || !plain(value) {
+                        return Err(format!(
+                            "'{}' is not an option a brain can be sent: option.NAME=VALUE, \
+                             each printable, without spaces or commas",
+                            shown(option)
+                        ));
+                    }
+                    self.options.push((name.to_string(), value.to_string()));
+                }
+                (other, kind) => {
                     return Err(format!(
-                        "'{}' is not an option of {kind}: use think-ms=T{}",
+                        "'{}' is not an option of {}: use think-ms=T, tc=BASE+INC, margin=MS{}",
                         shown(other),
-                        match built_in {
-                            BuiltIn::Mcts => " or iterations=N",
-                            BuiltIn::Negamax => " or eval=shapes|learned",
-                            _ => "",
+                        kind.map_or("a brain".to_string(), |k| k.to_string()),
+                        match kind {
+                            Some(BuiltIn::Mcts) => ", iterations=N or nodes=N",
+                            Some(BuiltIn::Negamax) => " or eval=shapes|learned",
+                            Some(_) => "",
+                            None => ", memory=MB, nodes=N, depth=D or option.NAME=VALUE",
                         }
                     ));
                 }
             }
         }
-        if out.think_ms.is_some() && out.iterations.is_some() {
-            return Err(format!("{name}: give think-ms or iterations, not both"));
-        }
-        Ok(out)
+        Ok(())
     }
 
     fn named(name: String, engine: SpecEngine) -> EngineSpec {
@@ -161,6 +233,12 @@ impl EngineSpec {
             iterations: None,
             learned_eval: false,
             window_values: None,
+            tc: None,
+            margin_ms: None,
+            nodes: None,
+            depth: None,
+            memory_mb: None,
+            options: Vec::new(),
         }
     }
 
@@ -212,11 +290,11 @@ impl EngineSpec {
         rl: Option<&SharedTable>,
     ) -> SeatEngine {
         match &self.engine {
-            SpecEngine::Brain(command) => SeatEngine::Outside(Box::new(OutsideBrain::new(
-                command.clone(),
-                rules,
-                brain_think(limit),
-            ))),
+            SpecEngine::Brain(command) => {
+                let mut brain = OutsideBrain::new(command.clone(), rules, brain_think(limit));
+                brain.configure(self.brain_settings());
+                SeatEngine::Outside(Box::new(brain))
+            }
             SpecEngine::BuiltIn(BuiltIn::Negamax) if self.learned_eval => {
                 // The run gave it the model before its first game.
                 let values = self
@@ -228,6 +306,20 @@ impl EngineSpec {
             SpecEngine::BuiltIn(kind) => {
                 SeatEngine::BuiltIn(make_engine_with(*kind, rules, limit, seed, rl))
             }
+        }
+    }
+
+    /// What a brain of this spec is told besides its time.
+    pub fn brain_settings(&self) -> BrainSettings {
+        let default = BrainSettings::default();
+        BrainSettings {
+            memory_bytes: self
+                .memory_mb
+                .map_or(default.memory_bytes, |mb| mb.saturating_mul(1 << 20)),
+            nodes: self.nodes,
+            depth: self.depth,
+            options: self.options.clone(),
+            margin: self.margin_ms.map_or(default.margin, Duration::from_millis),
         }
     }
 
@@ -280,12 +372,9 @@ impl EngineSpec {
         }
     }
 
-    /// The spec as text: `mcts:think-ms=300`, `brain:./x --flag`.
+    /// The spec as text: `mcts:think-ms=300`, `[tc=60+0.6]brain:./x --flag`
+    /// (what [`EngineSpec::from_spec`] reads back).
     pub fn spec_text(&self) -> String {
-        let kind = match &self.engine {
-            SpecEngine::Brain(command) => return command.to_string(),
-            SpecEngine::BuiltIn(kind) => kind,
-        };
         let mut options = Vec::new();
         if let Some(ms) = self.think_ms {
             options.push(format!("think-ms={ms}"));
@@ -296,10 +385,63 @@ impl EngineSpec {
         if self.learned_eval {
             options.push("eval=learned".to_string());
         }
-        match options.is_empty() {
-            true => kind.to_string(),
-            false => format!("{kind}:{}", options.join(",")),
+        if let Some((base, inc)) = self.tc {
+            options.push(format!("tc={}", tc_text(base, inc)));
         }
+        if let Some(ms) = self.margin_ms {
+            options.push(format!("margin={ms}"));
+        }
+        if let Some(mb) = self.memory_mb {
+            options.push(format!("memory={mb}"));
+        }
+        if let Some(n) = self.nodes {
+            options.push(format!("nodes={n}"));
+        }
+        if let Some(d) = self.depth {
+            options.push(format!("depth={d}"));
+        }
+        for (name, value) in &self.options {
+            options.push(format!("option.{name}={value}"));
+        }
+        match &self.engine {
+            SpecEngine::Brain(command) if options.is_empty() => command.to_string(),
+            SpecEngine::Brain(command) => format!("[{}]{command}", options.join(",")),
+            SpecEngine::BuiltIn(kind) if options.is_empty() => kind.to_string(),
+            SpecEngine::BuiltIn(kind) => format!("{kind}:{}", options.join(",")),
+        }
+    }
+}
+
+/// Reads a game clock, `BASE+INC` in seconds (`60+0.6`, `10`), as
+/// milliseconds.
+pub fn parse_tc(text: &str) -> Result<(u64, u64), String> {
+    let bad = || {
+        format!(
+            "'{}' is not a time control: write BASE+INC in seconds, e.g. 60+0.6 or 10",
+            shown(text)
+        )
+    };
+    let (base, inc) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+    let ms = |t: &str| -> Option<u64> {
+        let s: f64 = t.trim().parse().ok()?;
+        (s.is_finite() && (0.0..=86_400.0).contains(&s)).then(|| (s * 1000.0).round() as u64)
+    };
+    let (base, inc) = (ms(base).ok_or_else(bad)?, ms(inc).ok_or_else(bad)?);
+    if base == 0 {
+        return Err(bad());
+    }
+    Ok((base, inc))
+}
+
+/// A game clock as `--tc` writes it: `60+0.6`.
+pub fn tc_text(base_ms: u64, inc_ms: u64) -> String {
+    let secs = |ms: u64| {
+        let s = format!("{:.3}", ms as f64 / 1000.0);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    match inc_ms {
+        0 => secs(base_ms),
+        inc => format!("{}+{}", secs(base_ms), secs(inc)),
     }
 }
 

@@ -70,6 +70,8 @@ struct Entry {
 pub struct BigNegamax {
     tables: Tables,
     time_limit: Duration,
+    /// This move's time: the engine's own, cut to what the budget allots.
+    move_time: Duration,
     nodes: u64,
     aborted: bool,
     /// Breaks ties between equally promising moves, so that two engines
@@ -85,6 +87,7 @@ impl BigNegamax {
         BigNegamax {
             tables: Tables::new(rules),
             time_limit: DEFAULT_TIME,
+            move_time: DEFAULT_TIME,
             nodes: 0,
             aborted: false,
             seed: 0,
@@ -119,13 +122,13 @@ impl BigNegamax {
     /// The part of the move's time the alpha-beta search may take: the
     /// threat searches before and after it share the rest.
     fn search_time(&self) -> Duration {
-        self.time_limit * 3 / 4
+        self.move_time * 3 / 4
     }
 
     /// Nodes for a threat search: about `per_ms` a millisecond of the
     /// move's time (a node takes about a microsecond), within bounds.
     fn threat_budget(&self, per_ms: u32, floor: u32, cap: u32) -> u32 {
-        let ms = u32::try_from(self.time_limit.as_millis()).unwrap_or(u32::MAX);
+        let ms = u32::try_from(self.move_time.as_millis()).unwrap_or(u32::MAX);
         ms.saturating_mul(per_ms).clamp(floor, cap)
     }
 
@@ -179,6 +182,9 @@ impl BigNegamax {
     /// runs out or a forced result is found.
     pub fn analyse(&mut self, pos: &Position, budget: &mut dyn Budget) -> Analysis {
         let root = BigBoard::from_position(&self.tables, pos);
+        self.move_time = budget
+            .allotted()
+            .map_or(self.time_limit, |a| a.min(self.time_limit));
         if self.table.is_empty() {
             self.table = vec![Entry::default(); 1 << TABLE_BITS];
         }

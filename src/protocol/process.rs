@@ -1,0 +1,340 @@
+//! A brain: the command that starts it, how it can lose a game
+//! ([`Forfeit`]), and its process: started in its own group, tied to kxo-tui's life
+//! (`PR_SET_PDEATHSIG`), read without blocking and a bounded line at a
+//! time, and ended with everything it started, on every way out.
+
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+use std::fmt;
+
+use crate::text::shown;
+
+/// The longest line read from a brain; the rest of a longer one is dropped.
+pub(super) const MAX_LINE: usize = 4096;
+
+/// `brain:PATH [ARGS]` as the user wrote it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrainCommand {
+    pub program: String,
+    pub args: Vec<String>,
+}
+
+impl BrainCommand {
+    /// Reads `brain:PATH [ARGS]` (shell-style quoting in ARGS).
+    pub fn parse(text: &str) -> Result<BrainCommand, String> {
+        let rest = text
+            .strip_prefix("brain:")
+            .ok_or_else(|| format!("'{}' is not a brain: write brain:PATH [ARGS]", shown(text)))?;
+        let words = shell_words::split(rest).map_err(|e| format!("'{}': {e}", shown(text)))?;
+        let Some((program, args)) = words.split_first() else {
+            return Err("brain: needs a program, as in brain:./my-brain".into());
+        };
+        Ok(BrainCommand {
+            program: program.clone(),
+            args: args.to_vec(),
+        })
+    }
+
+    /// The program's file name, for the screen: "pbrain-foo".
+    pub fn name(&self) -> &str {
+        self.program.rsplit('/').next().unwrap_or(&self.program)
+    }
+}
+
+impl fmt::Display for BrainCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "brain:{}", self.program)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an outside brain lost its game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    DidNotStart(String),
+    Exited,
+    Garbage(String),
+    Refused(String),
+    Occupied(String),
+    OffBoard(String),
+    TooSlow(Duration),
+    /// The seat stopped waiting (the game was abandoned or kxo-tui quits).
+    Abandoned,
+}
+
+impl fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Forfeit::DidNotStart(why) => write!(f, "the brain did not start: {}", shown(why)),
+            Forfeit::Exited => f.write_str("the brain exited"),
+            Forfeit::Garbage(line) => write!(f, "the brain sent '{}', not a move", shown(line)),
+            Forfeit::Refused(line) => write!(f, "the brain answered '{}'", shown(line)),
+            Forfeit::Occupied(m) => write!(f, "the brain played {m}, a taken cell"),
+            Forfeit::OffBoard(m) => write!(f, "the brain played {m}, off the board"),
+            Forfeit::TooSlow(t) => write!(f, "the brain gave no move in {} ms", t.as_millis()),
+            Forfeit::Abandoned => f.write_str("the game was left while the brain thought"),
+        }
+    }
+}
+
+/// Child processes of brains not yet reaped, for [`kill_all`]. Held while
+/// a brain is started, so that a sweep never mistakes a brain being
+/// started for one that escaped.
+fn running() -> &'static Mutex<Vec<u32>> {
+    static RUNNING: OnceLock<Mutex<Vec<u32>>> = OnceLock::new();
+    RUNNING.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Set when this process is a child subreaper (the binary, not tests):
+/// then every child it has that is not a running brain is something a
+/// brain started and left behind, and is ended.
+static REAPER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes kxo-tui the reaper of everything its brains start: a brain's
+/// child that leaves the brain's process group (`setsid`) and outlives the
+/// brain becomes kxo-tui's child instead of init's, and is ended with the
+/// brains. Dropped (on every way out of `main`, a panic's included), it
+/// ends every brain and every such process.
+pub struct BrainReaper(());
+
+impl BrainReaper {
+    pub fn install() -> BrainReaper {
+        // SAFETY: prctl(2) with PR_SET_CHILD_SUBREAPER takes one integer.
+        let made = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
+        REAPER.store(made, std::sync::atomic::Ordering::Relaxed);
+        BrainReaper(())
+    }
+}
+
+impl Drop for BrainReaper {
+    fn drop(&mut self) {
+        kill_all();
+    }
+}
+
+/// Kills every brain process still running, and (as a subreaper) every
+/// process a brain left behind. Called when kxo-tui exits, whatever the
+/// path.
+pub fn kill_all() {
+    let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
+    for pid in std::mem::take(&mut *running) {
+        // SAFETY: kill(2) and waitpid(2) on a child we started and have not
+        // reaped, so the pid is still ours.
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
+        }
+        kill_group(pid);
+    }
+    sweep_orphans(&running);
+}
+
+/// As a subreaper: kills and reaps every child of ours that is not one of
+/// the `running` brains, until none is left (each one killed may hand its
+/// own children to us).
+fn sweep_orphans(running: &[u32]) {
+    if !REAPER.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    for _ in 0..100 {
+        let strays: Vec<u32> = children_of(std::process::id())
+            .into_iter()
+            .filter(|pid| !running.contains(pid))
+            .collect();
+        if strays.is_empty() {
+            return;
+        }
+        for pid in strays {
+            // SAFETY: kill(2) and waitpid(2) on our own child: nothing
+            // else of ours waits for it (it is no brain of ours).
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+                libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
+            }
+        }
+    }
+}
+
+/// The processes whose parent is `parent`, from /proc (every thread's
+/// `children` list, or each process's `stat` where those are missing).
+fn children_of(parent: u32) -> Vec<u32> {
+    let proc = std::path::Path::new("/proc");
+    let mut out = Vec::new();
+    for name in crate::gate::system_folder(proc) {
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Some(stat) = crate::gate::read_system(&proc.join(&name).join("stat"), 4096) else {
+            continue;
+        };
+        let stat = String::from_utf8_lossy(&stat);
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid == Some(parent) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// SIGKILL to the brain and every process in its group, until none is
+/// left: a process that was forking when the first signal went out can
+/// leave a child the signal missed, so the group is signalled again until
+/// the kernel says it is empty (or 100 tries, a few milliseconds).
+fn kill_group(pid: u32) {
+    for _ in 0..100 {
+        // SAFETY: kill(2) on the process group a child of ours leads (it
+        // was started with its own group, whose id is its pid).
+        let sent = unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+        if sent != 0 {
+            return; // ESRCH: nobody left in the group
+        }
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+}
+
+/// A running brain: its pipes, and what it has sent that is not yet a line.
+pub(super) struct Process {
+    pub(super) child: Child,
+    stdin: ChildStdin,
+    pub(super) stdout: ChildStdout,
+    pending: Vec<u8>,
+    closed: bool,
+}
+
+impl Process {
+    pub(super) fn spawn(command: &BrainCommand) -> io::Result<Process> {
+        // Started and listed under one lock: a sweep never sees it unlisted.
+        let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
+        // Its own process group, so that killing the group also ends any
+        // process the brain started (a script's `sleep`).
+        let mut brain = Command::new(&command.program);
+        brain
+            .args(&command.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0);
+        // SAFETY: the closure runs in the child between fork and exec and
+        // calls only async-signal-safe functions (prctl, getppid, _exit).
+        unsafe {
+            let parent = libc::getpid();
+            brain.pre_exec(move || {
+                // Killed when kxo-tui dies, even by SIGKILL; and if it died
+                // already, before this line ran, not started at all.
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+        let mut child = brain.spawn()?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(io::Error::other("no pipes to the brain"));
+        };
+        running.push(child.id());
+        drop(running);
+        set_nonblocking(stdout.as_raw_fd())?;
+        Ok(Process {
+            child,
+            stdin,
+            stdout,
+            pending: Vec::new(),
+            closed: false,
+        })
+    }
+
+    pub(super) fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        write!(self.stdin, "{line}\r\n")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| Forfeit::Exited)
+    }
+
+    /// A whole line if one has arrived; reads what the pipe holds.
+    pub(super) fn try_line(&mut self) -> Result<Option<String>, Forfeit> {
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n' || b == b'\r') {
+                let line: Vec<u8> = self.pending.drain(..=end).collect();
+                // Outside text: its control characters escaped, once, here.
+                let text =
+                    crate::text::shown_within(String::from_utf8_lossy(&line).trim(), MAX_LINE);
+                if text.is_empty() {
+                    continue;
+                }
+                return Ok(Some(text));
+            }
+            if self.closed {
+                return Err(Forfeit::Exited);
+            }
+            let mut chunk = [0u8; 1024];
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => self.closed = true,
+                Ok(n) => {
+                    self.pending.extend_from_slice(&chunk[..n]);
+                    let ended = |b: &u8| *b == b'\n' || *b == b'\r';
+                    if self.pending.len() > MAX_LINE && !self.pending.iter().any(ended) {
+                        self.pending.truncate(MAX_LINE);
+                        self.pending.push(b'\n');
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => self.closed = true,
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.send("END");
+        let pid = self.child.id();
+        // Reap the leader first: until then it is a zombie member of the
+        // group and the group never looks empty.
+        // SAFETY: kill(2) on our child, not yet reaped.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+        let _ = self.child.wait();
+        kill_group(pid);
+        let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
+        running.retain(|&p| p != pid);
+        // What it started outside its group, now ours: ended too.
+        sweep_orphans(&running);
+    }
+}
+
+fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl(2) on a pipe descriptor we own.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The CPU time process `pid` has used so far, from `/proc/PID/stat` (its
+/// user and system time, in clock ticks).
+pub(super) fn process_cpu(pid: u32) -> Option<Duration> {
+    let path = std::path::PathBuf::from(format!("/proc/{pid}/stat"));
+    let stat = crate::gate::read_system(&path, 4096)?;
+    let stat = String::from_utf8_lossy(&stat);
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // After the name: state is field 3, utime 14 and stime 15.
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf(3) has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(Duration::from_millis(ticks.saturating_mul(1000) / hz))
+}
