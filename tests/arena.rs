@@ -23,6 +23,7 @@ fn json(text: &str) -> serde_json::Value {
 fn timeless(mut report: serde_json::Value) -> serde_json::Value {
     for standing in report["ranking"].as_array_mut().expect("a ranking") {
         standing["ms_per_move"] = 0.into();
+        standing["cpu_ms_per_move"] = 0.into();
     }
     report
 }
@@ -470,14 +471,14 @@ fn a_brain_gets_the_match_clock_and_loses_on_time_when_it_runs_out() {
     let said = std::fs::read_to_string(&log).unwrap();
     assert!(said.contains("INFO timeout_match 1000"), "{said}");
     assert!(said.contains("INFO time_left 1000"), "{said}");
-    // Later moves are told less.
+    // Later moves are told less (none below zero, within the margin).
     let lefts: Vec<u64> = said
         .lines()
         .filter_map(|l| l.strip_prefix("INFO time_left "))
         .map(|v| v.parse().unwrap())
         .collect();
     assert!(
-        lefts.len() >= 3 && lefts.windows(2).all(|w| w[1] < w[0]),
+        lefts.len() >= 3 && lefts.windows(2).all(|w| w[1] < w[0] || w[1] == 0),
         "{lefts:?}"
     );
     let r = json(&out);
@@ -653,4 +654,79 @@ fn o_and_x_fix_the_sides_and_engines_pair_with_colours_swapped() {
         "1",
     ]);
     assert_eq!(paired, ["\"a\"", "\"b\"", "\"a\"", "\"b\""]);
+}
+
+/// One game of 15x15 between `slow.sh` (with its delays) and random, both
+/// colours, at 200 ms a move: the JSON report.
+fn slow_brain_against_random(first_ms: u64, then_ms: u64) -> serde_json::Value {
+    let brain = format!(
+        "slow=brain:env SLOW_FIRST_MS={first_ms} SLOW_BRAIN_MS={then_ms} {}",
+        common::brain_script("slow.sh")
+    );
+    let (code, out, err) = kxo(&[
+        "arena",
+        "--size",
+        "15",
+        "--goal",
+        "5",
+        "--engine",
+        &brain,
+        "--engine",
+        "r=random",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--think-ms",
+        "200",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    json(&out)
+}
+
+fn standing<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["ranking"]
+        .as_array()
+        .and_then(|r| r.iter().find(|s| s["name"] == name))
+        .unwrap_or_else(|| panic!("{name} in {report}"))
+}
+
+#[test]
+fn a_slow_first_move_builds_tables_without_losing_on_time() {
+    // 2 s on its first move (Rapfi's hash), then quick: within the set-up
+    // allowance, in both games.
+    let report = slow_brain_against_random(2000, 20);
+    assert!(report.get("forfeits").is_none(), "{report}");
+    let slow = standing(&report, "slow");
+    assert_eq!(
+        (slow["forfeits"].as_u64(), slow["time_losses"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(slow["games"], 2);
+}
+
+#[test]
+fn a_brain_that_overruns_loses_on_time_by_the_clock_rule() {
+    // Past 200 ms and the 500 ms margin on its second move.
+    let report = slow_brain_against_random(20, 800);
+    let slow = standing(&report, "slow");
+    assert_eq!(slow["time_losses"], 2, "{report}");
+    assert_eq!(slow["forfeits"], 0, "{report}");
+    for text in report["forfeits"].as_array().expect("forfeits") {
+        let text = text.as_str().unwrap_or_default();
+        assert!(
+            text.contains("slow (")
+                && text.contains("loses on time: a move took")
+                && text.contains("of its 200 ms, with a margin of 500 ms"),
+            "{text}"
+        );
+    }
+    // Past the set-up allowance too on its first move.
+    let report = slow_brain_against_random(3900, 20);
+    let text = report["forfeits"][0].as_str().unwrap_or_default();
+    assert!(
+        text.contains("with a margin of 500 ms and a first move's allowance of 3000 ms"),
+        "{report}"
+    );
 }

@@ -99,6 +99,7 @@ fn arena_gives_the_same_results_on_any_number_of_threads() {
         // Everything but the time per move, which a busy machine changes.
         for standing in v["ranking"].as_array_mut().unwrap() {
             standing["ms_per_move"] = 0.into();
+            standing["cpu_ms_per_move"] = 0.into();
         }
         v
     };
@@ -165,6 +166,8 @@ fn arena_text_reports_every_figure() {
         "second player (X) wins",
         "draws",
         "ms/move",
+        "cpu ms",
+        "F/T",
         "Elo difference",
         "95% interval",
         "[LL LD DD/WL WD WW]",
@@ -173,6 +176,29 @@ fn arena_text_reports_every_figure() {
     }
     // No progress bar off a terminal.
     assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn a_run_logged_to_a_file_prints_a_progress_line_every_n_games() {
+    let (code, _, err) = kxo(&[
+        "arena",
+        "--o",
+        "random",
+        "--x",
+        "random",
+        "--games",
+        "200",
+        "--seed",
+        "1",
+        "--progress",
+        "50",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    for (line, done) in lines.iter().zip([50, 100, 150, 200]) {
+        assert!(line.starts_with(&format!("{done}/200 games  O ")), "{err}");
+    }
 }
 
 #[test]

@@ -87,6 +87,10 @@ pub struct ArenaArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// When stderr is not a terminal (a run logged to a file), a progress
+    /// line every N games (default: every 30 seconds); 0 for none.
+    #[arg(long, value_name = "N")]
+    pub progress: Option<u64>,
     /// The learning player's model file (default: under the user's data folder).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,

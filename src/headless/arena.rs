@@ -145,6 +145,7 @@ fn play(
         args.json,
     );
     bar.set_position(resumed);
+    let mut lines = ProgressLines::new(args.progress, scheduled);
     let clocks = Clocks {
         settings,
         specs,
@@ -172,12 +173,56 @@ fn play(
             let llr = sprt.llr(&tally.sprt().pentanomial);
             message += &format!("  LLR {llr:.2} ({lower:.2}, {upper:.2})");
         }
+        lines.game_done(tally.done().len(), &message);
         bar.set_message(message);
         Ok(())
     })?;
     bar.finish_and_clear();
     drop(state_file);
     finish(args, &Report::from_tally(&tally), ended, scheduled, model)
+}
+
+/// Progress when stderr is not a terminal (where the bar is hidden): a
+/// line every N games, or every 30 seconds.
+struct ProgressLines {
+    every: Option<u64>,
+    scheduled: u64,
+    started: std::time::Instant,
+    last: std::time::Instant,
+    active: bool,
+}
+
+impl ProgressLines {
+    const INTERVAL: std::time::Duration = std::time::Duration::from_secs(30);
+
+    fn new(every: Option<u64>, scheduled: u64) -> ProgressLines {
+        use std::io::IsTerminal;
+        let now = std::time::Instant::now();
+        ProgressLines {
+            every,
+            scheduled,
+            started: now,
+            last: now,
+            active: every != Some(0) && !std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// After a game: a line when one is due.
+    fn game_done(&mut self, done: u64, counts: &str) {
+        let due = match self.every {
+            Some(n) => n > 0 && done.is_multiple_of(n),
+            None => self.last.elapsed() >= Self::INTERVAL,
+        };
+        if !self.active || !due {
+            return;
+        }
+        self.last = std::time::Instant::now();
+        crate::note!(
+            "{done}/{} games  {counts}  {} s",
+            self.scheduled,
+            self.started.elapsed().as_secs()
+        );
+    }
 }
 
 /// The end of a run: its report (of the games played so far, when a

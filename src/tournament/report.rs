@@ -26,6 +26,10 @@ pub struct Standing {
     pub elo_lo: Option<f64>,
     pub elo_hi: Option<f64>,
     pub ms_per_move: f64,
+    /// The CPU time it used a move, beside the wall time above: far less
+    /// says it waited (on a busy machine, or a brain on its pipe), more
+    /// says it thought on several threads.
+    pub cpu_ms_per_move: f64,
     /// Its pairs' outcomes `[LL, LD, DD+WL, WD, WW]`.
     pub pentanomial: Pentanomial,
     /// Games it lost by failing (a crash, an illegal move, no answer in
@@ -222,11 +226,8 @@ impl Report {
                 elo: elo.map(|e| e.diff),
                 elo_lo: elo.map(|e| e.lo),
                 elo_hi: elo.map(|e| e.hi),
-                ms_per_move: if t.moves == 0 {
-                    0.0
-                } else {
-                    t.us as f64 / 1000.0 / t.moves as f64
-                },
+                ms_per_move: per_move_ms(t.us, t.moves),
+                cpu_ms_per_move: per_move_ms(t.cpu_us, t.moves),
                 pentanomial: t.pentanomial,
                 forfeits: t.forfeits,
                 time_losses: t.time_losses,
@@ -259,7 +260,7 @@ impl Report {
             .max(6);
         let _ = writeln!(
             out,
-            "\n{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>6}  {:<27}  {:>8}",
+            "\n{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>6}  {:<27}  {:>8} {:>8}  {:>7}",
             "rank",
             "engine",
             "games",
@@ -268,12 +269,14 @@ impl Report {
             "loss",
             "score",
             "Elo (95% interval)",
-            "ms/move"
+            "ms/move",
+            "cpu ms",
+            "F/T"
         );
         for (rank, s) in self.ranking.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>5.1}%  {:<27}  {:>8.1}",
+                "{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>5.1}%  {:<27}  {:>8.1} {:>8.1}  {:>7}",
                 rank + 1,
                 s.name,
                 s.games,
@@ -282,9 +285,15 @@ impl Report {
                 s.losses,
                 100.0 * s.score,
                 elo_text(s.elo, s.elo_lo, s.elo_hi, s.score),
-                s.ms_per_move
+                s.ms_per_move,
+                s.cpu_ms_per_move,
+                format!("{}/{}", s.forfeits, s.time_losses)
             );
         }
+        let _ = writeln!(
+            out,
+            "(ms/move wall time, cpu ms its CPU time a move; F/T games lost by forfeit / on time)"
+        );
         if self.engines.len() > 2 {
             self.crosstable_text(&mut out, width);
         }
@@ -394,5 +403,14 @@ fn elo_text(elo: Option<f64>, lo: Option<f64>, hi: Option<f64>, score: f64) -> S
         _ if score >= 1.0 => "unbounded: won every game".into(),
         _ if score <= 0.0 => "unbounded: lost every game".into(),
         _ => "n/a".into(),
+    }
+}
+
+/// Milliseconds a move from a total in microseconds.
+fn per_move_ms(total_us: u64, moves: u64) -> f64 {
+    if moves == 0 {
+        0.0
+    } else {
+        total_us as f64 / 1000.0 / moves as f64
     }
 }

@@ -67,6 +67,8 @@ struct Summary {
     /// Each side's own moves (after the opening) and their time (µs),
     /// first player first.
     moves: [(u64, u64); 2],
+    /// Each side's CPU time (µs), first player first.
+    cpu_us: [u64; 2],
     /// "game 3: mine (X) forfeits: …" for a forfeit or a loss on time.
     forfeit: Option<(usize, End, String)>,
 }
@@ -99,6 +101,7 @@ impl Summary {
             slot,
             result: game.result,
             moves,
+            cpu_us: game.cpu_us,
             forfeit,
         }
     }
@@ -142,6 +145,8 @@ pub struct EngineTally {
     /// Its own moves (after the opening) and their thinking time (µs).
     pub moves: u64,
     pub us: u64,
+    /// The CPU time it used (µs): its thread's, or its brain's process's.
+    pub cpu_us: u64,
     pub samples: Samples,
     pub pentanomial: Pentanomial,
     /// Games it lost by failing (a brain that crashed, cheated, was late)
@@ -419,6 +424,7 @@ impl Counts {
                 tally.wdl[2 - points as usize] += 1;
                 tally.moves += g.moves[side].0;
                 tally.us = tally.us.saturating_add(g.moves[side].1);
+                tally.cpu_us = tally.cpu_us.saturating_add(g.cpu_us[side]);
             }
         }
         let Some(first) = played.first() else {

@@ -1,10 +1,14 @@
 #!/bin/sh
 # A brain that plays legal moves slowly: the first empty cell, after
-# SLOW_BRAIN_MS milliseconds (default 1500). It remembers the stones it
+# SLOW_BRAIN_MS milliseconds (default 1500); its first move of a game
+# after SLOW_FIRST_MS (default the same), as an engine that builds its
+# tables on its first search. It remembers the stones it
 # was told of and plays left to right, top to bottom. Each command it
 # reads is appended to $BRAIN_LOG when that is set; with $BRAIN_STAMPS
 # set, the time (ns) it answers and reads each line is appended there.
 delay=$(awk "BEGIN { print ${SLOW_BRAIN_MS:-1500} / 1000 }")
+first_delay=$(awk "BEGIN { print ${SLOW_FIRST_MS:-${SLOW_BRAIN_MS:-1500}} / 1000 }")
+first=1
 size=15
 taken=" "
 play() {
@@ -14,7 +18,8 @@ play() {
         while [ $x -lt $size ]; do
             case "$taken" in *" $x,$y "*) ;; *)
                 taken="$taken$x,$y "
-                sleep "$delay"
+                if [ $first = 1 ]; then sleep "$first_delay"; else sleep "$delay"; fi
+                first=0
                 echo "MESSAGE slow brain plays $x,$y"
                 [ -n "$BRAIN_STAMPS" ] && echo "answer $(date +%s%N)" >> "$BRAIN_STAMPS"
                 echo "$x,$y"
@@ -30,8 +35,8 @@ while IFS= read -r line; do
     line=$(printf '%s' "$line" | tr -d '\r')
     [ -n "$BRAIN_LOG" ] && echo "$line" >> "$BRAIN_LOG"
     case "$line" in
-        START*) size=${line#START }; taken=" "; echo OK ;;
-        RESTART) taken=" "; echo OK ;;
+        START*) size=${line#START }; taken=" "; first=1; echo OK ;;
+        RESTART) taken=" "; first=1; echo OK ;;
         BEGIN) play ;;
         TURN*) taken="$taken${line#TURN } "; play ;;
         BOARD) while IFS= read -r l; do
