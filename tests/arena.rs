@@ -730,3 +730,76 @@ fn a_brain_that_overruns_loses_on_time_by_the_clock_rule() {
         "{report}"
     );
 }
+
+#[test]
+fn a_files_openings_are_shuffled_started_and_turned_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("openings.txt");
+    std::fs::write(&file, "h8 i9\nh8 h9\nh8 j10\n").unwrap();
+    let records = dir.path().join("records");
+    let file_arg = file.display().to_string();
+    let records_arg = records.display().to_string();
+    let run = |openings: &str, extra: &[&str]| {
+        let mut args = vec![
+            "arena",
+            "--size",
+            "15",
+            "--goal",
+            "5",
+            "--o",
+            "random",
+            "--x",
+            "random",
+            "--games",
+            "24",
+            "--seed",
+            "9",
+            "--openings",
+            openings,
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        kxo(&args)
+    };
+    let (code, out, err) = run(
+        &file_arg,
+        &[
+            "--openings-order",
+            "random",
+            "--openings-start",
+            "2",
+            "--transform",
+            "--records",
+            &records_arg,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let report = json(&out);
+    assert!(
+        report["openings"]
+            .as_str()
+            .is_some_and(|o| o.ends_with("shuffled, from number 2, turned")),
+        "{report}"
+    );
+    // The second stones: turned, so more than the file's three cells.
+    let seconds: std::collections::HashSet<Cell> = (1..=24)
+        .map(|n| {
+            let sgf = std::fs::read_to_string(records.join(format!("game-{n:04}.sgf"))).unwrap();
+            read_sgf(&sgf).unwrap().moves[1]
+        })
+        .collect();
+    assert!(seconds.len() > 3, "{seconds:?}");
+    // Not for random openings; not past the file's end.
+    for (openings, extra, says) in [
+        ("random", "--transform", "--openings FILE"),
+        (
+            file_arg.as_str(),
+            "--openings-start=4",
+            "past the file's 3 openings",
+        ),
+    ] {
+        let (code, _, err) = run(openings, &[extra]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}

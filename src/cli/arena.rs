@@ -44,6 +44,17 @@ pub struct ArenaArgs {
     /// 0,0, 1,1). Default: random above 8x8, none on small boards.
     #[arg(long, value_name = "random|none|FILE", value_hint = clap::ValueHint::FilePath)]
     pub openings: Option<String>,
+    /// The order a file's openings are used in: sequential (the file's)
+    /// or random (shuffled by the seed, each once before any again).
+    #[arg(long, value_name = "ORDER", default_value = "sequential")]
+    pub openings_order: OpeningsOrder,
+    /// The first of the file's openings to use, counted from 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub openings_start: Option<u32>,
+    /// Turn each round's opening from the file by one of the board's 8
+    /// symmetries (rotations and mirrors), drawn from the seed.
+    #[arg(long)]
+    pub transform: bool,
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Seed for reproducible runs (default: a random one, printed).
@@ -99,6 +110,12 @@ pub struct ArenaArgs {
     /// results do not depend on this. With a learning player: one thread.
     #[arg(long, value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningsOrder {
+    Sequential,
+    Random,
 }
 
 #[derive(Subcommand, Debug)]

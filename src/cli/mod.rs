@@ -10,7 +10,7 @@ use crate::protocol::outside::BrainCommand;
 use crate::tournament::SpecEngine;
 
 mod arena;
-pub use arena::{ArenaArgs, ArenaCommand, MergeArgs};
+pub use arena::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder};
 
 /// Bad input from the user: reported in one line, exit status 2.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,9 +3,10 @@
 //! state file on disk; and `arena merge`, which combines shards.
 
 use crate::ai::{BuiltIn, EngineKind};
-use crate::cli::{ArenaArgs, ArenaCommand, MergeArgs, SeatArg};
+use crate::cli::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder, SeatArg};
 use crate::tournament::{
-    self, Clocks, Ended, EngineSpec, Openings, Report, Settings, SpecEngine, state,
+    self, Clocks, Ended, EngineSpec, Openings, Report, Settings, SpecEngine, opening::ListUse,
+    state,
 };
 
 /// The engines the flags name: `--engine`s, or `--o` and `--x`.
@@ -75,7 +76,7 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode>
         )
         .into());
     }
-    let openings = match &args.openings {
+    let mut openings = match &args.openings {
         Some(arg) => Openings::from_arg(arg, rules).map_err(super::InputError)?,
         None => Openings::default_for(rules),
     };
@@ -88,6 +89,14 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode>
         .seed
         .or(previous.as_ref().map(|h| h.settings.seed))
         .unwrap_or_else(rand::random);
+    let list_use = ListUse {
+        shuffled: args.openings_order == OpeningsOrder::Random,
+        start: args.openings_start.map_or(0, |n| n as usize - 1),
+        transform: args.transform,
+    };
+    openings
+        .arrange(list_use, seed)
+        .map_err(super::InputError)?;
     let settings = settings(&args, rules, &specs, &openings, seed);
     settings.check().map_err(super::InputError)?;
     preflight(&specs, rules)?;

@@ -6,7 +6,10 @@
 //! side has already decided: a win in one for the side to move, or two
 //! cells that each win for the other side. A file holds one opening a
 //! line, as cell names (`h8 i9 j7`) or as Gomocup opening offsets from the
-//! centre (`0,0, 1,1, -1,1`), which fit every board size.
+//! centre (`0,0, 1,1, -1,1`), which fit every board size. A file's
+//! openings are used in its order or shuffled by the run's seed, from a
+//! chosen one, each round's turned or not by one of the board's eight
+//! symmetries (as c-gomoku-cli's `order=random` and `-transform`).
 
 use std::path::Path;
 
@@ -26,8 +29,20 @@ pub enum Openings {
     None,
     /// Drawn from the run's seed, one per round of games.
     Random,
-    /// Read from a file, used in order and again from the top.
-    List(Vec<Opening>),
+    /// Read from a file, used in turn (from the top again after the last).
+    List(Vec<Opening>, ListUse),
+}
+
+/// How a file's openings are used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListUse {
+    /// Shuffled by the run's seed (see [`Openings::arrange`]).
+    pub shuffled: bool,
+    /// The first used, counted from 0.
+    pub start: usize,
+    /// Each round's opening turned by one of the 8 symmetries of the
+    /// square, drawn from the seed and the round.
+    pub transform: bool,
 }
 
 /// Openings in a file: at most this many, of at most this many bytes a line.
@@ -50,8 +65,35 @@ impl Openings {
         match arg {
             "none" => Ok(Openings::None),
             "random" => Ok(Openings::Random),
-            path => read_file(Path::new(path), rules).map(Openings::List),
+            path => read_file(Path::new(path), rules)
+                .map(|list| Openings::List(list, ListUse::default())),
         }
+    }
+
+    /// Sets how a file's openings are used, the list shuffled now by
+    /// `seed` when asked; an error for openings not from a file.
+    pub fn arrange(&mut self, mut how: ListUse, seed: u64) -> Result<(), String> {
+        let Openings::List(list, used) = self else {
+            return if how == ListUse::default() {
+                Ok(())
+            } else {
+                Err("the order, start and symmetries of openings are for --openings FILE".into())
+            };
+        };
+        if how.start >= list.len() {
+            return Err(format!(
+                "--openings-start {} is past the file's {} openings",
+                how.start + 1,
+                list.len()
+            ));
+        }
+        if how.shuffled && !used.shuffled {
+            use rand::seq::SliceRandom;
+            list.shuffle(&mut Xoshiro256PlusPlus::seed_from_u64(mix(seed, u32::MAX)));
+        }
+        how.shuffled |= used.shuffled;
+        *used = how;
+        Ok(())
     }
 
     /// The opening of round `round` (both games of a pair share it).
@@ -59,7 +101,18 @@ impl Openings {
         match self {
             Openings::None => Vec::new(),
             Openings::Random => random(rules, mix(seed, round)),
-            Openings::List(list) => list[round as usize % list.len()].clone(),
+            Openings::List(list, how) => {
+                let opening = &list[(how.start + round as usize) % list.len()];
+                if how.transform {
+                    let symmetry = (mix(seed ^ 0x0074_7261_6e73, round) % 8) as u8;
+                    opening
+                        .iter()
+                        .map(|&c| turned(c, rules, symmetry))
+                        .collect()
+                } else {
+                    opening.clone()
+                }
+            }
         }
     }
 
@@ -68,7 +121,7 @@ impl Openings {
         match self {
             Openings::None => "none".into(),
             Openings::Random => "random".into(),
-            Openings::List(list) => {
+            Openings::List(list, how) => {
                 let text: Vec<String> = list
                     .iter()
                     .map(|o| {
@@ -78,14 +131,38 @@ impl Openings {
                             .join(",")
                     })
                     .collect();
-                format!(
+                let mut words = format!(
                     "{} from a file (crc {:08x})",
                     list.len(),
                     crc32fast::hash(text.join(";").as_bytes())
-                )
+                );
+                if how.shuffled {
+                    words += ", shuffled";
+                }
+                if how.start > 0 {
+                    words += &format!(", from number {}", how.start + 1);
+                }
+                if how.transform {
+                    words += ", turned";
+                }
+                words
             }
         }
     }
+}
+
+/// `cell` under one of the eight symmetries of the square board: turned
+/// a quarter `symmetry % 4` times, mirrored when `symmetry >= 4`.
+pub fn turned(cell: Cell, rules: Rules, symmetry: u8) -> Cell {
+    let n = rules.size();
+    let (mut row, mut col) = (cell.row(n), cell.col(n));
+    if symmetry >= 4 {
+        col = n - 1 - col;
+    }
+    for _ in 0..symmetry % 4 {
+        (row, col) = (col, n - 1 - row);
+    }
+    Cell::from_row_col(row, col, n)
 }
 
 /// A random opening drawn from `seed`, not decided at once.
@@ -268,6 +345,118 @@ mod tests {
     }
 
     #[test]
+    fn the_eight_symmetries_are_distinct_and_keep_lines_lines() {
+        let rules = Rules::new(15, 5).unwrap();
+        // An opening with no symmetry of its own: eight different images.
+        let opening = parse_line("h8 i8 h10", rules).unwrap();
+        let images: std::collections::HashSet<Vec<Cell>> = (0..8)
+            .map(|t| opening.iter().map(|&c| turned(c, rules, t)).collect())
+            .collect();
+        assert_eq!(images.len(), 8);
+        // The centre stays, and five in a row stay five in a row.
+        let centre = Cell::parse("h8", 15).unwrap();
+        let lines = [
+            "a1 b2 c3 d4 e5",
+            "c4 d4 e4 f4 g4",
+            "k2 k3 k4 k5 k6",
+            "o1 n2 m3 l4 k5",
+        ];
+        for t in 0..8 {
+            assert_eq!(turned(centre, rules, t), centre);
+            for line in lines {
+                let cells: Vec<(i32, i32)> = parse_line(line, rules)
+                    .unwrap()
+                    .iter()
+                    .map(|&c| {
+                        let c = turned(c, rules, t);
+                        (c.row(15) as i32, c.col(15) as i32)
+                    })
+                    .collect();
+                let step = (cells[1].0 - cells[0].0, cells[1].1 - cells[0].1);
+                assert!(step.0.abs() <= 1 && step.1.abs() <= 1 && step != (0, 0));
+                assert!(
+                    cells
+                        .windows(2)
+                        .all(|w| (w[1].0 - w[0].0, w[1].1 - w[0].1) == step),
+                    "symmetry {t}: {line} became {cells:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_s_openings_shuffle_start_and_turn_by_the_seed() {
+        let rules = Rules::new(15, 5).unwrap();
+        let list: Vec<Opening> = ["h8", "h9", "h10", "i8", "i9", "i10"]
+            .iter()
+            .map(|l| parse_line(l, rules).unwrap())
+            .collect();
+        let plain = Openings::List(list.clone(), ListUse::default());
+        let firsts = |o: &Openings, seed| (0..6).map(|r| o.get(rules, seed, r)).collect::<Vec<_>>();
+        assert_eq!(firsts(&plain, 1), list);
+        // From the third, round the end.
+        let mut started = plain.clone();
+        let from_third = ListUse {
+            start: 2,
+            ..ListUse::default()
+        };
+        started.arrange(from_third, 1).unwrap();
+        assert_eq!(started.get(rules, 1, 0), list[2]);
+        assert_eq!(started.get(rules, 1, 4), list[0]);
+        // Shuffled: every opening once a cycle, in an order the seed sets.
+        let shuffled = |seed| {
+            let mut o = plain.clone();
+            o.arrange(
+                ListUse {
+                    shuffled: true,
+                    ..ListUse::default()
+                },
+                seed,
+            )
+            .unwrap();
+            firsts(&o, seed)
+        };
+        let (one, two) = (shuffled(1), shuffled(2));
+        assert_eq!(one, shuffled(1));
+        assert_ne!(one, two);
+        let mut sorted = one.clone();
+        sorted.sort();
+        let mut expected = list.clone();
+        expected.sort();
+        assert_eq!(sorted, expected);
+        // Turned: a pair's two games share their symmetry; rounds differ.
+        let mut turned_list = plain.clone();
+        turned_list
+            .arrange(
+                ListUse {
+                    transform: true,
+                    ..ListUse::default()
+                },
+                5,
+            )
+            .unwrap();
+        let centre_off: std::collections::HashSet<Opening> = (0..60)
+            .map(|r| turned_list.get(rules, 5, r * 6 + 1))
+            .collect();
+        assert!(centre_off.len() >= 3, "{centre_off:?}");
+        assert!(turned_list.describe().ends_with(", turned"));
+        // Past the end, or not for a file: a clear error.
+        let mut short = plain.clone();
+        assert!(
+            short
+                .arrange(
+                    ListUse {
+                        start: 6,
+                        ..ListUse::default()
+                    },
+                    1
+                )
+                .is_err()
+        );
+        assert!(Openings::Random.arrange(from_third, 1).is_err());
+    }
+
+    #[test]
     fn decided_openings_are_recognised() {
         let rules = Rules::new(15, 5).unwrap();
         let pos = |names: &str| {
@@ -315,7 +504,7 @@ mod tests {
         let rules = Rules::new(15, 5).unwrap();
         let path = dir.path().join("openings.txt");
         std::fs::write(&path, "# two openings\nh8 i9 j7\n\n0,0, 1,0\n").unwrap();
-        let Openings::List(list) = Openings::from_arg(path.to_str().unwrap(), rules).unwrap()
+        let Openings::List(list, _) = Openings::from_arg(path.to_str().unwrap(), rules).unwrap()
         else {
             panic!("a list");
         };
