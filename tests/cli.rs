@@ -202,6 +202,38 @@ fn a_run_logged_to_a_file_prints_a_progress_line_every_n_games() {
 }
 
 #[test]
+fn the_gomoku_preset_plays_fifteen_by_fifteen_with_five_and_psq_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    let records_arg = records.display().to_string();
+    let (code, out, err) = kxo(&[
+        "arena",
+        "--gomoku",
+        "--o",
+        "random",
+        "--x",
+        "random",
+        "--games",
+        "2",
+        "--records",
+        &records_arg,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report = json(&out);
+    assert_eq!(
+        (report["size"].as_u64(), report["goal"].as_u64()),
+        (Some(15), Some(5))
+    );
+    assert_eq!(report["openings"], "random");
+    let psq = std::fs::read_to_string(records.join("game-0001.psq")).unwrap();
+    assert!(psq.starts_with("Piskvorky 15x15, 11:11, 0\n"), "{psq}");
+    assert!(records.join("game-0001.sgf").exists());
+    let (code, _, err) = kxo(&["arena", "--gomoku", "--goal", "4"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
 fn bad_input_gets_one_line_and_status_two() {
     let cases: &[&[&str]] = &[
         &["arena", "--o", "chess"],

@@ -426,6 +426,7 @@ impl BoardArgs {
         RulesArgs {
             size: self.size.unwrap_or(4),
             goal: self.goal.unwrap_or(3),
+            gomoku: false,
         }
         .rules()
     }
@@ -445,11 +446,20 @@ pub struct RulesArgs {
     /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
     #[arg(long, default_value_t = 3)]
     pub goal: u8,
+    /// Gomoku as Gomocup plays it (free-style): --size 15 --goal 5; in
+    /// arena, random openings and, with --records, .psq beside .sgf.
+    #[arg(long, conflicts_with_all = ["size", "goal"])]
+    pub gomoku: bool,
 }
 
 impl RulesArgs {
     pub fn rules(self) -> Result<Rules, InputError> {
-        Rules::new(self.size, self.goal).map_err(|e| InputError(e.0))
+        let (size, goal) = if self.gomoku {
+            (15, 5)
+        } else {
+            (self.size, self.goal)
+        };
+        Rules::new(size, goal).map_err(|e| InputError(e.0))
     }
 }
 

@@ -9,7 +9,9 @@
 //! goal (`KX[5]`, a private property: SGF has none for K) and the reason.
 //!
 //! psq: a header `Piskvorky 15x15, 11:11, 0`, then a line `x,y,ms` a move
-//! (from 1, `x` the column), then the two engines' names, first player first.
+//! (from 1, `x` the column), then the two engines' names, first player
+//! first, and piskvork's closing code: 0 for a game that ended on the
+//! board, 15 on time, -2 for a brain's error (a forfeit).
 
 use std::fmt::Write as _;
 
@@ -187,6 +189,12 @@ pub fn psq(game: &PlayedGame, rules: Rules) -> String {
     }
     let _ = writeln!(out, "{}", crate::text::shown(&game.first));
     let _ = writeln!(out, "{}", crate::text::shown(&game.second));
+    let closing = match game.end {
+        End::Line | End::Full => 0,
+        End::Time => 15,
+        End::Forfeit => -2,
+    };
+    let _ = writeln!(out, "{closing}");
     out
 }
 
@@ -212,6 +220,8 @@ pub fn read_psq(text: &str) -> Result<ReadRecord, String> {
                 }
                 coords.push((*x as u8 - 1, *y as u8 - 1));
             }
+            // piskvork's closing code after the names.
+            _ if names.len() == 2 && line.trim().parse::<i32>().is_ok() => {}
             _ => names.push(line.to_string()),
         }
     }
@@ -360,6 +370,8 @@ mod tests {
         assert_eq!(back.size, 20);
         assert_eq!(indices(&back.moves), g.moves);
         assert_eq!(back.names[0], "mcts]x");
+        assert_eq!(text.lines().last(), Some("15"), "lost on time: {text}");
+        assert_eq!(back.names[1], "brain\\y");
     }
 
     #[test]
