@@ -315,14 +315,15 @@ fn a_failing_brain_forfeits_on_the_live_screen_and_is_gone_after_quit() {
 }
 
 #[test]
-fn the_example_brain_in_the_readme_plays_whole_games() {
-    // The README's Python brain, run as written (where Python is there).
+fn the_example_brain_in_the_manual_plays_whole_games() {
+    // The manual's Python brain (docs/brains.md), run as written (where Python is there).
     if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("python3 is not installed: the README's example brain is not run");
+        eprintln!("python3 is not installed: the manual's example brain is not run");
         return;
     }
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/brains.md"))
+            .unwrap();
     let start = readme.find("```python\n").expect("the example brain") + "```python\n".len();
     let code = &readme[start..][..readme[start..].find("```").unwrap()];
     let dir = tempfile::tempdir().unwrap();

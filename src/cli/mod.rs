@@ -418,6 +418,9 @@ pub struct BoardArgs {
     /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
     #[arg(long)]
     pub goal: Option<u8>,
+    /// Gomoku: --size 15 --goal 5.
+    #[arg(long, conflicts_with_all = ["size", "goal"])]
+    pub gomoku: bool,
 }
 
 impl BoardArgs {
@@ -426,14 +429,14 @@ impl BoardArgs {
         RulesArgs {
             size: self.size.unwrap_or(4),
             goal: self.goal.unwrap_or(3),
-            gomoku: false,
+            gomoku: self.gomoku,
         }
         .rules()
     }
 
     /// Whether the command line names a board.
     pub fn named(self) -> bool {
-        self.size.is_some() || self.goal.is_some()
+        self.size.is_some() || self.goal.is_some() || self.gomoku
     }
 }
 

@@ -236,6 +236,46 @@ impl Report {
         self.ranking.sort_by(|x, y| y.score.total_cmp(&x.score));
     }
 
+    /// The ranking table and its legend.
+    fn ranking_text(&self, out: &mut String, width: usize) {
+        let _ = writeln!(
+            *out,
+            "\n{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>6}  {:<27}  {:>8} {:>8}  {:>7}",
+            "rank",
+            "engine",
+            "games",
+            "wins",
+            "draws",
+            "loss",
+            "score",
+            "Elo (95% interval)",
+            "ms/move",
+            "cpu ms",
+            "F/T"
+        );
+        for (rank, s) in self.ranking.iter().enumerate() {
+            let _ = writeln!(
+                *out,
+                "{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>5.1}%  {:<27}  {:>8.1} {:>8.1}  {:>7}",
+                rank + 1,
+                s.name,
+                s.games,
+                s.wins,
+                s.draws,
+                s.losses,
+                100.0 * s.score,
+                elo_text(s.elo, s.elo_lo, s.elo_hi, s.score),
+                s.ms_per_move,
+                s.cpu_ms_per_move,
+                format!("{}/{}", s.forfeits, s.time_losses)
+            );
+        }
+        let _ = writeln!(
+            *out,
+            "(ms/move wall time, cpu ms its CPU time a move; F/T games lost by forfeit / on time)"
+        );
+    }
+
     /// The report as text.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
@@ -258,42 +298,7 @@ impl Report {
             .max()
             .unwrap_or(6)
             .max(6);
-        let _ = writeln!(
-            out,
-            "\n{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>6}  {:<27}  {:>8} {:>8}  {:>7}",
-            "rank",
-            "engine",
-            "games",
-            "wins",
-            "draws",
-            "loss",
-            "score",
-            "Elo (95% interval)",
-            "ms/move",
-            "cpu ms",
-            "F/T"
-        );
-        for (rank, s) in self.ranking.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "{:>4}  {:<width$}  {:>6} {:>5} {:>5} {:>5}  {:>5.1}%  {:<27}  {:>8.1} {:>8.1}  {:>7}",
-                rank + 1,
-                s.name,
-                s.games,
-                s.wins,
-                s.draws,
-                s.losses,
-                100.0 * s.score,
-                elo_text(s.elo, s.elo_lo, s.elo_hi, s.score),
-                s.ms_per_move,
-                s.cpu_ms_per_move,
-                format!("{}/{}", s.forfeits, s.time_losses)
-            );
-        }
-        let _ = writeln!(
-            out,
-            "(ms/move wall time, cpu ms its CPU time a move; F/T games lost by forfeit / on time)"
-        );
+        self.ranking_text(&mut out, width);
         if self.engines.len() > 2 {
             self.crosstable_text(&mut out, width);
         }
