@@ -803,3 +803,77 @@ fn a_files_openings_are_shuffled_started_and_turned_as_asked() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+#[test]
+fn the_log_folder_keeps_each_brains_conversation_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    let logs_arg = logs.display().to_string();
+    let slow = format!(
+        "s=brain:env SLOW_BRAIN_MS=5 {}",
+        common::brain_script("slow.sh")
+    );
+    let faulty = format!("f=brain:{} garbage", common::brain_script("faulty.sh"));
+    let (code, _, err) = kxo(&[
+        "arena",
+        "--gomoku",
+        "--engine",
+        &slow,
+        "--engine",
+        &faulty,
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--openings",
+        "none",
+        "--think-ms",
+        "500",
+        "--log",
+        &logs_arg,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let read = |name: &str| {
+        std::fs::read_to_string(logs.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    // Game 1: s plays O, f plays X; game 2 the other way round.
+    for (game, faulty_side) in [(1, 'X'), (2, 'O')] {
+        let log = read(&format!("game-{game:04}-{faulty_side}.log"));
+        assert!(log.starts_with(&format!(
+            "# kxo-tui brain log: game {game}, f ({faulty_side})"
+        )));
+        for said in [
+            "> START 15",
+            "< OK",
+            "> INFO timeout_turn 500",
+            "> INFO rule 0",
+            "< hello",
+        ] {
+            assert!(log.contains(said), "{said:?} in {log}");
+        }
+    }
+    // The slow brain opened game 1 and played; in game 2 f forfeited
+    // before s was asked.
+    let slow_log = read("game-0001-O.log");
+    for said in ["> BEGIN", "< MESSAGE slow brain plays 0,0", "< 0,0"] {
+        assert!(slow_log.contains(said), "{said:?} in {slow_log}");
+    }
+    assert!(read("game-0002-X.log").contains("# it was not asked for a move in this game"));
+    // A folder that is a file is refused before the run.
+    let file = dir.path().join("file");
+    std::fs::write(&file, "mine").unwrap();
+    let (code, _, err) = kxo(&[
+        "arena",
+        "--gomoku",
+        "--o",
+        "random",
+        "--x",
+        "random",
+        "--games",
+        "1",
+        "--log",
+        &file.display().to_string(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}

@@ -210,6 +210,7 @@ fn two_learning_seats_share_one_table_and_learn_each_game_once() {
         openings: &Openings::None,
         shard: None,
         jobs: 4,
+        log_brains: false,
     };
     let mut tally = tournament::Tally::new(settings.clone());
     tournament::run(&clocks, Some(&t), &mut tally, |_, _| Ok(())).unwrap();

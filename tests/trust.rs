@@ -102,6 +102,22 @@ const FLAGS: &[FileFlag] = &[
         ],
     },
     FileFlag {
+        name: "arena --log",
+        role: Role::Folder,
+        // A brain that forfeits at once: a log a game, quickly.
+        args: &[
+            "arena",
+            "--o",
+            "random",
+            "--x",
+            "brain:tests/brains/faulty.sh garbage",
+            "--games",
+            "4",
+            "--log",
+            "{}",
+        ],
+    },
+    FileFlag {
         name: "arena --model",
         role: Role::Write,
         args: &[

@@ -161,5 +161,6 @@ pub(super) fn played_game(
         },
         end,
         reason,
+        transcripts: Vec::new(),
     }
 }

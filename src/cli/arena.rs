@@ -87,6 +87,10 @@ pub struct ArenaArgs {
     /// 15x15 and 20x20.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+    /// Write each game's conversation with each outside brain to DIR, as
+    /// game-0001-X.log (what was sent and received, with the time).
+    #[arg(long, value_name = "DIR")]
+    pub log: Option<PathBuf>,
     /// Append each finished game to FILE; rerun with the same arguments
     /// to continue where the run stopped.
     #[arg(long, value_name = "FILE")]

@@ -123,6 +123,10 @@ fn play(
         Some(dir) => Some(tournament::records::Records::open(dir, rules)?),
         None => None,
     };
+    let logs = match &args.log {
+        Some(dir) => Some(tournament::records::Logs::open(dir)?),
+        None => None,
+    };
     let mut tally = tournament::Tally::new(settings.clone());
     if let Some(shard) = args.shard {
         tally.restrict_to(&[shard]);
@@ -163,11 +167,15 @@ fn play(
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
+        log_brains: logs.is_some(),
     };
     let rl = model.map(|m| &m.table);
     let ended = tournament::run(&clocks, rl, &mut tally, |game, tally| {
         // The records first, then the state line: a game the state holds
         // has its records on disk.
+        if let Some(logs) = &logs {
+            logs.write(game)?;
+        }
         if let Some(records) = &records {
             records.write(game)?;
         }

@@ -15,7 +15,7 @@
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-pub use super::process::{BrainCommand, BrainReaper, Forfeit, kill_all};
+pub use super::process::{BrainCommand, BrainReaper, Forfeit, Transcript, kill_all};
 use super::process::{Process, process_cpu};
 use super::{cell_at, parse_xy, xy};
 use crate::ai::Budget;
@@ -107,6 +107,8 @@ pub struct OutsideBrain {
     /// its last move, and what that move took.
     cpu_before: Option<Duration>,
     last_cpu: Duration,
+    /// Kept for `arena --log` while no process holds it.
+    transcript: Option<Transcript>,
 }
 
 impl OutsideBrain {
@@ -131,6 +133,7 @@ impl OutsideBrain {
             move_limit: None,
             cpu_before: None,
             last_cpu: Duration::ZERO,
+            transcript: None,
         }
     }
 
@@ -187,18 +190,35 @@ impl OutsideBrain {
         std::mem::take(&mut self.messages)
     }
 
+    /// Keeps what is said both ways from now on (`arena --log`).
+    pub fn keep_transcript(&mut self) {
+        self.transcript = Some(Transcript::new());
+    }
+
+    /// What was said since [`OutsideBrain::keep_transcript`], the process
+    /// ended or not.
+    pub fn take_transcript(&mut self) -> Option<Vec<String>> {
+        let from_process = self.process.as_mut().and_then(|p| p.transcript.take());
+        from_process
+            .or(self.transcript.take())
+            .map(Transcript::into_lines)
+    }
+
     /// Starts the process and the match: START, then the limits.
     fn start(&mut self, budget: &mut dyn Budget) -> Result<(), Forfeit> {
-        let mut process = Process::spawn(&self.command)
+        let mut started = Process::spawn(&self.command)
             .map_err(|e| Forfeit::DidNotStart(format!("{}: {e}", self.command.program)))?;
+        started.transcript = self.transcript.take();
+        // Held here from the first line, so that a brain failing to start
+        // still leaves its transcript (and is ended by the caller).
+        let process = self.process.insert(started);
         process.send(&format!("START {}", self.rules.size()))?;
         let deadline = Instant::now() + START_TIMEOUT;
-        let reply = read_reply(&mut process, budget, deadline, &mut self.messages).map_err(
-            |e| match e {
+        let reply =
+            read_reply(process, budget, deadline, &mut self.messages).map_err(|e| match e {
                 Forfeit::TooSlow(_) => Forfeit::DidNotStart("no answer to START".into()),
                 other => other,
-            },
-        )?;
+            })?;
         if !reply.eq_ignore_ascii_case("OK") {
             return Err(Forfeit::DidNotStart(format!(
                 "it answered '{}' to START",
@@ -231,7 +251,6 @@ impl OutsideBrain {
         for (key, value) in info {
             process.send(&format!("INFO {key} {value}"))?;
         }
-        self.process = Some(process);
         Ok(())
     }
 
@@ -418,7 +437,10 @@ impl OutsideBrain {
             return Err(f.to_string());
         }
         self.ask(pos, budget).map_err(|f| {
-            self.process = None;
+            // Ended; what it said is kept for the log.
+            if let Some(transcript) = self.process.take().and_then(|mut p| p.transcript.take()) {
+                self.transcript = Some(transcript);
+            }
             let text = f.to_string();
             self.forfeit = Some(f);
             text

@@ -211,6 +211,62 @@ pub(super) struct Process {
     pub(super) stdout: ChildStdout,
     pending: Vec<u8>,
     closed: bool,
+    /// What was said both ways, when the run keeps it (`arena --log`).
+    pub(super) transcript: Option<Transcript>,
+}
+
+/// A brain's conversation over one game, bounded: past
+/// [`Transcript::MAX_BYTES`] only the count of lines left out grows.
+#[derive(Clone, Debug)]
+pub struct Transcript {
+    started: std::time::Instant,
+    lines: Vec<String>,
+    bytes: usize,
+    left_out: u64,
+}
+
+impl Transcript {
+    pub const MAX_BYTES: usize = 1 << 20;
+
+    pub fn new() -> Transcript {
+        Transcript {
+            started: std::time::Instant::now(),
+            lines: Vec::new(),
+            bytes: 0,
+            left_out: 0,
+        }
+    }
+
+    /// One line, `>` to the brain or `<` from it, with the milliseconds
+    /// since the transcript began (outside text arrives escaped).
+    fn note(&mut self, arrow: char, line: &str) {
+        if self.bytes + line.len() > Self::MAX_BYTES {
+            self.left_out += 1;
+            return;
+        }
+        let ms = self.started.elapsed().as_millis();
+        let text = format!("{ms:>7} {arrow} {line}");
+        self.bytes += text.len() + 1;
+        self.lines.push(text);
+    }
+
+    /// The lines, and a last one saying how many were left out.
+    pub fn into_lines(mut self) -> Vec<String> {
+        if self.left_out > 0 {
+            self.lines.push(format!(
+                "… {} more lines left out (past {} bytes)",
+                self.left_out,
+                Self::MAX_BYTES
+            ));
+        }
+        self.lines
+    }
+}
+
+impl Default for Transcript {
+    fn default() -> Transcript {
+        Transcript::new()
+    }
 }
 
 impl Process {
@@ -255,10 +311,14 @@ impl Process {
             stdout,
             pending: Vec::new(),
             closed: false,
+            transcript: None,
         })
     }
 
     pub(super) fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        if let Some(t) = self.transcript.as_mut() {
+            t.note('>', line);
+        }
         write!(self.stdin, "{line}\r\n")
             .and_then(|_| self.stdin.flush())
             .map_err(|_| Forfeit::Exited)
@@ -274,6 +334,9 @@ impl Process {
                     crate::text::shown_within(String::from_utf8_lossy(&line).trim(), MAX_LINE);
                 if text.is_empty() {
                     continue;
+                }
+                if let Some(t) = self.transcript.as_mut() {
+                    t.note('<', &text);
                 }
                 return Ok(Some(text));
             }

@@ -221,6 +221,11 @@ pub struct PlayedGame {
     /// In words: "5 in a row", "board full", "mine (X) forfeits: the
     /// brain exited", "mine (O) loses on time: …".
     pub reason: String,
+    /// With `arena --log`: each brain's side ("mine (X)") and what it and
+    /// kxo-tui said in this game. Written to the log folder, never to the
+    /// state file.
+    #[serde(skip)]
+    pub transcripts: Vec<(String, Vec<String>)>,
 }
 
 /// How a game ended.

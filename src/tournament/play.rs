@@ -22,6 +22,8 @@ pub struct Clocks<'a> {
     pub openings: &'a Openings,
     pub shard: Option<Shard>,
     pub jobs: usize,
+    /// Keep each brain's conversation with the game (`--log DIR`).
+    pub log_brains: bool,
 }
 
 /// Why a run ended before its schedule did.
@@ -307,7 +309,11 @@ fn play_game(
     let specs = [&clocks.specs[slot.first], &clocks.specs[slot.second]];
     let mut sides = [0u64, 1].map(|side| {
         let seed = seed_for(settings.seed, slot.game, side);
-        Side::new(settings, rules, specs[side as usize], seed, rl)
+        let mut side = Side::new(settings, rules, specs[side as usize], seed, rl);
+        if let (true, SeatEngine::Outside(brain)) = (clocks.log_brains, &mut side.engine) {
+            brain.keep_transcript();
+        }
+        side
     });
     let opening = clocks.openings.get(rules, settings.seed, slot.round);
     let mut pos = Position::from_moves(rules, &opening).unwrap_or_else(|_| Position::new(rules));
@@ -326,6 +332,7 @@ fn play_game(
         result: GameResult::Draw,
         end: End::Full,
         reason: "board full".into(),
+        transcripts: Vec::new(),
     };
     let outcome = loop {
         match pos.outcome() {
@@ -363,6 +370,14 @@ fn play_game(
     game.cpu_us = sides
         .each_ref()
         .map(|s| s.cpu.as_micros().min(u64::MAX as u128) as u64);
+    for (side, me) in sides.iter_mut().zip([Player::O, Player::X]) {
+        if let SeatEngine::Outside(brain) = &mut side.engine
+            && let Some(lines) = brain.take_transcript()
+        {
+            game.transcripts
+                .push((format!("{} ({me})", side.spec.name), lines));
+        }
+    }
     game.result = match outcome {
         Outcome::Win(Player::O) => GameResult::First,
         Outcome::Win(Player::X) => GameResult::Second,

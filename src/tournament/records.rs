@@ -310,6 +310,53 @@ impl Records {
     }
 }
 
+/// Brain logs, as the gate knows them.
+const LOG: crate::gate::Kind = crate::gate::Kind {
+    what: "brain log",
+    max_bytes: 2 << 20,
+    max_line: 0,
+    ours: crate::gate::Ours::Prefix(b"# kxo-tui brain log"),
+};
+
+/// `--log DIR`: each game's conversation with each brain, as
+/// `game-0001-X.log` (the side the brain played).
+pub struct Logs {
+    dir: std::path::PathBuf,
+}
+
+impl Logs {
+    /// The folder at `dir`, made if it does not exist.
+    pub fn open(dir: &std::path::Path) -> Result<Logs, crate::gate::FileError> {
+        let dir = crate::gate::make_folder(dir, "log folder")?;
+        Ok(Logs { dir })
+    }
+
+    /// Writes a game's transcripts, synced (over an earlier log of that
+    /// game number, ours only).
+    pub fn write(&self, game: &PlayedGame) -> Result<(), crate::gate::FileError> {
+        for (side, lines) in &game.transcripts {
+            let letter = if side.ends_with("(O)") { 'O' } else { 'X' };
+            let path = self
+                .dir
+                .join(format!("game-{:04}-{letter}.log", game.game + 1));
+            let mut text = format!(
+                "# kxo-tui brain log: game {}, {}\n# ms since it started, > to the brain, < from it\n",
+                game.game + 1,
+                crate::text::shown(side)
+            );
+            if lines.is_empty() {
+                text.push_str("# it was not asked for a move in this game\n");
+            }
+            for line in lines {
+                text.push_str(line);
+                text.push('\n');
+            }
+            crate::gate::replace(&path, LOG, text.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,6 +381,7 @@ mod tests {
             result: GameResult::Second,
             end: End::Time,
             reason: "mcts]x (X) loses on time".into(),
+            transcripts: Vec::new(),
         }
     }
 
