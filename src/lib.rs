@@ -27,6 +27,7 @@ pub mod app;
 pub mod cli;
 mod cpu;
 pub mod elo;
+pub mod error;
 pub mod game;
 pub mod gate;
 pub mod headless;

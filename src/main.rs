@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => headless::eval::command(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Bench(args)) => headless::bench::command(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Brain(args)) => {
-            kxo_tui::protocol::brain::command(args).map(|()| ExitCode::SUCCESS)
+            kxo_tui::headless::brain::command(args).map(|()| ExitCode::SUCCESS)
         }
         None => kxo_tui::screen::command(cli.live),
     };

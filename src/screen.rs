@@ -24,7 +24,7 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
     let mut config = args.config(crate::ui::palette::ColorMode::detect(), fault_game)?;
     if let Some(plan) = config.tournament.as_mut().and_then(Rc::get_mut) {
         let model = args.model.clone();
-        crate::model::use_learned_evals(&mut plan.specs, config.rules, model)?;
+        crate::tournament::spec::use_learned_evals(&mut plan.specs, config.rules, model)?;
     }
     if let Some(offered) = config.setup.as_mut() {
         *offered = remembered_choice(*offered);

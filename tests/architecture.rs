@@ -5,6 +5,7 @@
 //! - the UI never reaches into the tasks or the input layer;
 //! - the help overlay, the key bar and the README list the key map's keys.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 use std::time::Instant;
@@ -152,6 +153,64 @@ fn engines_and_rules_know_nothing_of_the_screen() {
                 "crate::input",
             ],
         );
+    }
+}
+
+/// The layers from the ground up: a module may import those below it and
+/// its own layer's, never one above (ARCHITECTURE.md draws them).
+const LAYERS: &[&[&str]] = &[
+    &[
+        "text", "poll", "signals", "out", "elo", "error", "cpu", "gate",
+    ],
+    &["game"],
+    &["ai"],
+    &["model"],
+    &["protocol"],
+    &["tournament"],
+    &["app"],
+    &["ui"],
+    &["cli"],
+    &["input"],
+    &["tasks"],
+    &["headless"],
+    &["terminal", "screen"],
+];
+
+/// Where `module`'s source is: its folder or its file.
+fn module_source(module: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    if root.join(module).is_dir() {
+        format!("src/{module}")
+    } else {
+        format!("src/{module}.rs")
+    }
+}
+
+#[test]
+fn the_layers_import_only_downward() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // Every module of the crate has its layer, so a new one must be placed.
+    let listed: BTreeSet<&str> = LAYERS.iter().flat_map(|l| l.iter().copied()).collect();
+    for entry in fs::read_dir(&root).expect("src") {
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        let module = name.trim_end_matches(".rs");
+        if !["lib", "main"].contains(&module) {
+            assert!(listed.contains(module), "src/{name} has no layer in LAYERS");
+        }
+    }
+    for (floor, layer) in LAYERS.iter().enumerate() {
+        let above: Vec<String> = LAYERS[floor + 1..]
+            .iter()
+            .flat_map(|l| l.iter().map(|m| format!("crate::{m}::")))
+            .collect();
+        let above: Vec<&str> = above.iter().map(String::as_str).collect();
+        for module in *layer {
+            assert_no_imports(&module_source(module), &above);
+        }
     }
 }
 

@@ -11,6 +11,7 @@ mod mcts;
 mod negamax;
 pub mod ntuple;
 pub mod playout;
+pub mod openings;
 mod random;
 pub mod rl;
 mod score;

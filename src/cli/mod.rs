@@ -12,16 +12,7 @@ use crate::tournament::SpecEngine;
 mod arena;
 pub use arena::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder};
 
-/// Bad input from the user: reported in one line, exit status 2.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError(pub String);
-
-impl std::fmt::Display for InputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for InputError {}
+pub use crate::error::InputError;
 
 /// The most memory `solve`'s table takes unless told (MB).
 pub const DEFAULT_HASH_MB: usize = 1024;

@@ -67,7 +67,7 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode>
     }
     let rules = args.rules.rules()?;
     let mut specs = engines(&args)?;
-    crate::model::use_learned_evals(&mut specs, rules, args.model.clone())?;
+    crate::tournament::spec::use_learned_evals(&mut specs, rules, args.model.clone())?;
     let kinds: Vec<EngineKind> = specs.iter().map(|s| s.kind()).collect();
     if args.sprt.is_some() && (specs.len() != 2 || !paired(&args)) {
         return Err(super::InputError(

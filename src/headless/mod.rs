@@ -4,13 +4,14 @@
 
 pub mod arena;
 pub mod bench;
+pub mod brain;
 pub mod checkpoint;
 pub mod eval;
 pub mod solve;
 pub mod train;
 pub mod train_big;
 
-pub use crate::cli::InputError;
+pub use crate::error::InputError;
 
 /// A progress bar on stderr when it is a terminal (and not `quiet`), else
 /// one that draws nothing. `template` is indicatif's.

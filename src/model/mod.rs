@@ -13,7 +13,7 @@ pub use format::{ModelError, VERSION, decode, encode};
 pub use store::{ModelLock, Staged, default_path, load, lock, save, stage};
 
 use crate::ai::rl::{Init, SharedTable, ValueTable};
-use crate::cli::InputError;
+use crate::error::InputError;
 use crate::game::Rules;
 use crate::text::shown_path;
 
@@ -146,40 +146,6 @@ impl Model {
         );
         Ok(())
     }
-}
-
-/// Gives every `eval=learned` spec its evaluation from the learner's model
-/// of `rules` (the default file, or `path`), read and never written; none
-/// is read when no spec asks, nor when one cannot use it.
-pub fn use_learned_evals(
-    specs: &mut [crate::tournament::EngineSpec],
-    rules: Rules,
-    path: Option<PathBuf>,
-) -> Result<(), InputError> {
-    if !specs.iter().any(|s| s.learned_eval) {
-        return Ok(());
-    }
-    for spec in specs.iter() {
-        spec.check_board(rules).map_err(InputError)?;
-    }
-    let path = match path {
-        Some(p) => p,
-        None => default_path(rules).map_err(|e| InputError(e.to_string()))?,
-    };
-    if !crate::gate::exists(&path, "model file").map_err(|e| InputError(e.to_string()))? {
-        return Err(InputError(format!(
-            "eval=learned reads the learner's model, and there is none at {}: \
-             train one first (kxo-tui train --size {n} --goal {k}) or name one with --model",
-            shown_path(&path),
-            n = rules.size(),
-            k = rules.goal()
-        )));
-    }
-    let (_, table) = read_only(rules, Some(path))?;
-    for spec in specs {
-        spec.use_model(rules, &table).map_err(InputError)?;
-    }
-    Ok(())
 }
 
 /// Reads a model to evaluate or play from, never to write: the default

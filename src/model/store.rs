@@ -127,6 +127,25 @@ mod tests {
         assert!(load(&dir.path().join("absent"), rules).unwrap().is_none());
     }
 
+    #[test]
+    fn a_model_of_line_patterns_is_saved_and_read_back_the_same() {
+        // 15x15: the learner's line patterns, learned from 300 random games.
+        let rules = Rules::new(15, 5).unwrap();
+        let mut table = ValueTable::with_init(rules, Init::Network);
+        let [mut o, mut x] = [1, 2].map(crate::ai::RandomPlayer::new);
+        for _ in 0..300 {
+            let record = crate::ai::games::play_game(rules, &mut [&mut o, &mut x]);
+            table.learn(&record, crate::ai::rl::ALPHA);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.kxo");
+        save(&table, &path).unwrap();
+        let back = load(&path, rules).unwrap().expect("saved");
+        assert_eq!(back.entries(), table.entries());
+        assert_eq!(back.games, 300);
+        assert!(back.len() > 50, "{}", back.len());
+    }
+
     /// `bytes` with its checksum made right again (a forged file).
     fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
         bytes.truncate(bytes.len() - 4);

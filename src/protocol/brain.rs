@@ -502,18 +502,12 @@ impl Brain {
     }
 }
 
-/// `kxo-tui brain`: the protocol on stdin and stdout until END.
-pub fn command(args: crate::cli::BrainArgs) -> anyhow::Result<()> {
-    let options = BrainOptions {
-        engine: args.engine,
-        goal: args.goal,
-        think_ms: args.think_ms,
-        hash_mb: args.hash,
-        seed: args.seed.unwrap_or_else(rand::random),
-        learned_eval: args.eval == crate::cli::Eval::Learned,
-    };
+/// `kxo-tui brain`: the protocol on stdin and stdout until END, the
+/// process ended by a signal even while it writes to a manager that never
+/// reads.
+pub fn serve(options: BrainOptions) -> anyhow::Result<()> {
     if options.learned_eval && options.engine != BuiltIn::Negamax {
-        return Err(crate::cli::InputError(format!(
+        return Err(crate::error::InputError(format!(
             "--eval learned is Negamax's evaluation, not {}'s: use --engine negamax",
             options.engine
         ))

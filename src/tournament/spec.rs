@@ -512,6 +512,44 @@ pub fn check_names(engines: &[EngineSpec]) -> Result<(), String> {
     Ok(())
 }
 
+/// Gives every `eval=learned` spec its evaluation from the learner's model
+/// of `rules` (the default file, or `path`), read and never written; none
+/// is read when no spec asks, nor when one cannot use it.
+pub fn use_learned_evals(
+    specs: &mut [EngineSpec],
+    rules: Rules,
+    path: Option<std::path::PathBuf>,
+) -> Result<(), crate::error::InputError> {
+    if !specs.iter().any(|s| s.learned_eval) {
+        return Ok(());
+    }
+    for spec in specs.iter() {
+        spec.check_board(rules).map_err(crate::error::InputError)?;
+    }
+    let path = match path {
+        Some(p) => p,
+        None => crate::model::default_path(rules)
+            .map_err(|e| crate::error::InputError(e.to_string()))?,
+    };
+    if !crate::gate::exists(&path, "model file")
+        .map_err(|e| crate::error::InputError(e.to_string()))?
+    {
+        return Err(crate::error::InputError(format!(
+            "eval=learned reads the learner's model, and there is none at {}: \
+             train one first (kxo-tui train --size {n} --goal {k}) or name one with --model",
+            crate::text::shown_path(&path),
+            n = rules.size(),
+            k = rules.goal()
+        )));
+    }
+    let (_, table) = crate::model::read_only(rules, Some(path))?;
+    for spec in specs {
+        spec.use_model(rules, &table)
+            .map_err(crate::error::InputError)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@ pub fn play_yardstick(
     epsilon: f64,
 ) -> (GameRecord, Player) {
     let rules: Rules = table.borrow().rules();
-    let opening = crate::tournament::opening::random(rules, seed.wrapping_add(u64::from(g / 2)));
+    let opening = crate::ai::openings::random(rules, seed.wrapping_add(u64::from(g / 2)));
     let mut learner = BigRl::new(rules, table.clone(), seed ^ u64::from(g));
     learner.learning = false;
     learner.epsilon = epsilon;
