@@ -145,8 +145,10 @@ fn human_mode_opens_on_a_start_screen_that_remembers() {
     let home = data.path().to_str().expect("utf-8");
     let mut s = Session::start(&["--human"], 120, 40, &[("XDG_DATA_HOME", home)]);
     s.wait_for("a game to play", T);
-    // The game row: kxo's 4x4 first, then 4x4 with four.
-    s.send(b"\x1b[C");
+    // The game row: 7x7 with five first (a game either side can lose),
+    // then to the left 4x4 with four.
+    s.wait_for("7x7, five in a row", T);
+    s.send(b"\x1b[D");
     s.wait_for("4x4, four in a row", T);
     // The level row: hard, then perfect.
     s.send(b"\x1b[B\x1b[B\x1b[C");

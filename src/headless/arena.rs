@@ -127,6 +127,13 @@ fn play(
         Some(dir) => Some(tournament::records::Logs::open(dir)?),
         None => None,
     };
+    if logs.is_some()
+        && !specs
+            .iter()
+            .any(|s| matches!(s.engine, SpecEngine::Brain(_)))
+    {
+        crate::note!("note: --log keeps outside brains' conversations, and no engine here is one");
+    }
     let mut tally = tournament::Tally::new(settings.clone());
     if let Some(shard) = args.shard {
         tally.restrict_to(&[shard]);

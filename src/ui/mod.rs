@@ -260,9 +260,10 @@ pub(crate) fn draw_header(
 ) {
     let c = app.config.color;
     let rules = app.config.rules;
-    let title = match &app.config.show {
-        Some(_) => "kxo-tui  a mix of boards, engines close in strength".to_string(),
-        None => format!(
+    let title = match (&app.config.show, &app.setup) {
+        (Some(_), _) => "kxo-tui  a mix of boards, engines close in strength".to_string(),
+        (None, Some(_)) => "kxo-tui  choose a game to play".to_string(),
+        (None, None) => format!(
             "kxo-tui  {}x{}, {} in a row",
             rules.size(),
             rules.size(),

@@ -76,7 +76,7 @@ pub fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
         Span::raw(" quit"),
     ]));
     out.push(Line::from(Span::styled(
-        "(kept for next time; --size, --goal, --level or --ai skip this screen)",
+        "(kept for next time; --size, --goal, --gomoku, --level or --ai skip this screen)",
         c.dim(),
     )));
     out
