@@ -507,8 +507,12 @@ mod tests {
         // that ran it: a seat's meter counts a slice's wall time, which a
         // preemption by another process would stretch for that seat alone.
         let mut spent = vec![Duration::ZERO; seat_cpu(&live).len()];
-        let deadline = Instant::now() + Duration::from_millis(900);
-        while Instant::now() < deadline {
+        // Until the seats have had 0.9 s of CPU between them, however
+        // busy the machine (a wall-clock window starves on a loaded one).
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while spent.iter().sum::<Duration>() < Duration::from_millis(900)
+            && Instant::now() < deadline
+        {
             live.sched.wake_due(clock.now());
             let before = seat_cpu(&live);
             let cpu = thread_cpu();

@@ -279,8 +279,17 @@ fn seat_engine(
     let g = &app.games[game];
     let rules = g.pos.rules();
     let rl = config.rl.as_ref().filter(|t| t.borrow().rules() == rules);
-    Ok(spec.build_with(rules, g.limits[me.index()], seed, rl))
+    let mut engine = spec.build_with(rules, g.limits[me.index()], seed, rl);
+    if let SeatEngine::BuiltIn(built_in) = &mut engine {
+        built_in.set_memory_limit(SEATS_MEMORY / (2 * app.games.len()).max(1));
+    }
+    Ok(engine)
 }
+
+/// What the live screen's engines may hold together for their trees and
+/// tables, shared equally by the seats: with 36 games of 20x20 each seat
+/// gets 3.5 MB, with the usual nine more than any engine uses.
+const SEATS_MEMORY: usize = 256 << 20;
 
 /// One move's thinking: the engine searches on the seat's clock; what an
 /// outside brain said goes to the Records tab.

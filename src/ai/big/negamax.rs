@@ -78,8 +78,9 @@ pub struct BigNegamax {
     /// with other seeds play other games from one position.
     seed: u64,
     /// Positions searched, kept from move to move of a game (made at the
-    /// first search).
+    /// first search), of 2^`table_bits` entries.
     table: Vec<Entry>,
+    table_bits: u32,
 }
 
 impl BigNegamax {
@@ -92,6 +93,7 @@ impl BigNegamax {
             aborted: false,
             seed: 0,
             table: Vec::new(),
+            table_bits: TABLE_BITS,
         }
     }
 
@@ -186,7 +188,7 @@ impl BigNegamax {
             .allotted()
             .map_or(self.time_limit, |a| a.min(self.time_limit));
         if self.table.is_empty() {
-            self.table = vec![Entry::default(); 1 << TABLE_BITS];
+            self.table = vec![Entry::default(); 1 << self.table_bits];
         }
         self.nodes = 0;
         self.aborted = false;
@@ -432,5 +434,44 @@ impl Engine for BigNegamax {
 
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
         self.analyse(pos, budget).best
+    }
+
+    /// Its table as large as `bytes` allows: a power of two of entries,
+    /// from 2^10 up to its usual 2^17.
+    fn set_memory_limit(&mut self, bytes: usize) {
+        let entries = (bytes / std::mem::size_of::<Entry>()).max(1 << 10);
+        let bits = (usize::BITS - 1 - entries.leading_zeros()).min(TABLE_BITS);
+        if bits != self.table_bits {
+            self.table_bits = bits;
+            self.table = Vec::new();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Unlimited;
+
+    #[test]
+    fn a_memory_limit_shrinks_the_table_to_a_power_of_two_within_it() {
+        let rules = Rules::new(15, 5).unwrap();
+        let pos = Position::from_moves(rules, &crate::game::Cell::parse_list("H8,I9", 15).unwrap())
+            .unwrap();
+        let mut e = BigNegamax::new(rules);
+        e.set_time_limit(Duration::from_millis(20));
+        e.choose(&pos, &mut Unlimited::new());
+        assert_eq!(e.table.len(), 1 << TABLE_BITS);
+        let entry = std::mem::size_of::<Entry>();
+        e.set_memory_limit(1 << 20);
+        e.choose(&pos, &mut Unlimited::new());
+        assert!(e.table.len() * entry <= 1 << 20 && e.table.len() * entry * 2 > 1 << 20);
+        // Never below 2^10 entries, never above its usual size.
+        e.set_memory_limit(0);
+        e.choose(&pos, &mut Unlimited::new());
+        assert_eq!(e.table.len(), 1 << 10);
+        e.set_memory_limit(usize::MAX);
+        e.choose(&pos, &mut Unlimited::new());
+        assert_eq!(e.table.len(), 1 << TABLE_BITS);
     }
 }
