@@ -526,3 +526,47 @@ fn the_logo_drifts_slowly_unless_still() {
     a.config.animate = false;
     assert_eq!(first_colours(&a), start, "--no-anim keeps it still");
 }
+
+#[test]
+fn a_big_board_is_shown_whole_or_the_screen_says_what_it_needs() {
+    // 20x20 on the live screen and 15x15 in human mode: from the smallest
+    // terminal each needs, every row of the board is on screen; one line
+    // less, none is cut short, and the message names the size to reach.
+    let rules = |n| kxo_tui::game::Rules::new(n, 5).unwrap();
+    let live = App::new(
+        LiveConfig {
+            rules: rules(20),
+            games: 4,
+            o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
+            x: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
+            ..LiveConfig::default()
+        },
+        Instant::now(),
+    );
+    let human = App::new(
+        LiveConfig {
+            rules: rules(15),
+            games: 1,
+            o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
+            x: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
+            human: Some(kxo_tui::game::Player::O),
+            ..LiveConfig::default()
+        },
+        Instant::now(),
+    );
+    for (app, last_row, (w, h)) in [
+        (&live, "20 ·", kxo_tui::ui::layout::min_size(&[20])),
+        (&human, "15 ·", kxo_tui::ui::human::min_size(15)),
+    ] {
+        assert!(h > 12, "a big board needs more than the usual 40x12");
+        let whole = text(&render(app, w, h));
+        assert!(whole.contains(last_row), "{w}x{h}:\n{whole}");
+        for (w2, h2) in [(w, h - 1), (w - 1, h)] {
+            let cut = text(&render(app, w2, h2));
+            assert!(
+                cut.contains(&format!("{w2}x{h2}: kxo-tui needs {w}x{h}.")),
+                "{w2}x{h2}:\n{cut}"
+            );
+        }
+    }
+}

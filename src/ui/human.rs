@@ -33,7 +33,8 @@ pub struct HumanPlan {
 /// before it shrinks, and the panel and the tabs share the column beside
 /// it (or, when it leaves no such column, the rows below).
 pub fn plan(area: Rect, n: u16) -> Option<HumanPlan> {
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    let (min_width, min_height) = min_size(n);
+    if area.width < min_width || area.height < min_height {
         return None;
     }
     let logo_h = super::logo::height().max(COMPACT_HEADER);
@@ -81,6 +82,13 @@ pub fn plan(area: Rect, n: u16) -> Option<HumanPlan> {
     })
 }
 
+/// The smallest terminal that shows an `n` x `n` board whole (the compact
+/// board under a one-line header): a board cut short would hide cells.
+pub fn min_size(n: u16) -> (u16, u16) {
+    let (bw, bh) = box_size(BoardStyle::Compact, n);
+    (MIN_WIDTH.max(bw), MIN_HEIGHT.max(COMPACT_HEADER + bh))
+}
+
 /// Top-left corner of the board drawing inside its box.
 fn board_origin(plan: &HumanPlan, n: u16) -> (u16, u16) {
     let inner = Block::default().borders(Borders::ALL).inner(plan.board_box);
@@ -113,7 +121,7 @@ pub fn cell_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Cell> {
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let n = app.config.rules.size() as u16;
     let (Some(plan), Some(human)) = (plan(area, n), app.human.as_ref()) else {
-        super::draw_too_small(frame, area);
+        super::draw_too_small(frame, area, min_size(n));
         return;
     };
     let c = app.config.color;

@@ -99,6 +99,15 @@ pub fn min_box(n: u16) -> (u16, u16) {
     box_size(BoardStyle::Compact, n)
 }
 
+/// The smallest terminal that shows one box of the smallest of the boards
+/// `sizes` whole, under a one-line header: a board cut short would hide
+/// its cells.
+pub fn min_size(sizes: &[u8]) -> (u16, u16) {
+    let smallest = sizes.iter().copied().min().unwrap_or(4) as u16;
+    let (w, h) = min_box(smallest);
+    (MIN_WIDTH.max(w), MIN_HEIGHT.max(COMPACT_HEADER + h))
+}
+
 /// The largest style of board `n` that fits `inner` (a box without its
 /// borders) with `spare` lines left below it.
 pub fn style_for(inner: (u16, u16), n: u16, spare: u16) -> Option<BoardStyle> {
@@ -115,7 +124,8 @@ pub fn style_for(inner: (u16, u16), n: u16, spare: u16) -> Option<BoardStyle> {
 /// tab panel beside the grid when the screen is wide or below it, and the
 /// boxes filling the grid. `None` when the area is too small to use.
 pub fn plan(area: Rect, games: usize, sizes: &[u8]) -> Option<Plan> {
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    let (min_width, min_height) = min_size(sizes);
+    if area.width < min_width || area.height < min_height {
         return None;
     }
     let smallest = sizes.iter().copied().min().unwrap_or(4) as u16;

@@ -29,7 +29,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     if let Some(setup) = &app.setup {
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-            draw_too_small(frame, area);
+            draw_too_small(frame, area, (MIN_WIDTH, MIN_HEIGHT));
             return;
         }
         let logo = area.height >= 30 && area.width >= 80;
@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         return;
     }
     let Some(view) = grid_view(app, area) else {
-        draw_too_small(frame, area);
+        draw_too_small(frame, area, layout::min_size(&app.board_sides()));
         return;
     };
     let plan = &view.plan;
@@ -155,15 +155,16 @@ fn tab_titles(width: u16) -> [&'static str; 3] {
     .unwrap_or(["Q", "W", "E"])
 }
 
-pub(crate) fn draw_too_small(frame: &mut Frame, area: Rect) {
+/// "Terminal too small", with the size that `needs` (width, height).
+pub(crate) fn draw_too_small(frame: &mut Frame, area: Rect, needs: (u16, u16)) {
     let text = vec![
         Line::from(Span::styled(
             "Terminal too small",
             Style::default().add_modifier(Modifier::BOLD),
         )),
         Line::from(format!(
-            "{}x{}: kxo-tui needs {MIN_WIDTH}x{MIN_HEIGHT}.",
-            area.width, area.height
+            "{}x{}: kxo-tui needs {}x{}.",
+            area.width, area.height, needs.0, needs.1
         )),
         Line::from("Enlarge the window,"),
         Line::from("or press Ctrl-Q to quit."),
