@@ -7,15 +7,32 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Cell, Player, Position, Rules, line_through};
 
-/// A random opening drawn from `seed`, not decided at once.
+/// A random opening drawn from `seed`, not decided at once: 2–4 stones
+/// within three cells of the centre above 8x8, 0–2 anywhere on small
+/// boards.
 pub fn random(rules: Rules, seed: u64) -> Vec<Cell> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let size = rules.size() as i32;
-    let (stones, radius) = if rules.is_small() {
-        (rng.random_range(0..=2usize), size)
+    let count = if rules.is_small() {
+        rng.random_range(0..=2usize)
     } else {
-        (rng.random_range(2..=4usize), 3)
+        rng.random_range(2..=4usize)
     };
+    near_the_centre(rules, count, &mut rng)
+}
+
+/// `count` stones drawn from `seed`, O and X in turn, placed as
+/// [`random`] places them.
+pub fn stones(rules: Rules, count: usize, seed: u64) -> Vec<Cell> {
+    near_the_centre(rules, count, &mut Xoshiro256PlusPlus::seed_from_u64(seed))
+}
+
+/// `count` stones, O and X in turn, within three cells of the centre (the
+/// whole board on small ones), none decided at once; the empty board if a
+/// thousand draws find none (a few hundred find one on every board this
+/// program plays).
+fn near_the_centre(rules: Rules, count: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Cell> {
+    let size = rules.size() as i32;
+    let radius = if rules.is_small() { size } else { 3 };
     let centre = size / 2;
     let near: Vec<Cell> = (0..rules.cells())
         .map(Cell::new)
@@ -24,12 +41,10 @@ pub fn random(rules: Rules, seed: u64) -> Vec<Cell> {
             (r - centre).abs() <= radius && (k - centre).abs() <= radius
         })
         .collect();
-    // A few hundred tries find one on every board this program plays; the
-    // empty board is the fallback that is never decided.
     for _ in 0..1000 {
         let mut pos = Position::new(rules);
-        let mut opening = Vec::with_capacity(stones);
-        while opening.len() < stones {
+        let mut opening = Vec::with_capacity(count);
+        while opening.len() < count.min(near.len()) {
             let cell = near[rng.random_range(0..near.len())];
             if pos.play(cell).is_ok() {
                 opening.push(cell);

@@ -112,40 +112,9 @@ impl Show {
 pub fn opening(variant: &Variant, seed: u64) -> Vec<Cell> {
     match variant.opening {
         Opening::Random => crate::tournament::opening::random(variant.rules, seed),
-        Opening::Stones(n) => stones(variant.rules, n, seed),
+        Opening::Stones(n) => crate::ai::openings::stones(variant.rules, n, seed),
         Opening::Decided => decided_opening(variant.rules, seed),
     }
-}
-
-/// `n` stones, O and X in turn, within three cells of the centre (the
-/// whole board on small ones), none decided at once; the empty board if
-/// a thousand draws find none.
-fn stones(rules: Rules, n: usize, seed: u64) -> Vec<Cell> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let size = rules.size() as i32;
-    let radius = if rules.is_small() { size } else { 3 };
-    let centre = size / 2;
-    let near: Vec<Cell> = (0..rules.cells())
-        .map(Cell::new)
-        .filter(|c| {
-            let (r, k) = (c.row(rules.size()) as i32, c.col(rules.size()) as i32);
-            (r - centre).abs() <= radius && (k - centre).abs() <= radius
-        })
-        .collect();
-    for _ in 0..1000 {
-        let mut pos = Position::new(rules);
-        let mut opening = Vec::with_capacity(n);
-        while opening.len() < n.min(near.len()) {
-            let cell = near[rng.random_range(0..near.len())];
-            if pos.play(cell).is_ok() {
-                opening.push(cell);
-            }
-        }
-        if !crate::tournament::opening::decided_at_once(&pos) {
-            return opening;
-        }
-    }
-    Vec::new()
 }
 
 /// Three stones on kxo's 4x4 after which X (to move) wins, or loses, with
@@ -217,7 +186,7 @@ mod tests {
     fn odd_openings_leave_x_to_move() {
         let rules = Rules::new(5, 4).unwrap();
         for seed in 0..50 {
-            let moves = stones(rules, 3, seed);
+            let moves = crate::ai::openings::stones(rules, 3, seed);
             let pos = Position::from_moves(rules, &moves).unwrap();
             assert_eq!(pos.to_move(), crate::game::Player::X);
             assert!(!crate::tournament::opening::decided_at_once(&pos));
