@@ -393,3 +393,52 @@ fn play_game(
     }
     Some(game)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::{BuiltIn, Engine};
+
+    /// A built-in engine that ignores its budget: it sleeps, then plays
+    /// the first empty cell.
+    struct Oversleeper(Duration);
+
+    impl Engine for Oversleeper {
+        fn label(&self) -> std::borrow::Cow<'static, str> {
+            "LATE".into()
+        }
+        fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {
+            std::thread::sleep(self.0);
+            pos.legal_moves().next().expect("a legal move")
+        }
+    }
+
+    #[test]
+    fn a_built_in_engine_is_held_to_the_same_clock_rule_as_a_brain() {
+        let rules = Rules::new(15, 5).unwrap();
+        let spec = EngineSpec::for_seat(SpecEngine::BuiltIn(BuiltIn::Random));
+        let ms = Duration::from_millis;
+        let mut side = Side {
+            spec: &spec,
+            engine: SeatEngine::BuiltIn(Box::new(Oversleeper(ms(60)))),
+            // 10 ms a move and a 20 ms margin: 60 ms is past it.
+            clock: SideClock::new(Some(ms(10)), None, ms(20)),
+            cpu: Duration::ZERO,
+        };
+        let mut pos = Position::new(rules);
+        // Its first move has the set-up allowance.
+        let (first, _) = side.play(&pos, &[]);
+        let cell = first.expect("within the set-up allowance");
+        pos.play(cell).unwrap();
+        pos.play(pos.legal_moves().next().unwrap()).unwrap();
+        let (second, spent) = side.play(&pos, &[]);
+        let (end, why) = second.expect_err("past its time and the margin");
+        assert_eq!(end, End::Time);
+        assert!(spent >= ms(60), "{spent:?}");
+        assert!(
+            why.contains("random (O) loses on time: a move took")
+                && why.contains("of its 10 ms, with a margin of 20 ms"),
+            "{why}"
+        );
+    }
+}
