@@ -264,7 +264,7 @@ impl Report {
                 s.draws,
                 s.losses,
                 100.0 * s.score,
-                elo_text(s.elo, s.elo_lo, s.elo_hi, s.score),
+                elo_text(s.elo, s.elo_lo, s.elo_hi, s.score, s.games),
                 s.ms_per_move,
                 s.cpu_ms_per_move,
                 format!("{}/{}", s.forfeits, s.time_losses)
@@ -317,7 +317,7 @@ impl Report {
                 p.a_wins,
                 p.draws,
                 p.b_wins,
-                elo_text(p.elo, p.elo_lo, p.elo_hi, score)
+                elo_text(p.elo, p.elo_lo, p.elo_hi, score, p.games)
             );
             let mut extra = match (p.nelo, p.nelo_error, p.los) {
                 (Some(n), Some(e), Some(los)) => {
@@ -401,8 +401,10 @@ impl Report {
     }
 }
 
-fn elo_text(elo: Option<f64>, lo: Option<f64>, hi: Option<f64>, score: f64) -> String {
+fn elo_text(elo: Option<f64>, lo: Option<f64>, hi: Option<f64>, score: f64, games: u32) -> String {
     match (elo, lo, hi) {
+        // A run stopped before its first game: nothing won or lost.
+        _ if games == 0 => "no games".into(),
         (Some(d), Some(lo), Some(hi)) if lo == hi => format!("{d:+.0} (no spread)"),
         (Some(d), Some(lo), Some(hi)) => format!("{d:+.0} ({lo:+.0} to {hi:+.0})"),
         _ if score >= 1.0 => "unbounded: won every game".into(),
@@ -417,5 +419,27 @@ fn per_move_ms(total_us: u64, moves: u64) -> f64 {
         0.0
     } else {
         total_us as f64 / 1000.0 / moves as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engine_without_games_has_no_rating_and_no_verdict() {
+        assert_eq!(elo_text(None, None, None, 0.0, 0), "no games");
+        assert_eq!(
+            elo_text(None, None, None, 0.0, 4),
+            "unbounded: lost every game"
+        );
+        assert_eq!(
+            elo_text(None, None, None, 1.0, 4),
+            "unbounded: won every game"
+        );
+        assert_eq!(
+            elo_text(Some(50.0), Some(-10.0), Some(110.0), 0.6, 40),
+            "+50 (-10 to +110)"
+        );
     }
 }

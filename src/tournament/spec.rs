@@ -160,19 +160,24 @@ impl EngineSpec {
         for option in options.split(',').filter(|o| !o.trim().is_empty()) {
             let (key, value) = option.split_once('=').unwrap_or((option, ""));
             let (key, value) = (key.trim(), value.trim());
-            let number = |max: u64| {
+            let number_from = |min: u64, max: u64| {
                 value
                     .parse::<u64>()
                     .ok()
-                    .filter(|v| (1..=max).contains(v))
+                    .filter(|v| (min..=max).contains(v))
                     .ok_or_else(|| {
-                        format!("{key}: '{}' is not a number from 1 to {max}", shown(value))
+                        format!(
+                            "{key}: '{}' is not a number from {min} to {max}",
+                            shown(value)
+                        )
                     })
             };
+            let number = |max: u64| number_from(1, max);
             match (key, built_in) {
                 ("think-ms", _) => self.think_ms = Some(number(600_000)?),
                 ("tc", _) => self.tc = Some(parse_tc(value)?),
-                ("margin", _) => self.margin_ms = Some(number(600_000)?),
+                // As --time-margin: none at all is a setting too.
+                ("margin", _) => self.margin_ms = Some(number_from(0, 86_400_000)?),
                 ("memory", None) => self.memory_mb = Some(number(1 << 20)?),
                 ("nodes", None) => self.nodes = Some(number(u64::MAX >> 1)?),
                 ("nodes" | "iterations", Some(BuiltIn::Mcts)) => {
@@ -583,6 +588,12 @@ mod tests {
             panic!("not a brain: {:?}", s.engine);
         };
         assert_eq!(command.args, ["--level", "very hard"]);
+        // A margin of none at all, as --time-margin 0 allows; kept through
+        // the spec's text (the state file's fingerprint).
+        let s = EngineSpec::parse("z=negamax:margin=0").unwrap();
+        assert_eq!(s.margin_ms, Some(0));
+        assert_eq!(EngineSpec::from_spec("z", &s.spec_text()), Ok(s));
+        assert!(EngineSpec::parse("z=negamax:margin=86400001").is_err());
     }
 
     #[test]

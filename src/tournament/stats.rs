@@ -259,9 +259,17 @@ fn closest_with_mean(observed: &[f64; 5], s: f64) -> [f64; 5] {
             })
             .sum()
     };
-    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    let lambda = root_between(-1.0 / (1.0 - s), 1.0 / s, f);
+    let p: [f64; 5] = std::array::from_fn(|i| observed[i] / (1.0 + lambda * (PAIR_SCORE[i] - s)));
+    let total: f64 = p.iter().sum();
+    p.map(|x| x / total)
+}
+
+/// The root of `f`, decreasing on the open interval (`lo`, `hi`) where
+/// its poles are the ends, by bisection (kept a hair inside the ends).
+fn root_between(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
     let margin = (hi - lo) * 1e-12;
-    (lo, hi) = (lo + margin, hi - margin);
+    let (mut lo, mut hi) = (lo + margin, hi - margin);
     for _ in 0..200 {
         let mid = (lo + hi) / 2.0;
         if f(mid) > 0.0 {
@@ -270,10 +278,7 @@ fn closest_with_mean(observed: &[f64; 5], s: f64) -> [f64; 5] {
             hi = mid;
         }
     }
-    let lambda = (lo + hi) / 2.0;
-    let p: [f64; 5] = std::array::from_fn(|i| observed[i] / (1.0 + lambda * (PAIR_SCORE[i] - s)));
-    let total: f64 = p.iter().sum();
-    p.map(|x| x / total)
+    (lo + hi) / 2.0
 }
 
 /// nElo's unit: 800 / ln 10 (a normalized Elo of this many is one
@@ -307,18 +312,7 @@ fn closest_with_t(observed: &[f64; 5], t_star: f64) -> [f64; 5] {
                 .map(|i| observed[i] * phi[i] / (1.0 + theta * phi[i]))
                 .sum()
         };
-        let (mut lo, mut hi) = (-1.0 / v, -1.0 / u);
-        let margin = (hi - lo) * 1e-12;
-        (lo, hi) = (lo + margin, hi - margin);
-        for _ in 0..200 {
-            let mid = (lo + hi) / 2.0;
-            if f(mid) > 0.0 {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        let theta = (lo + hi) / 2.0;
+        let theta = root_between(-1.0 / v, -1.0 / u, f);
         let next: [f64; 5] = std::array::from_fn(|i| observed[i] / (1.0 + theta * phi[i]));
         let change = (0..5).map(|i| (next[i] - p[i]).abs()).fold(0.0, f64::max);
         p = next;
