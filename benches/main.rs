@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kxo_tui::ai::big::BigMcts;
 use kxo_tui::ai::playout::random_playout;
 use kxo_tui::ai::{Mcts, MctsLimit, Solver};
-use kxo_tui::game::{Cell, Position, Rules};
+use kxo_tui::game::{Cell, Position, Rule, Rules};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -107,6 +107,20 @@ fn gomoku(c: &mut Criterion) {
         });
         group.sample_size(100);
     }
+    // The standard rule (exactly five): its windows also look at the cell
+    // each side.
+    let rules = Rules::new(15, 5).unwrap().with_rule(Rule::Standard);
+    let opening = Cell::parse_list("H8,I9,H9,H10", 15).unwrap();
+    let pos = Position::from_moves(rules, &opening).unwrap();
+    let mut engine = BigMcts::new(rules, MctsLimit::Iterations(2_000), 5);
+    group.bench_function("playout_15x15_k5_standard", |b| {
+        b.iter(|| engine.playout_from(black_box(&pos)))
+    });
+    group.throughput(Throughput::Elements(2_000));
+    group.sample_size(10);
+    group.bench_function("mcts_15x15_k5_standard_2k_iterations", |b| {
+        b.iter(|| engine.search_iterations(black_box(&pos), 2_000))
+    });
     group.finish();
 }
 

@@ -241,13 +241,54 @@ fn info_limits_are_kept() {
     xy(&b.ask("TURN 0,0"));
     let said = b.messages.last().cloned().unwrap_or_default();
     assert!((95..=115).contains(&reported_ms(&said)), "{said}");
-    // Rules it does not play are said, not silently ignored.
-    b.send("INFO rule 1");
+    // Rules it does not play (renju, caro) are said, not silently ignored.
+    b.send("INFO rule 4");
     let deadline = Instant::now() + T;
-    while !b.messages.iter().any(|m| m.contains("rule 1")) && Instant::now() < deadline {
+    while !b.messages.iter().any(|m| m.contains("rule 4")) && Instant::now() < deadline {
         b.silent_for(Duration::from_millis(50));
     }
     assert!(b.messages.iter().any(|m| m.contains("not supported")));
+}
+
+/// `INFO rule 1`, exactly five (Gomocup's "standard"): O holds B8 and
+/// D8-G8 (x 1 and 3 to 6 on row 7), so H8 (7,7) makes five and C8 six,
+/// which does not win (and comes first in the board's order). Sent before START or in the middle of a game set up, the
+/// brain blocks B8 and, holding those stones, plays it.
+#[test]
+fn info_rule_1_plays_exactly_five() {
+    let row = ["1,7", "3,7", "4,7", "5,7", "6,7"];
+    let far = ["0,0", "14,14", "0,14", "14,0", "12,11"];
+    for engine in ["mcts", "negamax"] {
+        for before_start in [true, false] {
+            let mut b = Brain::start(&["--engine", engine, "--think-ms", "100"]);
+            if before_start {
+                b.send("INFO rule 1");
+            }
+            assert_eq!(b.ask("START 15"), "OK");
+            if !before_start {
+                b.send("INFO rule 1");
+            }
+            b.send("BOARD");
+            // The other side's five stones, then four of the brain's.
+            for (i, cell) in row.iter().enumerate() {
+                b.send(&format!("{cell},2"));
+                if let Some(mine) = far.get(i).filter(|_| i < 4) {
+                    b.send(&format!("{mine},1"));
+                }
+            }
+            assert_eq!(
+                b.ask("DONE"),
+                "7,7",
+                "{engine} blocks the five, not the six"
+            );
+            b.send("BOARD");
+            for (i, cell) in row.iter().enumerate() {
+                b.send(&format!("{cell},1"));
+                b.send(&format!("{},2", far[i]));
+            }
+            assert_eq!(b.ask("DONE"), "7,7", "{engine} makes five, not six");
+        }
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! board); the learning player refuses these boards (tested in `cli.rs`).
 
 use kxo_tui::ai::{BuiltIn, ThinkLimit, Unlimited, make_engine};
-use kxo_tui::game::{Cell, Outcome, Player, Position, Rules};
+use kxo_tui::game::{Cell, Outcome, Player, Position, Rule, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -242,6 +242,51 @@ fn every_engine_plays_an_end_of_an_open_four_and_completes_its_own_four() {
     for (kind, mut engine) in engines(rules) {
         let cell = answer(engine.as_mut(), &pos);
         assert!(cell == "D2" || cell == "D7", "{kind} played {cell}");
+    }
+}
+
+/// Under the standard rule only exactly five wins: O holds B8 and D8-G8,
+/// so H8 makes five and C8 six, which is no win and no threat (and the
+/// first cell in the board's order). Each engine takes H8 as O and
+/// blocks H8 as X; on 7x7 (where the small boards' engines would count
+/// the six) the same shape.
+#[test]
+fn under_the_standard_rule_every_engine_tells_five_from_an_overline() {
+    let cases: [(u8, [&str; 5], [&str; 5], &str); 2] = [
+        (
+            15,
+            ["B8", "D8", "E8", "F8", "G8"],
+            ["A1", "O15", "A15", "O1", "M12"],
+            "H8",
+        ),
+        (
+            7,
+            ["A4", "C4", "D4", "E4", "F4"],
+            ["A1", "G7", "A7", "G1", "B6"],
+            "G4",
+        ),
+    ];
+    for (size, o, x, five) in cases {
+        let rules = Rules::new(size, 5).unwrap().with_rule(Rule::Standard);
+        // X to move: block the five, not the six.
+        let pos = position(rules, &o, &x[..4]);
+        assert_eq!(pos.to_move(), Player::X);
+        for (kind, mut engine) in engines(rules) {
+            assert_eq!(
+                answer(engine.as_mut(), &pos),
+                five,
+                "{kind} as X, {size}x{size}"
+            );
+        }
+        // O to move: make the five.
+        let pos = position(rules, &o, &x);
+        for (kind, mut engine) in engines(rules) {
+            let cell = answer(engine.as_mut(), &pos);
+            assert_eq!(cell, five, "{kind} as O, {size}x{size}");
+            let mut after = pos;
+            after.play(Cell::parse(&cell, size).unwrap()).unwrap();
+            assert_eq!(after.outcome(), Outcome::Win(Player::O));
+        }
     }
 }
 

@@ -412,3 +412,57 @@ fn board_lists_the_stones_in_play_order() {
     assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 8, "{out}");
 }
+
+/// `--rule standard` (exactly five): kxo-tui's own brain is told
+/// `INFO rule 1`, the records say `RU[standard]`, and every game replays
+/// under that rule to the result recorded.
+#[test]
+fn arena_under_the_standard_rule_tells_the_brains_and_the_records() {
+    use kxo_tui::game::{Outcome, Player, Position, Rule, Rules};
+    let dir = tempfile::tempdir().unwrap();
+    let (logs, records) = (dir.path().join("logs"), dir.path().join("records"));
+    let brain = format!("k={}", own_brain("--engine negamax --think-ms 30"));
+    let (code, _, err) = kxo(
+        &[
+            "arena",
+            "--gomoku",
+            "--rule",
+            "standard",
+            "--engine",
+            &brain,
+            "--engine",
+            "n=negamax:think-ms=30",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--log",
+            logs.to_str().unwrap(),
+            "--records",
+            records.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut logs_read = 0;
+    for entry in std::fs::read_dir(&logs).unwrap().flatten() {
+        let log = std::fs::read_to_string(entry.path()).unwrap();
+        assert!(log.contains("> INFO rule 1"), "{log}");
+        logs_read += 1;
+    }
+    assert_eq!(logs_read, 2);
+    let rules = Rules::new(15, 5).unwrap().with_rule(Rule::Standard);
+    for game in 1..=2 {
+        let text = std::fs::read_to_string(records.join(format!("game-{game:04}.sgf"))).unwrap();
+        assert!(text.contains("RU[standard]"), "{text}");
+        let sgf = kxo_tui::tournament::records::read_sgf(&text).unwrap();
+        let pos = Position::from_moves(rules, &sgf.moves).unwrap();
+        let expected = match sgf.result.as_deref() {
+            Some("B+") => Outcome::Win(Player::O),
+            Some("W+") => Outcome::Win(Player::X),
+            Some("0") => Outcome::Draw,
+            other => panic!("game {game} ended {other:?}"),
+        };
+        assert_eq!(pos.outcome(), expected, "game {game}");
+    }
+}

@@ -185,6 +185,7 @@ fn two_learning_seats_share_one_table_and_learn_each_game_once() {
     let settings = Settings {
         size: 4,
         goal: 3,
+        rule: kxo_tui::game::Rule::Freestyle,
         engines: specs
             .iter()
             .map(|s| tournament::spec::SpecText {

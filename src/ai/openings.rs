@@ -67,15 +67,7 @@ pub fn decided_at_once(pos: &Position) -> bool {
     let wins_for = |side: Player| {
         let board = pos.board(side);
         pos.legal_moves()
-            .filter(|c| {
-                line_through(
-                    &board.with(c.index()),
-                    rules.size(),
-                    rules.goal(),
-                    c.index(),
-                )
-                .is_some()
-            })
+            .filter(|c| line_through(&board.with(c.index()), rules, c.index()).is_some())
             .count()
     };
     wins_for(pos.to_move()) > 0 || wins_for(pos.to_move().other()) >= 2

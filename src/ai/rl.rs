@@ -53,7 +53,7 @@ impl Init {
     /// What a new model for `rules` starts from: `small` where a table can
     /// hold the game (up to 16 cells), the network beyond.
     pub fn for_new_model(rules: Rules, small: Init) -> Init {
-        if rules.cells() > 16 {
+        if rules.cells() > 16 || !rules.is_small() {
             Init::Network
         } else {
             small

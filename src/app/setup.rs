@@ -3,7 +3,7 @@
 //! choice is offered again next time (the command keeps it in a file).
 
 use crate::ai::{BuiltIn, ThinkLimit};
-use crate::game::{Player, Rules};
+use crate::game::{Player, Rule, Rules};
 
 /// A game the start screen offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +102,8 @@ pub struct Choice {
     pub board: usize,
     pub side: Player,
     pub level: Level,
+    /// Which lines win: the command line's, not kept in the file.
+    pub rule: Rule,
 }
 
 impl Default for Choice {
@@ -113,6 +115,7 @@ impl Default for Choice {
             board: 3,
             side: Player::O,
             level: Level::Hard,
+            rule: Rule::Freestyle,
         }
     }
 }
@@ -127,7 +130,8 @@ impl Choice {
 
     pub fn rules(&self) -> Rules {
         let b = self.board();
-        Rules::new(b.size, b.goal).unwrap_or_else(|_| Rules::default_rules())
+        let rules = Rules::new(b.size, b.goal).unwrap_or_else(|_| Rules::default_rules());
+        rules.with_rule(self.rule)
     }
 
     /// The choice as its file holds it.
@@ -231,6 +235,7 @@ mod tests {
             board: 4,
             side: Player::X,
             level: Level::Perfect,
+            rule: Rule::Freestyle,
         };
         assert_eq!(Choice::default().read(&c.to_text()), c);
         assert_eq!(c.rules(), Rules::new(15, 5).unwrap());

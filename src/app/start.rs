@@ -134,7 +134,7 @@ pub(super) fn played_game(
             End::Forfeit,
             format!("{} ({loser}) forfeits: {why}", game.labels[loser.index()]),
         ),
-        (None, Outcome::Win(_)) => (End::Line, format!("{} in a row", game.pos.rules().goal())),
+        (None, Outcome::Win(_)) => (End::Line, game.pos.rules().in_a_row()),
         _ => (End::Full, "board full".into()),
     };
     crate::tournament::PlayedGame {

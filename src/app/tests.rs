@@ -191,6 +191,7 @@ fn a_tournament_plays_its_games_in_order_and_reports_them() {
     let settings = Settings {
         size: 4,
         goal: 3,
+        rule: crate::game::Rule::Freestyle,
         engines: specs.iter().map(EngineSpec::text).collect(),
         format: Format::RoundRobin,
         games: 4,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::ai::{BuiltIn, EngineKind, ThinkLimit};
-use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rules};
+use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
 use crate::protocol::outside::BrainCommand;
 use crate::tournament::SpecEngine;
 
@@ -134,6 +134,7 @@ impl LiveArgs {
         let settings = Settings {
             size: rules.size(),
             goal: rules.goal(),
+            rule: rules.rule(),
             engines: self.engines.iter().map(|e| e.text()).collect(),
             format: self.format,
             games: self.tournament_games,
@@ -189,6 +190,9 @@ impl LiveArgs {
             || tournament.is_some();
         let show = (!names_the_play).then(|| {
             let mut show = crate::app::show::Show::mixed();
+            for v in &mut show.variants {
+                v.rules = v.rules.with_rule(self.board.rule.into());
+            }
             if self.think.think_ms.is_some() || self.think.mcts_iterations.is_some() {
                 for v in &mut show.variants {
                     v.limits = [limit; 2];
@@ -209,6 +213,7 @@ impl LiveArgs {
             && self.ai.is_none())
         .then(|| crate::app::setup::Choice {
             side: self.human.unwrap_or(Player::O),
+            rule: self.board.rule.into(),
             ..crate::app::setup::Choice::default()
         });
         Ok(crate::app::LiveConfig {
@@ -412,6 +417,10 @@ pub struct BoardArgs {
     /// Gomoku: --size 15 --goal 5.
     #[arg(long, conflicts_with_all = ["size", "goal"])]
     pub gomoku: bool,
+    /// Which lines win: freestyle (K or more in a row) or standard
+    /// (exactly K: an overline does not win).
+    #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
+    pub rule: RuleArg,
 }
 
 impl BoardArgs {
@@ -421,6 +430,7 @@ impl BoardArgs {
             size: self.size.unwrap_or(4),
             goal: self.goal.unwrap_or(3),
             gomoku: self.gomoku,
+            rule: self.rule,
         }
         .rules()
     }
@@ -428,6 +438,24 @@ impl BoardArgs {
     /// Whether the command line names a board.
     pub fn named(self) -> bool {
         self.size.is_some() || self.goal.is_some() || self.gomoku
+    }
+}
+
+/// Which lines win, as Gomocup names the rules (`INFO rule`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RuleArg {
+    /// K or more in a row wins.
+    Freestyle,
+    /// Exactly K in a row wins; an overline does not.
+    Standard,
+}
+
+impl From<RuleArg> for Rule {
+    fn from(rule: RuleArg) -> Rule {
+        match rule {
+            RuleArg::Freestyle => Rule::Freestyle,
+            RuleArg::Standard => Rule::Standard,
+        }
     }
 }
 
@@ -440,10 +468,14 @@ pub struct RulesArgs {
     /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
     #[arg(long, default_value_t = 3)]
     pub goal: u8,
-    /// Gomoku as Gomocup plays it (free-style): --size 15 --goal 5; in
-    /// arena, random openings and, with --records, .psq beside .sgf.
+    /// Gomoku as Gomocup plays it: --size 15 --goal 5; in arena, random
+    /// openings and, with --records, .psq beside .sgf.
     #[arg(long, conflicts_with_all = ["size", "goal"])]
     pub gomoku: bool,
+    /// Which lines win: freestyle (K or more in a row) or standard
+    /// (exactly K: an overline does not win).
+    #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
+    pub rule: RuleArg,
 }
 
 impl RulesArgs {
@@ -453,7 +485,8 @@ impl RulesArgs {
         } else {
             (self.size, self.goal)
         };
-        Rules::new(size, goal).map_err(|e| InputError(e.0))
+        let rules = Rules::new(size, goal).map_err(|e| InputError(e.0))?;
+        Ok(rules.with_rule(self.rule.into()))
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod bits;
 mod coord;
+mod geometry;
 mod position;
 mod record;
 mod rules;
@@ -11,13 +12,11 @@ pub use bits::{
     set_bits_as_nibbles,
 };
 pub use coord::{Cell, CoordError};
+pub(crate) use geometry::for_goal;
+pub use geometry::{CellTables, Geometry, LINE_TABLE_WORDS, spread_bits, table_has_line};
 pub use position::{DIRECTIONS, MoveError, Outcome, Player, Position, line_through};
 pub use record::GameRecord;
-pub(crate) use rules::for_goal;
-pub use rules::{
-    CellTables, Geometry, LINE_TABLE_WORDS, MAX_GOAL, MAX_SIZE, MIN_SIZE, Rules, RulesError,
-    SMALL_MAX_SIZE, spread_bits, table_has_line,
-};
+pub use rules::{MAX_GOAL, MAX_SIZE, MIN_SIZE, Rule, Rules, RulesError, SMALL_MAX_SIZE};
 
 impl std::fmt::Display for MoveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

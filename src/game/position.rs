@@ -4,7 +4,10 @@ use std::fmt;
 
 use super::bits::Bits;
 use super::coord::Cell;
-use super::rules::{Rules, spread_bits};
+use super::geometry::spread_bits;
+#[cfg(test)]
+use super::rules::Rule;
+use super::rules::Rules;
 
 /// A player. O moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -172,7 +175,7 @@ impl Position {
                 (self.boards[0].low_word() | self.boards[1].low_word()) == geo.full,
             ),
             None => (
-                line_through(board, self.rules.size(), self.rules.goal(), cell.index()).is_some(),
+                line_through(board, self.rules, cell.index()).is_some(),
                 self.move_count() == self.rules.cells() as u32,
             ),
         };
@@ -251,19 +254,22 @@ impl Position {
             return None;
         };
         let mine = self.board(p);
-        let (size, goal) = (self.rules.size(), self.rules.goal());
         mine.iter()
-            .find_map(|cell| line_through(&mine, size, goal, cell))
+            .find_map(|cell| line_through(&mine, self.rules, cell))
     }
 }
 
 /// The four directions of a line: right, down, down-right, down-left.
 pub const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
-/// The first K cells of a line of `board` through `cell`, if there is one:
+/// The first K cells of a line of `board` through `cell`, if there is one
+/// that wins under `rules` (under the standard rule, a run of exactly K):
 /// a walk both ways along each direction, for boards of any size.
-pub fn line_through(board: &Bits, size: u8, goal: u8, cell: usize) -> Option<Bits> {
-    let n = size as i32;
+pub fn line_through(board: &Bits, rules: Rules, cell: usize) -> Option<Bits> {
+    let (n, goal) = (rules.size() as i32, rules.goal() as i32);
+    // A run longer than this is not walked further: K + 1 already tells
+    // an overline.
+    let longest = if rules.exact() { goal + 1 } else { goal };
     let (row, col) = (cell as i32 / n, cell as i32 % n);
     let held = |r: i32, c: i32| {
         (0..n).contains(&r) && (0..n).contains(&c) && board.contains((r * n + c) as usize)
@@ -271,15 +277,19 @@ pub fn line_through(board: &Bits, size: u8, goal: u8, cell: usize) -> Option<Bit
     for (dr, dc) in DIRECTIONS {
         // Back to the first stone of the run, then forward along it.
         let mut back = 0;
-        while back < goal as i32 && held(row - dr * (back + 1), col - dc * (back + 1)) {
+        while back < longest && held(row - dr * (back + 1), col - dc * (back + 1)) {
             back += 1;
         }
         let (r0, c0) = (row - dr * back, col - dc * back);
         let mut run = 0;
-        while run < goal as i32 && held(r0 + dr * run, c0 + dc * run) {
+        while run < longest && held(r0 + dr * run, c0 + dc * run) {
             run += 1;
         }
-        if run == goal as i32 {
+        let wins = match rules.exact() {
+            true => run == goal && back < longest,
+            false => run == goal,
+        };
+        if wins {
             return Some(
                 (0..run)
                     .map(|i| ((r0 + dr * i) * n + c0 + dc * i) as usize)
@@ -327,6 +337,42 @@ mod tests {
         assert_eq!(pos.outcome(), Outcome::Win(Player::O));
         assert_eq!(pos.winning_line().map(|l| l.count()), Some(3));
         assert!(pos.legal_moves().next().is_none());
+    }
+
+    #[test]
+    fn under_the_standard_rule_an_overline_does_not_win_and_an_exact_line_does() {
+        let free = Rules::new(15, 5).unwrap();
+        let standard = free.with_rule(Rule::Standard);
+        // O: A1-D1 and F1, then E1 makes six in a row.
+        let six = "A1,A15,B1,C15,C1,E15,D1,G15,F1,I15,E1";
+        let pos = Position::from_moves(standard, &cells(standard, six)).unwrap();
+        assert_eq!(pos.outcome(), Outcome::Ongoing);
+        let pos = Position::from_moves(free, &cells(free, six)).unwrap();
+        assert_eq!(pos.outcome(), Outcome::Win(Player::O));
+        // The same six, but E2-E5 stand above E1: five up the column wins.
+        let both = "A1,A15,B1,C15,C1,E15,D1,G15,F1,I15,E2,K15,E3,M15,E4,O15,E5,O13,E1";
+        let pos = Position::from_moves(standard, &cells(standard, both)).unwrap();
+        assert_eq!(pos.outcome(), Outcome::Win(Player::O));
+        let line = pos.winning_line().expect("a line");
+        assert_eq!(line.count(), 5);
+        assert!(line.iter().all(|c| c % 15 == 4), "the E column: {line:?}");
+    }
+
+    #[test]
+    fn the_standard_rule_sends_small_boards_where_an_overline_fits_to_the_big_engines() {
+        let seven = Rules::new(7, 5).unwrap();
+        assert!(seven.is_small());
+        assert!(!seven.with_rule(Rule::Standard).is_small());
+        assert!(
+            seven
+                .with_rule(Rule::Standard)
+                .with_rule(Rule::Freestyle)
+                .is_small()
+        );
+        // Where no overline fits, the rules play alike and keep their tables.
+        let four = Rules::new(4, 4).unwrap().with_rule(Rule::Standard);
+        assert!(four.is_small() && four.exact());
+        assert_ne!(seven, seven.with_rule(Rule::Standard));
     }
 
     #[test]

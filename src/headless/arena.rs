@@ -302,6 +302,7 @@ fn settings(
     Settings {
         size: rules.size(),
         goal: rules.goal(),
+        rule: rules.rule(),
         engines: specs.iter().map(EngineSpec::text).collect(),
         format: args.format,
         games: args.games,

@@ -11,11 +11,10 @@ use crate::text::shown_path;
 
 pub fn command(args: EvalArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
-    if !rules.is_small() {
+    if let Some(beyond) = rules.beyond_small() {
         return Err(InputError(format!(
-            "eval judges a model with the solver, which stops at 8x8, not {n}x{n}; \
-             measure the learner there with arena (e.g. --engine rl=rl --engine negamax=negamax)",
-            n = rules.size()
+            "eval judges a model with the solver, and {beyond} is beyond it; \
+             measure the learner there with arena (e.g. --engine rl=rl --engine negamax=negamax)"
         ))
         .into());
     }

@@ -18,6 +18,8 @@ use crate::game::{Cell, MoveError, Player, Position, Rules};
 pub struct SolveReport {
     pub size: u8,
     pub goal: u8,
+    #[serde(skip_serializing_if = "crate::game::Rule::is_freestyle")]
+    pub rule: crate::game::Rule,
     /// "first" (O wins), "second" (X wins) or "draw"; `None` (JSON `null`)
     /// when the search stopped before it settled the position.
     pub value: Option<&'static str>,
@@ -115,6 +117,7 @@ pub fn solve_with(
     let mut report = SolveReport {
         size: rules.size(),
         goal: rules.goal(),
+        rule: rules.rule(),
         value: None,
         unsettled: None,
         best_move: None,
@@ -477,6 +480,7 @@ fn checkpoint_report(
     SolveReport {
         size: n,
         goal: rules.goal(),
+        rule: rules.rule(),
         value,
         unsettled: value.is_none().then_some(match unsettled {
             Some(Unsettled::Interrupted) => "interrupted",
@@ -546,6 +550,7 @@ fn search_big(pos: &Position, moves: &str, options: SolveOptions) -> SolveReport
     SolveReport {
         size: rules.size(),
         goal: rules.goal(),
+        rule: rules.rule(),
         value: settled.map(|(winner, _)| match winner {
             Player::O => "first",
             Player::X => "second",
@@ -567,8 +572,9 @@ fn search_big(pos: &Position, moves: &str, options: SolveOptions) -> SolveReport
         to_move: me.symbol(),
         note: settled.is_none().then(|| {
             format!(
-                "boards above 8x8 are beyond this solver: the best move is what a heuristic \
+                "{} is beyond this solver: the best move is what a heuristic \
                  search found in {:.1} s of the {:.0} s allowed (depth {}), not a proof",
+                rules.beyond_small().unwrap_or_default(),
                 analysis.elapsed.as_secs_f64(),
                 timeout.as_secs_f64(),
                 analysis.depth
@@ -599,13 +605,13 @@ impl SolveReport {
             .map(|n| format!("note:      {n}\n"))
             .unwrap_or_default();
         format!(
-            "{n}x{n}, {k} in a row, from {from}; {to} to move\n\
+            "{n}x{n}, {k}, from {from}; {to} to move\n\
              value:     {value}\n\
              best move: {best}\n\
              nodes:     {nodes}\n\
              time:      {ms:.3} ms\n{note}",
             n = self.size,
-            k = self.goal,
+            k = self.rule.in_a_row(self.goal),
             to = self.to_move,
             best = self.best_move.as_deref().unwrap_or("unknown"),
             nodes = super::thousands(self.nodes),
@@ -635,7 +641,10 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     let rules = args.rules.rules()?;
     if args.proof.is_some() && !rules.is_small() {
         return Err(InputError(
-            "--proof needs a board of at most 8x8: larger ones are beyond this solver".into(),
+            format!(
+                "--proof needs a game the solver plays: {} is beyond it",
+                rules.beyond_small().unwrap_or_default()
+            ),
         )
         .into());
     }
@@ -748,8 +757,8 @@ fn write_proof(
     };
     let n = rules.size();
     let header = format!(
-        "{n}x{n}, {} in a row, {}",
-        rules.goal(),
+        "{n}x{n}, {}, {}",
+        rules.in_a_row(),
         if moves.trim().is_empty() {
             "from the empty board".to_string()
         } else {

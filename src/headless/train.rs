@@ -216,9 +216,10 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    if !rules.is_small() && new_init != Init::Network {
+    if let Some(beyond) = rules.beyond_small().filter(|_| new_init != Init::Network) {
         return Err(InputError(format!(
-            "--init {}: a table of positions stops at 8x8; above, the learner learns line patterns (--init network)",
+            "--init {}: a table of positions is for the boards the solver plays, and {beyond} is not one; \
+             there the learner learns line patterns (--init network)",
             new_init.name()
         ))
         .into());
@@ -294,9 +295,9 @@ pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
 /// Says what training starts, and its progress bar on stderr.
 fn start_bar(rules: Rules, episodes: u64, seed: u64, how: &str) -> indicatif::ProgressBar {
     crate::note!(
-        "training {episodes} episodes of {n}x{n}, {k} in a row,{how} seed {seed}; Ctrl-C stops and keeps what was learned",
+        "training {episodes} episodes of {n}x{n}, {k},{how} seed {seed}; Ctrl-C stops and keeps what was learned",
         n = rules.size(),
-        k = rules.goal()
+        k = rules.in_a_row()
     );
     // Short enough for 80 columns: the bar takes what is left.
     super::progress_bar(

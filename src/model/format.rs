@@ -1,7 +1,8 @@
 //! The learning player's model file.
 //!
 //! Layout (little-endian): the magic `KXORL\0`, a format version (u16),
-//! the rules it was trained for (size u8, goal u8), what unseen positions
+//! the rules it was trained for (size u8, goal u8 with bit 7 set for the
+//! standard rule: exactly K wins; older files are free-style), what unseen positions
 //! are worth (u8: 0 the heuristic, 1 zero, 2 no table but an n-tuple
 //! network whose entries are its weights; version 2 on), its accuracy on
 //! the fixed sample when it was saved (f32, NaN when not measured; version
@@ -16,7 +17,10 @@
 use std::path::Path;
 
 use crate::ai::rl::{Init, MAX_WEIGHT, ValueTable};
-use crate::game::Rules;
+use crate::game::{Rule, Rules};
+
+/// The goal byte's flag for the standard rule (goals are at most 8).
+const STANDARD_FLAG: u8 = 0x80;
 
 pub(super) const MAGIC: &[u8; 6] = b"KXORL\0";
 pub const VERSION: u16 = 2;
@@ -40,7 +44,7 @@ pub fn encode(table: &ValueTable) -> Vec<u8> {
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.push(rules.size());
-    out.push(rules.goal());
+    out.push(rules.goal() | if rules.exact() { STANDARD_FLAG } else { 0 });
     out.push(match table.init() {
         Init::Heuristic => 0,
         Init::Zero => 1,
@@ -66,6 +70,7 @@ pub(super) struct Header {
     pub len: usize,
     pub size: u8,
     pub goal: u8,
+    pub rule: Rule,
     pub init: Init,
     pub games: u64,
     pub count: u64,
@@ -84,10 +89,11 @@ impl Header {
 /// The most entries a model of these rules can hold: a network no more
 /// weights than it has; a table no more positions than a game can reach
 /// ([`max_table_entries`]).
-pub(super) fn max_entries(size: u8, goal: u8, init: Init) -> u64 {
+pub(super) fn max_entries(size: u8, goal: u8, rule: Rule, init: Init) -> u64 {
     let Ok(rules) = Rules::new(size, goal) else {
         return 0;
     };
+    let rules = rules.with_rule(rule);
     if init == Init::Network {
         return match rules.is_small() {
             true => crate::ai::ntuple::NTuple::new(rules).size().1 as u64,
@@ -170,13 +176,17 @@ pub(super) fn read_header(bytes: &[u8], file_len: u64, path: &Path) -> Result<He
         version,
         len,
         size: bytes[8],
-        goal: bytes[9],
+        goal: bytes[9] & !STANDARD_FLAG,
+        rule: match bytes[9] & STANDARD_FLAG {
+            0 => Rule::Freestyle,
+            _ => Rule::Standard,
+        },
         init,
         games: u64_at(len - 16),
         count: u64_at(len - 8),
     };
     let count = header.count;
-    let most = max_entries(header.size, header.goal, init);
+    let most = max_entries(header.size, header.goal, header.rule, init);
     if count > most {
         return Err(refuse(
             path,
@@ -210,14 +220,15 @@ pub fn decode(bytes: &[u8], rules: Rules, path: &Path) -> Result<ValueTable, Mod
     if crc32fast::hash(body) != u32::from_le_bytes(crc_bytes) {
         return Err(refuse(path, "corrupt: the checksum does not match"));
     }
-    let (size, goal) = (header.size, header.goal);
-    if (size, goal) != (rules.size(), rules.goal()) {
+    let (size, goal, rule) = (header.size, header.goal, header.rule);
+    if (size, goal, rule) != (rules.size(), rules.goal(), rules.rule()) {
         return Err(refuse(
             path,
             format!(
-                "trained for {size}x{size} with {goal} in a row, not {n}x{n} with {k}",
+                "trained for {size}x{size} with {}, not {n}x{n} with {}",
+                rule.in_a_row(goal),
+                rules.in_a_row(),
                 n = rules.size(),
-                k = rules.goal()
             ),
         ));
     }

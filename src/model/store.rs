@@ -30,7 +30,12 @@ pub(super) const MODEL: Kind = Kind {
 /// The default model file for these rules, under the user's data folder
 /// (e.g. `~/.local/share/kxo-tui/rl-4x4-k3.model` on Linux).
 pub fn default_path(rules: Rules) -> Result<PathBuf, ModelError> {
-    let name = format!("rl-{n}x{n}-k{k}.model", n = rules.size(), k = rules.goal());
+    let rule = if rules.exact() { "-standard" } else { "" };
+    let name = format!(
+        "rl-{n}x{n}-k{k}{rule}.model",
+        n = rules.size(),
+        k = rules.goal()
+    );
     directories::ProjectDirs::from("", "", "kxo-tui")
         .map(|dirs| dirs.data_dir().join(&name))
         .ok_or_else(|| {
@@ -146,6 +151,29 @@ mod tests {
         assert!(back.len() > 50, "{}", back.len());
     }
 
+    #[test]
+    fn a_model_keeps_its_rule_and_is_refused_under_the_other() {
+        use crate::game::Rule;
+        let dir = tempfile::tempdir().unwrap();
+        // 7x7 with five under the standard rule: the big boards' learner.
+        for (size, goal) in [(15, 5), (7, 5)] {
+            let free = Rules::new(size, goal).unwrap();
+            let standard = free.with_rule(Rule::Standard);
+            let mut table = ValueTable::with_init(standard, Init::Network);
+            let mut r = GameRecord::new(standard);
+            r.moves = Cell::parse_list("A1,B1,C1,D1,A2,B2,C2", size).unwrap();
+            table.learn(&r, crate::ai::rl::ALPHA);
+            let path = dir.path().join(format!("{size}.model"));
+            save(&table, &path).unwrap();
+            let back = load(&path, standard).unwrap().expect("saved");
+            assert_eq!(back.rules(), standard);
+            assert_eq!(back.entries(), table.entries());
+            let err = load(&path, free).unwrap_err().to_string();
+            assert!(err.contains("with exactly 5 in a row, not"), "{err}");
+            assert_ne!(default_path(free).ok(), default_path(standard).ok());
+        }
+    }
+
     /// `bytes` with its checksum made right again (a forged file).
     fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
         bytes.truncate(bytes.len() - 4);
@@ -223,8 +251,14 @@ mod tests {
         assert!(err.problem.contains("outside 0 to 1"), "{err}");
         // The bound for 3x3 holds the 765 positions up to symmetry, and
         // the one for 4x4 is far below 3^16.
-        assert!(super::super::format::max_entries(3, 3, Init::Zero) >= 765);
-        assert!(super::super::format::max_entries(4, 3, Init::Zero) < 1_400_000);
+        assert!(
+            super::super::format::max_entries(3, 3, crate::game::Rule::Freestyle, Init::Zero)
+                >= 765
+        );
+        assert!(
+            super::super::format::max_entries(4, 3, crate::game::Rule::Freestyle, Init::Zero)
+                < 1_400_000
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::ai::{
     Budget, BuiltIn, Engine, Estimate, SearchInfo, ThinkLimit, Value, make_engine_with,
     make_learned_negamax,
 };
-use crate::game::{Cell, MoveError, Position, Rules};
+use crate::game::{Cell, MoveError, Position, Rule, Rules};
 
 /// How `kxo-tui brain` plays.
 #[derive(Clone, Debug)]
@@ -60,6 +60,8 @@ struct Limits {
     time_left: Option<i64>,
     /// Bytes the brain may use (0: no limit).
     max_memory: u64,
+    /// Which lines win (`INFO rule`).
+    rule: Rule,
 }
 
 impl Limits {
@@ -183,6 +185,7 @@ pub fn run(
             timeout_match: 0,
             time_left: None,
             max_memory: 0,
+            rule: Rule::Freestyle,
         },
         rules: None,
         engine: None,
@@ -275,7 +278,7 @@ impl Brain {
             ));
         };
         let rules = match Rules::new(size, self.options.goal) {
-            Ok(rules) => rules,
+            Ok(rules) => rules.with_rule(self.limits.rule),
             Err(e) => return Some(format!("ERROR {e}")),
         };
         Some(match self.new_game(rules) {
@@ -301,6 +304,27 @@ impl Brain {
         self.moves.clear();
         self.games += 1;
         Ok(())
+    }
+
+    /// Plays `rule` from now on: a game already set up keeps its moves
+    /// and gets an engine that knows the rule.
+    fn set_rule(&mut self, rule: Rule) -> Option<String> {
+        self.limits.rule = rule;
+        let rules = self.rules?;
+        if rules.rule() == rule {
+            return None;
+        }
+        let moves = std::mem::take(&mut self.moves);
+        if let Err(e) = self.new_game(rules.with_rule(rule)) {
+            return Some(e);
+        }
+        // The same game, not a new one.
+        self.games -= 1;
+        match Position::from_moves(rules.with_rule(rule), &moves) {
+            Ok(_) => self.moves = moves,
+            Err(_) => return Some("ERROR that board is decided under the new rule".into()),
+        }
+        None
     }
 
     /// Bytes the engine may use: `--hash`, cut to half of `max_memory`.
@@ -431,12 +455,22 @@ impl Brain {
                     e.set_memory_limit(bytes);
                 }
             }
-            // Bit 0: exactly five; bit 2: renju. kxo-tui plays free-style.
-            ("rule", Some(v)) if v & 0b101 != 0 => {
+            // Bit 0: exactly five; bit 1: a continuous game (nothing to
+            // do); bits 2 and 3: renju and caro, which kxo-tui does not
+            // play.
+            ("rule", Some(v)) if v & 0b1100 != 0 => {
                 return Some(format!(
-                    "MESSAGE rule {v} is not supported: kxo-tui plays free-style \
-                     (five or more in a row win)"
+                    "MESSAGE rule {v} is not supported: kxo-tui plays {} \
+                     (no renju, no caro)",
+                    self.limits.rule.name()
                 ));
+            }
+            ("rule", Some(v)) => {
+                return self.set_rule(if v & 1 != 0 {
+                    Rule::Standard
+                } else {
+                    Rule::Freestyle
+                });
             }
             // Everything else (game_type, folder, evaluate, …) is ignored,
             // as the protocol allows.

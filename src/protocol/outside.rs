@@ -239,7 +239,8 @@ impl OutsideBrain {
                 self.settings.memory_bytes.to_string(),
             ),
             ("game_type".to_string(), "1".into()),
-            ("rule".to_string(), "0".into()),
+            // Bit 0 of Gomocup's rule: exactly five.
+            ("rule".to_string(), u8::from(self.rules.exact()).to_string()),
         ];
         if let Some(n) = self.settings.nodes {
             info.push(("max_node".into(), n.to_string()));

@@ -31,7 +31,7 @@ pub use stats::{Pentanomial, Sprt, Verdict};
 pub use tally::Tally;
 
 use crate::ai::ThinkLimit;
-use crate::game::Rules;
+use crate::game::{Rule, Rules};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +73,10 @@ impl std::fmt::Display for Format {
 pub struct Settings {
     pub size: u8,
     pub goal: u8,
+    /// Which lines win (runs from before the standard rule read as
+    /// free-style).
+    #[serde(default, skip_serializing_if = "Rule::is_freestyle")]
+    pub rule: Rule,
     /// The engines, `NAME=SPEC` as given.
     pub engines: Vec<spec::SpecText>,
     pub format: Format,
@@ -111,7 +115,8 @@ const MAX_MS: u64 = 86_400_000;
 
 impl Settings {
     pub fn rules(&self) -> Result<Rules, String> {
-        Rules::new(self.size, self.goal).map_err(|e| e.to_string())
+        let rules = Rules::new(self.size, self.goal).map_err(|e| e.to_string())?;
+        Ok(rules.with_rule(self.rule))
     }
 
     /// Refuses settings no run can have (from the command line, or read
@@ -290,6 +295,7 @@ impl Settings {
         Settings {
             size: 4,
             goal: 3,
+            rule: Rule::Freestyle,
             engines: ["a", "b"]
                 .map(|name| spec::SpecText {
                     name: name.into(),

@@ -339,7 +339,7 @@ fn play_game(
             Outcome::Ongoing => {}
             Outcome::Win(_) => {
                 game.end = End::Line;
-                game.reason = format!("{} in a row", rules.goal());
+                game.reason = rules.in_a_row();
                 break pos.outcome();
             }
             Outcome::Draw => break Outcome::Draw,

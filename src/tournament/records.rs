@@ -37,19 +37,21 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
         }
     };
     let mut out = format!(
-        "(;GM[4]FF[4]CA[UTF-8]AP[kxo-tui:{}]SZ[{}]KX[{}]GN[game {}]PB[{}]PW[{}]RE[{}]C[{}]",
+        "(;GM[4]FF[4]CA[UTF-8]AP[kxo-tui:{}]SZ[{}]KX[{}]RU[{}]GN[game {}]PB[{}]PW[{}]RE[{}]C[{}]",
         env!("CARGO_PKG_VERSION"),
         rules.size(),
         rules.goal(),
+        rules.rule().name(),
         game.game + 1,
         escape(&game.first),
         escape(&game.second),
         result,
         escape(&format!(
-            "{}; {}x{}, {} in a row; {} opening stones",
+            "{}; {}x{}, {} {} in a row; {} opening stones",
             game.reason,
             rules.size(),
             rules.size(),
+            if rules.exact() { "exactly" } else { "at least" },
             rules.goal(),
             game.opening
         )),

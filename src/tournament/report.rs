@@ -81,6 +81,8 @@ pub struct SprtReport {
 pub struct Report {
     pub size: u8,
     pub goal: u8,
+    #[serde(skip_serializing_if = "crate::game::Rule::is_freestyle")]
+    pub rule: crate::game::Rule,
     pub format: super::Format,
     pub openings: String,
     pub seed: u64,
@@ -134,6 +136,7 @@ impl Report {
         let mut report = Report {
             size: settings.size,
             goal: settings.goal,
+            rule: settings.rule,
             format: settings.format,
             openings: settings.openings.clone(),
             seed: settings.seed,
@@ -281,12 +284,12 @@ impl Report {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{} games of {}, {}x{} with {} in a row, {}, openings {}, seed {}",
+            "{} games of {}, {}x{} with {}, {}, openings {}, seed {}",
             self.games,
             self.scheduled,
             self.size,
             self.size,
-            self.goal,
+            self.rule.in_a_row(self.goal),
             self.format,
             self.openings,
             self.seed

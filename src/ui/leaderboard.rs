@@ -103,8 +103,12 @@ fn tournament_lines(
         None => "·".into(),
     };
     let mut out = vec![Line::from(format!(
-        "{} games of {}, {}x{}, {} in a row",
-        report.games, report.scheduled, report.size, report.size, report.goal
+        "{} games of {}, {}x{}, {}",
+        report.games,
+        report.scheduled,
+        report.size,
+        report.size,
+        report.rule.in_a_row(report.goal)
     ))];
     out.extend(table::lines(
         &[

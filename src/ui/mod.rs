@@ -265,10 +265,10 @@ pub(crate) fn draw_header(
         (Some(_), _) => "kxo-tui  a mix of boards, engines close in strength".to_string(),
         (None, Some(_)) => "kxo-tui  choose a game to play".to_string(),
         (None, None) => format!(
-            "kxo-tui  {}x{}, {} in a row",
+            "kxo-tui  {}x{}, {}",
             rules.size(),
             rules.size(),
-            rules.goal()
+            rules.in_a_row()
         ),
     };
     if logo {

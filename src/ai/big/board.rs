@@ -26,6 +26,13 @@
 //! Every quantity depends only on which cells hold which stones, so a move
 //! changes it only in the K-cell windows through that move: each update
 //! looks at the 4 x (2K - 1) cells around it.
+//!
+//! Under the standard rule (exactly K wins) a window counts for a side
+//! only while neither cell beside it holds that side's stone, since a
+//! stone there would make its line an overline; so a move also closes its
+//! own side's windows that end next to it, and each update looks at the
+//! 4 x (2K + 3) cells around it. The evaluation still reads the windows
+//! alone.
 
 use super::shape::{PatternIndex, Shape, ShapeTable, threat_value, window_weight};
 use crate::game::{Bits, DIRECTIONS, MAX_GOAL, MAX_SIZE, Outcome, Player, Position, Rules};
@@ -40,6 +47,8 @@ const MAX_LINES: usize = 2 * MAX_SIZE as usize - 1;
 pub struct Tables {
     pub size: u8,
     pub goal: u8,
+    /// Whether only exactly K in a row wins (the standard rule).
+    pub exact: bool,
     pub cells: usize,
     pub full: Bits,
     /// `near[c]`: the cells within two rows and two columns of `c`.
@@ -59,7 +68,7 @@ pub struct Tables {
     /// the cell's place along it.
     line_at: Vec<[(u8, u8); 4]>,
     /// `on_line[d][line]`: the places of the line that are on the board,
-    /// each at bit `place + K - 1` (so that the K - 1 cells before place
+    /// each at bit `place + K + 1` (so that the K + 1 cells before place
     /// 0 read as off the board).
     on_line: [[u32; MAX_LINES]; 4],
     /// `step[d]`: the index difference between neighbours along `d`.
@@ -84,7 +93,7 @@ impl Tables {
             .collect();
         let patterns = PatternIndex::new(goal);
         let window_values = interleaved(line_count_values(&patterns));
-        let half = goal as u32 - 1;
+        let half = goal as u32 + 1;
         let mut line_at = vec![[(0, 0); 4]; (n * n) as usize];
         let mut on_line = [[0; MAX_LINES]; 4];
         for (cell, at) in line_at.iter_mut().enumerate() {
@@ -100,6 +109,7 @@ impl Tables {
         Tables {
             size,
             goal,
+            exact: rules.exact(),
             cells: rules.cells() as usize,
             full: Bits::first_n(rules.cells() as usize),
             near,
@@ -189,8 +199,9 @@ fn adjust(counts: &mut [u8; MAX_CELLS], cells: &mut Bits, seg: &Segment, empties
     }
 }
 
-/// One line of 2K - 1 cells centred on a cell, as bit masks (bit `K - 1`
-/// is the centre).
+/// One line of 2K + 3 cells centred on a cell, as bit masks (bit `K + 1`
+/// is the centre): the K-cell windows through the centre, with the cell
+/// each side of them.
 struct Segment {
     stones: [u32; 2],
     on_board: u32,
@@ -201,6 +212,16 @@ struct Segment {
 }
 
 impl Segment {
+    /// Under the standard rule, the cells each side of the window `w` (a
+    /// stone of the window's side there closes it); else none.
+    #[inline]
+    fn beside(w: u32, exact: bool) -> u32 {
+        match exact {
+            true => (w >> 1 | w << 1) & !w,
+            false => 0,
+        }
+    }
+
     /// The board index of bit `i` (on the board).
     #[inline]
     fn cell(&self, i: u32) -> usize {
@@ -212,7 +233,7 @@ impl Segment {
 pub struct BigBoard {
     stones: [Bits; 2],
     /// The stones again, by line: `lines[side][d][line]` has bit
-    /// `place + K - 1` set for each stone (see [`Tables`]'s `on_line`).
+    /// `place + K + 1` set for each stone (see [`Tables`]'s `on_line`).
     lines: [[[u32; MAX_LINES]; 4]; 2],
     wins: [Bits; 2],
     /// Per side and cell: the win cells a stone there would make.
@@ -321,7 +342,7 @@ impl BigBoard {
         let mut count = 0;
         self.for_each_window(t, cell, p, |seg, w, mine, theirs| {
             if theirs == 0 && mine + 2 == k {
-                let gap = w & !seg.stones[me] & !(1 << (k - 1));
+                let gap = w & !seg.stones[me] & !(1 << (k + 1));
                 let win = seg.cell(gap.trailing_zeros()) as u16;
                 if !made[..count].contains(&win) {
                     made[count] = win;
@@ -384,22 +405,25 @@ impl BigBoard {
         let (me, opp) = (p.index(), p.other().index());
         let mut score = self.score;
         let mut wins = self.wins[me];
+        // Win cells of ours whose window this stone closed (standard rule).
+        let mut closed = Bits::EMPTY;
         // Threes need K - 3 >= 1 stones.
         let threes = k >= 4;
-        let centre = 1u32 << (k - 1);
+        let centre = 1u32 << (k + 1);
         let window = (1u32 << k) - 1;
         // The segments are read first, so the counts can change in place.
         let segments = [0, 1, 2, 3].map(|d| self.segment(t, cell, d));
         for seg in &segments {
-            for start in 0..k {
+            for start in 2..k + 2 {
                 let w = window << start;
                 if seg.on_board & w != w {
                     continue;
                 }
+                let beside = Segment::beside(w, t.exact);
                 let mine = (seg.stones[me] & w).count_ones();
                 let theirs = (seg.stones[opp] & w).count_ones();
                 let empties = w & !seg.stones[0] & !seg.stones[1];
-                if theirs == 0 {
+                if theirs == 0 && seg.stones[me] & beside == 0 {
                     if threes && mine + 4 == k {
                         // K - 3 of ours with this stone.
                         self.count_three(me, seg, empties & !centre, 1);
@@ -419,7 +443,7 @@ impl BigBoard {
                         wins.insert(seg.cell(gap.trailing_zeros()));
                     }
                 }
-                if mine == 0 {
+                if mine == 0 && seg.stones[opp] & beside == 0 {
                     // The other side's window is blocked.
                     if theirs + 2 == k {
                         self.count_four(opp, seg, empties, -1);
@@ -434,18 +458,71 @@ impl BigBoard {
                 score[0] += is[0] - was[0];
                 score[1] += is[1] - was[1];
             }
+            if t.exact {
+                self.close_windows_beside(seg, me, opp, k, &mut closed);
+            }
         }
         self.score = score;
         self.wins[me] = wins;
         self.stones[me].insert(cell);
         for (d, &(line, place)) in t.line_at[cell].iter().enumerate() {
-            self.lines[me][d][line as usize] |= 1 << (place as u32 + k - 1);
+            self.lines[me][d][line as usize] |= 1 << (place as u32 + k + 1);
         }
         self.wins[0].remove(cell);
         self.wins[1].remove(cell);
+        // A closed window's win cell may still win along another line.
+        for gap in closed.iter() {
+            if !self.completes_exactly(t, p, gap) {
+                self.wins[me].remove(gap);
+            }
+        }
         self.near = (self.near | t.near[cell]).and_not(self.stones[0] | self.stones[1]);
         self.hash ^= t.zobrist[cell][me];
         self.moves += 1;
+    }
+
+    /// Standard rule: a stone of `me` at the centre of `seg` turns the
+    /// windows of its side that end beside it into overlines. Their counts
+    /// go; their win cells are put in `closed`, to be checked.
+    fn close_windows_beside(
+        &mut self,
+        seg: &Segment,
+        me: usize,
+        opp: usize,
+        k: u32,
+        closed: &mut Bits,
+    ) {
+        let window = (1u32 << k) - 1;
+        // The window ending just before the centre and the one starting
+        // just after it, each with its cell on the far side.
+        for (w, far) in [(window << 1, 1u32), (window << (k + 2), 1 << (2 * k + 2))] {
+            if seg.on_board & w != w || seg.stones[opp] & w != 0 || seg.stones[me] & far != 0 {
+                continue;
+            }
+            let mine = (seg.stones[me] & w).count_ones();
+            let empties = w & !seg.stones[me];
+            if mine + 1 == k {
+                closed.insert(seg.cell(empties.trailing_zeros()));
+            } else if mine + 2 == k {
+                self.count_four(me, seg, empties, -1);
+            } else if k >= 4 && mine + 3 == k {
+                self.count_three(me, seg, empties, -1);
+            }
+        }
+    }
+
+    /// Whether a stone of `p` on the empty `cell` makes a line of exactly
+    /// K in some direction.
+    fn completes_exactly(&self, t: &Tables, p: Player, cell: usize) -> bool {
+        let k = t.goal as u32;
+        (0..4).any(|d| {
+            let seg = self.segment(t, cell, d);
+            let mine = seg.stones[p.index()] | 1 << (k + 1);
+            // The run from the centre up, and the one below it.
+            let up = (mine >> (k + 1)).trailing_ones();
+            let down = (mine << (31 - k)).leading_ones();
+            up + down == k
+        })
     }
 
     /// A key for the position: its stones and the side to move.
@@ -479,11 +556,11 @@ impl BigBoard {
         );
     }
 
-    /// The 2K - 1 cells through `cell` along direction `d`: shifts of the
+    /// The 2K + 3 cells through `cell` along direction `d`: shifts of the
     /// line bitboards.
     #[inline]
     fn segment(&self, t: &Tables, cell: usize, d: usize) -> Segment {
-        let half = t.goal as u32 - 1;
+        let half = t.goal as u32 + 1;
         let mask = (1u32 << (2 * half + 1)) - 1;
         let (line, place) = t.line_at[cell][d];
         let (line, place) = (line as usize, place as u32);
@@ -505,10 +582,12 @@ impl BigBoard {
     #[inline]
     pub fn shapes_at(&self, t: &Tables, cell: usize) -> ([[Shape; 4]; 2], i32) {
         let mut windows = 0;
+        // The shapes read the 2K - 1 cells of the windows through the cell.
+        let inner = (1u32 << (2 * t.goal as u32 - 1)) - 1;
         let per_direction = [0, 1, 2, 3].map(|d| {
             let seg = self.segment(t, cell, d);
-            let off = !seg.on_board;
-            let (o, x) = (seg.stones[0], seg.stones[1]);
+            let off = !(seg.on_board >> 2) & inner;
+            let (o, x) = ((seg.stones[0] >> 2) & inner, (seg.stones[1] >> 2) & inner);
             let (o_shape, o_value) = t.shapes.entry(o, x | off);
             let (x_shape, x_value) = t.shapes.entry(x, o | off);
             windows += o_value + x_value;
@@ -528,9 +607,11 @@ impl BigBoard {
     }
 
     /// Calls `f(segment, window, mine, theirs)` for every window of K cells
-    /// on the board through `cell`, in the 4 directions: the window as a
-    /// mask of its segment, and the stones of `p` and of the other side in
-    /// it (the ones on `cell` itself not counted: it is empty).
+    /// on the board through `cell` that can still win for `p` (under the
+    /// standard rule, none beside a stone of `p`), in the 4 directions: the
+    /// window as a mask of its segment, and the stones of `p` and of the
+    /// other side in it (the ones on `cell` itself not counted: it is
+    /// empty).
     #[inline]
     fn for_each_window(
         &self,
@@ -544,9 +625,9 @@ impl BigBoard {
         let (me, opp) = (p.index(), p.other().index());
         for d in 0..4 {
             let seg = self.segment(t, cell, d);
-            for start in 0..k {
+            for start in 2..k + 2 {
                 let w = window << start;
-                if seg.on_board & w == w {
+                if seg.on_board & w == w && seg.stones[me] & Segment::beside(w, t.exact) == 0 {
                     let mine = (seg.stones[me] & w).count_ones();
                     let theirs = (seg.stones[opp] & w).count_ones();
                     f(&seg, w, mine, theirs);
@@ -566,10 +647,10 @@ impl BigBoard {
         mut f: impl FnMut(u32, u32, u32),
     ) {
         let k = t.goal as u32;
-        let (window, centre) = ((1u32 << k) - 1, 1u32 << (k - 1));
+        let (window, centre) = ((1u32 << k) - 1, 1u32 << (k + 1));
         for d in 0..4 {
             let seg = self.segment(t, cell, d);
-            for start in 0..k {
+            for start in 2..k + 2 {
                 let w = window << start;
                 if seg.on_board & w == w {
                     let (o, x) = (seg.stones[0] & w, seg.stones[1] & w);

@@ -1,6 +1,6 @@
 //! The big board's incremental state against brute force.
 use super::*;
-use crate::game::Cell;
+use crate::game::{Cell, Rule};
 
 fn board(rules: Rules, moves: &str) -> (Tables, BigBoard, Position) {
     let t = Tables::new(rules);
@@ -15,7 +15,7 @@ fn slow_wins(pos: &Position, p: Player) -> Bits {
         .iter()
         .filter(|&c| {
             let stones = pos.board(p).with(c);
-            crate::game::line_through(&stones, rules.size(), rules.goal(), c).is_some()
+            crate::game::line_through(&stones, rules, c).is_some()
         })
         .collect()
 }
@@ -48,14 +48,30 @@ fn all_windows(rules: Rules) -> Vec<Vec<usize>> {
     out
 }
 
+/// Whether a stone of `p` lies just beyond either end of `window` (its
+/// cells in order), which under the standard rule closes it for `p`.
+fn flanked(pos: &Position, window: &[usize], p: Player) -> bool {
+    let n = pos.rules().size() as i32;
+    let at = |x: usize| (x as i32 / n, x as i32 % n);
+    let ((r0, c0), (r1, c1)) = (at(window[0]), at(window[1]));
+    let (dr, dc) = (r1 - r0, c1 - c0);
+    let (rl, cl) = at(window[window.len() - 1]);
+    [(r0 - dr, c0 - dc), (rl + dr, cl + dc)]
+        .into_iter()
+        .filter(|&(r, c)| (0..n).contains(&r) && (0..n).contains(&c))
+        .any(|(r, c)| pos.board(p).contains((r * n + c) as usize))
+}
+
 /// For every cell, the windows through it with K - `short` stones of
-/// `p`, none of the other side (the rest empty).
+/// `p`, none of the other side (the rest empty), and under the standard
+/// rule none of `p` beside it.
 fn slow_windows(pos: &Position, p: Player, short: usize) -> Vec<u8> {
     let k = pos.rules().goal() as usize;
+    let exact = pos.rules().exact();
     let mut count = vec![0; pos.rules().cells() as usize];
     for window in all_windows(pos.rules()) {
         let of = |q: Player| window.iter().filter(|&&x| pos.board(q).contains(x)).count();
-        if of(p) + short == k && of(p.other()) == 0 {
+        if of(p) + short == k && of(p.other()) == 0 && !(exact && flanked(pos, &window, p)) {
             for &x in window.iter().filter(|&&x| !pos.board(p).contains(x)) {
                 count[x] += 1;
             }
@@ -164,9 +180,25 @@ fn any_window_values_are_kept_up_to_date_and_windows_read_in_order() {
 fn incremental_state_matches_brute_force_in_random_games() {
     use rand::{RngExt, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-    for (size, goal) in [(9, 3), (15, 5), (20, 5), (20, 6), (12, 4)] {
-        let rules = Rules::new(size, goal).unwrap();
+    let standard = |size, goal| Rules::new(size, goal).unwrap().with_rule(Rule::Standard);
+    let free = |size, goal| Rules::new(size, goal).unwrap();
+    // Small boards under the standard rule fill up with overlines.
+    for rules in [
+        free(9, 3),
+        free(15, 5),
+        free(20, 5),
+        free(20, 6),
+        free(12, 4),
+        standard(15, 5),
+        standard(7, 5),
+        standard(9, 4),
+        standard(10, 3),
+        standard(20, 6),
+    ] {
+        let goal = rules.goal();
         let t = Tables::new(rules);
+        // Win cells of free-style that the standard rule refuses.
+        let mut overlines = 0;
         for _ in 0..20 {
             let mut pos = Position::new(rules);
             let mut b = BigBoard::empty();
@@ -184,6 +216,19 @@ fn incremental_state_matches_brute_force_in_random_games() {
                 for p in [Player::O, Player::X] {
                     if !pos.outcome().is_over() {
                         assert_eq!(b.wins(p), slow_wins(&pos, p), "{pos:?}");
+                        let free = Position::from_moves(rules.with_rule(Rule::Freestyle), &[]);
+                        if let (true, Ok(free)) = (rules.exact(), free) {
+                            let stones = pos.board(p);
+                            overlines += pos
+                                .empty()
+                                .iter()
+                                .filter(|&c| {
+                                    let with = stones.with(c);
+                                    crate::game::line_through(&with, free.rules(), c).is_some()
+                                        && !b.wins(p).contains(c)
+                                })
+                                .count();
+                        }
                     }
                 }
                 let line_count = slow_score(&pos);
@@ -210,6 +255,10 @@ fn incremental_state_matches_brute_force_in_random_games() {
                 }
             }
         }
+        assert!(
+            !rules.exact() || overlines > 50,
+            "{rules:?}: only {overlines} overlines met"
+        );
     }
 }
 
@@ -222,18 +271,21 @@ fn slow_double(pos: &Position, p: Player, cell: usize) -> bool {
         .empty()
         .iter()
         .filter(|&w| w != cell)
-        .filter(|&w| {
-            crate::game::line_through(&after.with(w), rules.size(), rules.goal(), w).is_some()
-        })
+        .filter(|&w| crate::game::line_through(&after.with(w), rules, w).is_some())
         .count();
     wins >= 2
 }
 
 #[test]
 fn double_fours_are_the_moves_that_leave_two_win_cells() {
+    for rule in [Rule::Freestyle, Rule::Standard] {
+        double_fours_under(Rules::new(15, 5).unwrap().with_rule(rule));
+    }
+}
+
+fn double_fours_under(rules: Rules) {
     use rand::{RngExt, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
-    let rules = Rules::new(15, 5).unwrap();
     let t = Tables::new(rules);
     let (mut seen, mut doubles) = (0, 0);
     while seen < 300 {

@@ -124,7 +124,7 @@ pub fn is_vcf(t: &Tables, b: &BigBoard, line: &[usize]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Cell, Player, Position, Rules};
+    use crate::game::{Cell, Player, Position, Rule, Rules};
     use rand::{RngExt, SeedableRng};
 
     fn board(rules: Rules, t: &Tables, moves: &[&str]) -> BigBoard {
@@ -173,8 +173,7 @@ mod tests {
             p.legal_moves()
                 .filter(|c| {
                     let with = board.with(c.index());
-                    crate::game::line_through(&with, rules.size(), rules.goal(), c.index())
-                        .is_some()
+                    crate::game::line_through(&with, rules, c.index()).is_some()
                 })
                 .collect()
         };
@@ -208,8 +207,13 @@ mod tests {
     fn on_random_positions_vcf_agrees_with_a_slow_search_and_every_line_checks() {
         // 9x9 with five in a row, stones near the centre: positions where
         // a VCF of up to 7 plies (three fours, then five) exists or not,
-        // by the slow search.
-        let rules = Rules::new(9, 5).unwrap();
+        // by the slow search, under either rule.
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            vcf_agrees_with_a_slow_search(Rules::new(9, 5).unwrap().with_rule(rule));
+        }
+    }
+
+    fn vcf_agrees_with_a_slow_search(rules: Rules) {
         let t = Tables::new(rules);
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
         let (mut with, mut without) = (0, 0);

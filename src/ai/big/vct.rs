@@ -224,7 +224,7 @@ fn defend(search: &mut Search, b: &BigBoard, plies: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Cell, Player, Position, Rules};
+    use crate::game::{Cell, Player, Position, Rule, Rules};
 
     fn board(rules: Rules, o: &[&str], x: &[&str]) -> (Tables, BigBoard) {
         let mut moves = Vec::new();
@@ -274,8 +274,13 @@ mod tests {
 
     #[test]
     fn vcts_in_random_positions_hold_against_every_reply() {
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            vcts_hold_under(Rules::new(15, 5).unwrap().with_rule(rule));
+        }
+    }
+
+    fn vcts_hold_under(rules: Rules) {
         use rand::{RngExt, SeedableRng};
-        let rules = Rules::new(15, 5).unwrap();
         let t = Tables::new(rules);
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(31);
         let (mut found, mut threes) = (0, 0);
