@@ -128,6 +128,12 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_report() {
     let (code, _, err) = kxo(&other);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("belongs to another run"), "{err}");
+    // So is the same run under another rule.
+    let mut standard = args.clone();
+    standard.extend(["--rule", "standard"]);
+    let (code, _, err) = kxo(&standard);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("belongs to another run"), "{err}");
     assert_eq!(state_games(&state).len(), 24);
 }
 

@@ -290,6 +290,38 @@ fn under_the_standard_rule_every_engine_tells_five_from_an_overline() {
     }
 }
 
+/// Every board up to 8x8 where an overline fits, under the standard
+/// rule: the one-word tables would count the overline, so these games go
+/// to the big boards' engines. Each engine plays a whole game against
+/// itself there, and the game ends as the referee says.
+#[test]
+fn under_the_standard_rule_every_engine_plays_every_small_board_where_an_overline_fits() {
+    // Every built-in engine, from the kinds enum: a new one joins.
+    let built_in: Vec<BuiltIn> = kxo_tui::ai::EngineKind::ALL
+        .into_iter()
+        .filter_map(|k| k.built_in())
+        .collect();
+    for size in 4..=8u8 {
+        for goal in 3..size.min(8) {
+            let rules = Rules::new(size, goal).unwrap().with_rule(Rule::Standard);
+            assert!(!rules.is_small(), "{rules:?}");
+            for &kind in &built_in {
+                let mut engine = make_engine(kind, rules, ThinkLimit::Millis(2), 3);
+                let mut pos = Position::new(rules);
+                while !pos.outcome().is_over() {
+                    let cell = engine.choose(&pos, &mut Unlimited::new());
+                    pos.play(cell)
+                        .unwrap_or_else(|e| panic!("{kind} {rules:?}: {e}"));
+                }
+                if let Outcome::Win(_) = pos.outcome() {
+                    let line = pos.winning_line().expect("a line");
+                    assert_eq!(line.count(), goal as u32, "{rules:?}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn negamax_stops_an_open_three_before_it_becomes_an_open_four() {
     // O has F8 G8 H8 with both sides open and X to move: X must play next

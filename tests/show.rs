@@ -242,3 +242,46 @@ fn a_finished_tournament_says_so_and_prints_its_ranking() {
     assert!(after.contains("alpha") && after.contains("beta"), "{after}");
     assert!(after.contains("2 games of 2"), "{after}");
 }
+
+/// `--rule standard` on the live screen: the show's boxes (its small
+/// boards, where an overline fits, go to the big-board engines) play and
+/// the program quits cleanly; human mode on 7x7 with five names the rule,
+/// gives a hint and plays on with every level.
+#[test]
+fn the_standard_rule_plays_on_the_live_screen() {
+    let mut s = Session::start(
+        &[
+            "--rule", "standard", "--delay", "0", "--hold", "0", "--seed", "3",
+        ],
+        120,
+        40,
+        &[],
+    );
+    s.wait_for("a mix of boards, exactly K in a row wins", T);
+    // Three games finished.
+    s.wait_for("games 3", Duration::from_secs(60));
+    s.send(CTRL_Q);
+    assert_eq!(s.wait_exit(T), 0);
+    let data = tempfile::tempdir().expect("temp dir");
+    let home = data.path().to_str().expect("utf-8");
+    for level in ["easy", "medium", "hard", "perfect"] {
+        let mut s = Session::start(
+            &[
+                "--human", "--size", "7", "--goal", "5", "--rule", "standard", "--level", level,
+            ],
+            120,
+            40,
+            &[("XDG_DATA_HOME", home)],
+        );
+        let screen = s.wait_for("Your move", T);
+        assert!(screen.contains("7x7, exactly 5 in a row"), "{screen}");
+        s.send(b"t");
+        s.wait_until("the hint", T, |sc| {
+            sc.contains("hint: ") && !sc.contains("hint: thinking")
+        });
+        s.send(b"d4\r");
+        s.wait_for("Your move", T);
+        s.send(CTRL_Q);
+        assert_eq!(s.wait_exit(T), 0, "{level}");
+    }
+}

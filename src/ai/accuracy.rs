@@ -192,12 +192,18 @@ pub const SAMPLE_SEED: u64 = 0x6b78_6f5f_7361_6d70;
 /// Positions of the sample a model's accuracy is kept for.
 pub const MODEL_SAMPLE: usize = 1_000;
 
+/// Whether the solver judges a model of `rules` in passing: games it
+/// plays (see [`Rules::beyond_small`]) of at most 16 cells.
+pub fn judged_in_passing(rules: Rules) -> bool {
+    rules.is_small() && rules.cells() <= 16
+}
+
 /// The accuracy a model file keeps: on the fixed sample of 1,000
 /// positions. `None` beyond 16 cells, where the solver is too slow to judge
 /// a thousand positions in passing.
 pub fn model_accuracy(table: &SharedTable, judge: &mut Judge) -> Option<f32> {
     let rules = table.borrow().rules();
-    (rules.cells() <= 16).then(|| {
+    judged_in_passing(rules).then(|| {
         let positions = sample_positions(rules, MODEL_SAMPLE, SAMPLE_SEED);
         on_positions(table, &positions, judge).share() as f32
     })

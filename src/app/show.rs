@@ -113,7 +113,9 @@ pub fn opening(variant: &Variant, seed: u64) -> Vec<Cell> {
     match variant.opening {
         Opening::Random => crate::tournament::opening::random(variant.rules, seed),
         Opening::Stones(n) => crate::ai::openings::stones(variant.rules, n, seed),
-        Opening::Decided => decided_opening(variant.rules, seed),
+        // Decided by the solver, which plays only the small boards' rules.
+        Opening::Decided if variant.rules.is_small() => decided_opening(variant.rules, seed),
+        Opening::Decided => crate::tournament::opening::random(variant.rules, seed),
     }
 }
 

@@ -640,12 +640,10 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     use std::io::IsTerminal;
     let rules = args.rules.rules()?;
     if args.proof.is_some() && !rules.is_small() {
-        return Err(InputError(
-            format!(
-                "--proof needs a game the solver plays: {} is beyond it",
-                rules.beyond_small().unwrap_or_default()
-            ),
-        )
+        return Err(InputError(format!(
+            "--proof needs a game the solver plays: {} is beyond it",
+            rules.beyond_small().unwrap_or_default()
+        ))
         .into());
     }
     let stop = crate::signals::stop_flag();

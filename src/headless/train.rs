@@ -115,7 +115,7 @@ pub fn evaluate_as(
 fn measure(table: &SharedTable, episodes: u64, seed: u64, judge: &mut Judge) -> CurvePoint {
     // Beyond 16 cells the solver takes milliseconds to seconds a position:
     // fewer games and positions.
-    let (games, sample) = if table.borrow().rules().cells() <= 16 {
+    let (games, sample) = if crate::ai::accuracy::judged_in_passing(table.borrow().rules()) {
         (CURVE_GAMES, CURVE_SAMPLE)
     } else {
         (CURVE_GAMES / 10, CURVE_SAMPLE / 10)
@@ -187,7 +187,7 @@ pub fn train(
     }
     // The model keeps the accuracy it was saved with (the same sample).
     if let Some(last) = curve.last()
-        && rules.cells() <= 16
+        && crate::ai::accuracy::judged_in_passing(rules)
     {
         table.borrow_mut().accuracy = Some(last.skill.sample.share() as f32);
     }

@@ -115,7 +115,7 @@ impl Model {
         let rules = table.borrow().rules();
         let before = table.borrow().accuracy;
         // Judged only where the solver is quick (up to 16 cells).
-        let now = (rules.cells() <= 16)
+        let now = crate::ai::accuracy::judged_in_passing(rules)
             .then(|| {
                 let mut judge = crate::ai::accuracy::Judge::new(rules);
                 crate::ai::accuracy::model_accuracy(table, &mut judge)

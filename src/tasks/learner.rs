@@ -40,7 +40,7 @@ pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: Sh
         };
         return measure_as_it_learns(ctx, &app, &signals, &clock, &table, measure);
     }
-    if rules.cells() > 16 {
+    if !crate::ai::accuracy::judged_in_passing(rules) {
         return;
     }
     // The sample and the tie-breaking seed of the accuracy a model file

@@ -262,7 +262,10 @@ pub(crate) fn draw_header(
     let c = app.config.color;
     let rules = app.config.rules;
     let title = match (&app.config.show, &app.setup) {
-        (Some(_), _) => "kxo-tui  a mix of boards, engines close in strength".to_string(),
+        (Some(show), _) => match show.variants.first().is_some_and(|v| v.rules.exact()) {
+            true => "kxo-tui  a mix of boards, exactly K in a row wins".to_string(),
+            false => "kxo-tui  a mix of boards, engines close in strength".to_string(),
+        },
         (None, Some(_)) => "kxo-tui  choose a game to play".to_string(),
         (None, None) => format!(
             "kxo-tui  {}x{}, {}",
