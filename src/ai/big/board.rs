@@ -199,9 +199,17 @@ fn adjust(counts: &mut [u8; MAX_CELLS], cells: &mut Bits, seg: &Segment, empties
     }
 }
 
-/// One line of 2K + 3 cells centred on a cell, as bit masks (bit `K + 1`
-/// is the centre): the K-cell windows through the centre, with the cell
-/// each side of them.
+/// The cells a segment reads beyond the 2K - 1 of the windows through its
+/// centre, each way: under the standard rule two (the cell beside a window
+/// of its own, and beside the windows that end next to it), else none.
+#[inline(always)]
+const fn beyond<const EXACT: bool>() -> u32 {
+    if EXACT { 2 } else { 0 }
+}
+
+/// One line of cells centred on a cell, as bit masks: the 2K - 1 cells of
+/// the K-cell windows through the centre (bit `K - 1`), or under the
+/// standard rule 2K + 3 (bit `K + 1`), with the cells beside the windows.
 struct Segment {
     stones: [u32; 2],
     on_board: u32,
@@ -214,12 +222,9 @@ struct Segment {
 impl Segment {
     /// Under the standard rule, the cells each side of the window `w` (a
     /// stone of the window's side there closes it); else none.
-    #[inline]
-    fn beside(w: u32, exact: bool) -> u32 {
-        match exact {
-            true => (w >> 1 | w << 1) & !w,
-            false => 0,
-        }
+    #[inline(always)]
+    fn beside<const EXACT: bool>(w: u32) -> u32 {
+        if EXACT { (w >> 1 | w << 1) & !w } else { 0 }
     }
 
     /// The board index of bit `i` (on the board).
@@ -336,13 +341,21 @@ impl BigBoard {
     /// makes: the other empty cell of each window of K - 2 through it (the
     /// windows are read, the board is not copied).
     fn new_win_cells(&self, t: &Tables, p: Player, cell: usize) -> usize {
+        match t.exact {
+            true => self.new_win_cells_under::<true>(t, p, cell),
+            false => self.new_win_cells_under::<false>(t, p, cell),
+        }
+    }
+
+    fn new_win_cells_under<const EXACT: bool>(&self, t: &Tables, p: Player, cell: usize) -> usize {
         let k = t.goal as u32;
         let me = p.index();
         let mut made = [u16::MAX; 4 * MAX_GOAL as usize];
         let mut count = 0;
-        self.for_each_window(t, cell, p, |seg, w, mine, theirs| {
+        let centre = 1u32 << (k - 1 + beyond::<EXACT>());
+        self.for_each_window::<EXACT>(t, cell, p, |seg, w, mine, theirs| {
             if theirs == 0 && mine + 2 == k {
-                let gap = w & !seg.stones[me] & !(1 << (k + 1));
+                let gap = w & !seg.stones[me] & !centre;
                 let win = seg.cell(gap.trailing_zeros()) as u16;
                 if !made[..count].contains(&win) {
                     made[count] = win;
@@ -400,8 +413,19 @@ impl BigBoard {
 
     /// Puts a stone of `p` on `cell` and updates the win cells, the
     /// candidates and the score from the windows through it.
+    #[inline]
     fn place(&mut self, t: &Tables, p: Player, cell: usize) {
+        match t.exact {
+            true => self.place_under::<true>(t, p, cell),
+            false => self.place_under::<false>(t, p, cell),
+        }
+    }
+
+    /// [`BigBoard::place`] under the standard rule (`EXACT`) or free-style:
+    /// one copy each, so that free-style reads no more cells than it needs.
+    fn place_under<const EXACT: bool>(&mut self, t: &Tables, p: Player, cell: usize) {
         let k = t.goal as u32;
+        let pad = beyond::<EXACT>();
         let (me, opp) = (p.index(), p.other().index());
         let mut score = self.score;
         let mut wins = self.wins[me];
@@ -409,17 +433,17 @@ impl BigBoard {
         let mut closed = Bits::EMPTY;
         // Threes need K - 3 >= 1 stones.
         let threes = k >= 4;
-        let centre = 1u32 << (k + 1);
+        let centre = 1u32 << (k - 1 + pad);
         let window = (1u32 << k) - 1;
         // The segments are read first, so the counts can change in place.
-        let segments = [0, 1, 2, 3].map(|d| self.segment(t, cell, d));
+        let segments = [0, 1, 2, 3].map(|d| self.segment::<EXACT>(t, cell, d));
         for seg in &segments {
-            for start in 2..k + 2 {
+            for start in pad..k + pad {
                 let w = window << start;
                 if seg.on_board & w != w {
                     continue;
                 }
-                let beside = Segment::beside(w, t.exact);
+                let beside = Segment::beside::<EXACT>(w);
                 let mine = (seg.stones[me] & w).count_ones();
                 let theirs = (seg.stones[opp] & w).count_ones();
                 let empties = w & !seg.stones[0] & !seg.stones[1];
@@ -458,7 +482,7 @@ impl BigBoard {
                 score[0] += is[0] - was[0];
                 score[1] += is[1] - was[1];
             }
-            if t.exact {
+            if EXACT {
                 self.close_windows_beside(seg, me, opp, k, &mut closed);
             }
         }
@@ -471,7 +495,7 @@ impl BigBoard {
         self.wins[0].remove(cell);
         self.wins[1].remove(cell);
         // A closed window's win cell may still win along another line.
-        for gap in closed.iter() {
+        for gap in closed.iter().filter(|_| EXACT) {
             if !self.completes_exactly(t, p, gap) {
                 self.wins[me].remove(gap);
             }
@@ -516,7 +540,7 @@ impl BigBoard {
     fn completes_exactly(&self, t: &Tables, p: Player, cell: usize) -> bool {
         let k = t.goal as u32;
         (0..4).any(|d| {
-            let seg = self.segment(t, cell, d);
+            let seg = self.segment::<true>(t, cell, d);
             let mine = seg.stones[p.index()] | 1 << (k + 1);
             // The run from the centre up, and the one below it.
             let up = (mine >> (k + 1)).trailing_ones();
@@ -556,20 +580,24 @@ impl BigBoard {
         );
     }
 
-    /// The 2K + 3 cells through `cell` along direction `d`: shifts of the
-    /// line bitboards.
+    /// The cells through `cell` along direction `d`: shifts of the line
+    /// bitboards. The 2K - 1 of the windows through it; with `EXACT` (the
+    /// standard rule) also the two beyond each end, 2K + 3 in all.
     #[inline]
-    fn segment(&self, t: &Tables, cell: usize, d: usize) -> Segment {
-        let half = t.goal as u32 + 1;
+    fn segment<const EXACT: bool>(&self, t: &Tables, cell: usize, d: usize) -> Segment {
+        let pad = beyond::<EXACT>();
+        let half = t.goal as u32 - 1 + pad;
         let mask = (1u32 << (2 * half + 1)) - 1;
         let (line, place) = t.line_at[cell][d];
-        let (line, place) = (line as usize, place as u32);
+        // Stones sit at bit `place + K + 1`: the segment's first cell,
+        // K - 1 + pad before `cell`, comes down to bit 0.
+        let (line, shift) = (line as usize, place as u32 + 2 - pad);
         Segment {
             stones: [
-                (self.lines[0][d][line] >> place) & mask,
-                (self.lines[1][d][line] >> place) & mask,
+                (self.lines[0][d][line] >> shift) & mask,
+                (self.lines[1][d][line] >> shift) & mask,
             ],
-            on_board: (t.on_line[d][line] >> place) & mask,
+            on_board: (t.on_line[d][line] >> shift) & mask,
             centre: cell as i32,
             step: t.step[d],
             half: half as i32,
@@ -582,12 +610,10 @@ impl BigBoard {
     #[inline]
     pub fn shapes_at(&self, t: &Tables, cell: usize) -> ([[Shape; 4]; 2], i32) {
         let mut windows = 0;
-        // The shapes read the 2K - 1 cells of the windows through the cell.
-        let inner = (1u32 << (2 * t.goal as u32 - 1)) - 1;
         let per_direction = [0, 1, 2, 3].map(|d| {
-            let seg = self.segment(t, cell, d);
-            let off = !(seg.on_board >> 2) & inner;
-            let (o, x) = ((seg.stones[0] >> 2) & inner, (seg.stones[1] >> 2) & inner);
+            let seg = self.segment::<false>(t, cell, d);
+            let off = !seg.on_board;
+            let (o, x) = (seg.stones[0], seg.stones[1]);
             let (o_shape, o_value) = t.shapes.entry(o, x | off);
             let (x_shape, x_value) = t.shapes.entry(x, o | off);
             windows += o_value + x_value;
@@ -613,7 +639,7 @@ impl BigBoard {
     /// other side in it (the ones on `cell` itself not counted: it is
     /// empty).
     #[inline]
-    fn for_each_window(
+    fn for_each_window<const EXACT: bool>(
         &self,
         t: &Tables,
         cell: usize,
@@ -623,11 +649,12 @@ impl BigBoard {
         let k = t.goal as u32;
         let window = (1u32 << k) - 1;
         let (me, opp) = (p.index(), p.other().index());
+        let pad = beyond::<EXACT>();
         for d in 0..4 {
-            let seg = self.segment(t, cell, d);
-            for start in 2..k + 2 {
+            let seg = self.segment::<EXACT>(t, cell, d);
+            for start in pad..k + pad {
                 let w = window << start;
-                if seg.on_board & w == w && seg.stones[me] & Segment::beside(w, t.exact) == 0 {
+                if seg.on_board & w == w && seg.stones[me] & Segment::beside::<EXACT>(w) == 0 {
                     let mine = (seg.stones[me] & w).count_ones();
                     let theirs = (seg.stones[opp] & w).count_ones();
                     f(&seg, w, mine, theirs);
@@ -647,10 +674,10 @@ impl BigBoard {
         mut f: impl FnMut(u32, u32, u32),
     ) {
         let k = t.goal as u32;
-        let (window, centre) = ((1u32 << k) - 1, 1u32 << (k + 1));
+        let (window, centre) = ((1u32 << k) - 1, 1u32 << (k - 1));
         for d in 0..4 {
-            let seg = self.segment(t, cell, d);
-            for start in 2..k + 2 {
+            let seg = self.segment::<false>(t, cell, d);
+            for start in 0..k {
                 let w = window << start;
                 if seg.on_board & w == w {
                     let (o, x) = (seg.stones[0] & w, seg.stones[1] & w);
