@@ -48,18 +48,6 @@ pub trait Budget {
     fn allotted(&self) -> Option<Duration> {
         None
     }
-    /// Waits until `fd` has something to read (an outside brain's answer)
-    /// or `deadline` passes. The live screen suspends the seat and lets the
-    /// scheduler poll the pipe with everything else; this default blocks
-    /// in `poll(2)`. Returns `false` when the wait should end for good
-    /// (the game was abandoned).
-    fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
-        let left = deadline.saturating_duration_since(Instant::now());
-        // An error or a signal ends the wait early; the caller reads and
-        // finds out, or waits again.
-        let _ = crate::poll::wait(&mut [crate::poll::for_reading(fd)], left);
-        true
-    }
 }
 
 /// How good a search thinks its best move is.

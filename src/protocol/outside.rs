@@ -2,7 +2,7 @@
 //! started for a game and played through its pipes.
 //!
 //! The brain's output is read without blocking; while it thinks, the seat
-//! waits through [`Budget::wait_readable`], which in the live screen
+//! waits through [`PipeBudget::wait_readable`], which in the live screen
 //! suspends the seat's coroutine until the scheduler's poll sees the pipe
 //! readable (no thread per brain), and in `arena` is a plain `poll`.
 //!
@@ -35,6 +35,27 @@ pub const TOLERANCE: Duration = Duration::from_millis(500);
 pub const SETUP_ALLOWANCE: Duration = Duration::from_secs(3);
 /// The memory a brain is told it may use unless its spec says (`memory=MB`).
 pub const DEFAULT_MEMORY_MB: u64 = 256;
+
+/// A move's budget that can also wait for a brain's pipe: the engines'
+/// [`Budget`] knows nothing of pipes, so the seats that hold brains (the
+/// live screen's task, `arena`'s clock) give this one.
+pub trait PipeBudget: Budget {
+    /// Waits until `fd` has something to read (the brain's answer) or
+    /// `deadline` passes. The live screen suspends the seat and lets the
+    /// scheduler poll the pipe with everything else; this default blocks
+    /// in `poll(2)`. Returns `false` when the wait should end for good
+    /// (the game was abandoned).
+    fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
+        let left = deadline.saturating_duration_since(Instant::now());
+        // An error or a signal ends the wait early; the caller reads and
+        // finds out, or waits again.
+        let _ = crate::poll::wait(&mut [crate::poll::for_reading(fd)], left);
+        true
+    }
+}
+
+/// Headless runs and tests wait in `poll(2)`.
+impl PipeBudget for crate::ai::Unlimited {}
 
 /// What a brain is told besides its time: memory, search limits, options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -205,7 +226,7 @@ impl OutsideBrain {
     }
 
     /// Starts the process and the match: START, then the limits.
-    fn start(&mut self, budget: &mut dyn Budget) -> Result<(), Forfeit> {
+    fn start(&mut self, budget: &mut dyn PipeBudget) -> Result<(), Forfeit> {
         let mut started = Process::spawn(&self.command)
             .map_err(|e| Forfeit::DidNotStart(format!("{}: {e}", self.command.program)))?;
         started.transcript = self.transcript.take();
@@ -257,7 +278,7 @@ impl OutsideBrain {
 
     /// Asks for a move in `pos`: TURN with the opponent's last move when
     /// the brain knows the rest, else the whole board.
-    fn ask(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, Forfeit> {
+    fn ask(&mut self, pos: &Position, budget: &mut dyn PipeBudget) -> Result<Cell, Forfeit> {
         let me = pos.to_move();
         if self.side != Some(me) {
             self.known = [Bits::EMPTY; 2];
@@ -359,7 +380,7 @@ impl OutsideBrain {
     }
 
     /// RESTART, answered by OK within the brain's time.
-    fn restart(&mut self, budget: &mut dyn Budget) -> Result<(), Forfeit> {
+    fn restart(&mut self, budget: &mut dyn PipeBudget) -> Result<(), Forfeit> {
         let Some(process) = self.process.as_mut() else {
             return Err(Forfeit::Exited);
         };
@@ -403,7 +424,7 @@ pub fn preflight(command: &BrainCommand, rules: Rules) -> Result<(), Forfeit> {
 /// waiting through the budget until `deadline`.
 fn read_reply(
     process: &mut Process,
-    budget: &mut dyn Budget,
+    budget: &mut dyn PipeBudget,
     deadline: Instant,
     messages: &mut Vec<String>,
 ) -> Result<String, Forfeit> {
@@ -433,7 +454,7 @@ impl OutsideBrain {
     /// Its move in `pos`; `Err(reason)` when it crashed, cheated or ran out
     /// of time, and so forfeits the game (a brain that failed is killed,
     /// and answers every later question with the same reason).
-    pub fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, String> {
+    pub fn choose(&mut self, pos: &Position, budget: &mut dyn PipeBudget) -> Result<Cell, String> {
         if let Some(f) = &self.forfeit {
             return Err(f.to_string());
         }

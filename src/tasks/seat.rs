@@ -128,28 +128,6 @@ impl Budget for SeatBudget<'_> {
         self.cpu.elapsed()
     }
 
-    /// The move's clock of CPU time, when it has one.
-    fn allotted(&self) -> Option<Duration> {
-        self.cpu.clock()
-    }
-
-    /// An outside brain thinks in its own process: the seat sleeps until
-    /// the scheduler's poll finds its pipe readable (or the deadline), and
-    /// every other task runs meanwhile.
-    fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
-        self.end_slice();
-        self.publish(false);
-        self.ctx
-            .suspend(Suspend::Wait(Event::Readable(fd), Some(deadline)));
-        self.cpu.restart();
-        let app = self.app.borrow();
-        !app.quit
-            && app
-                .games
-                .get(self.seat.game)
-                .is_some_and(|g| g.generation == self.seat.generation)
-    }
-
     fn report(&mut self, info: &SearchInfo) {
         self.info.work = info.work;
         self.info.proved = info.proved;
@@ -165,6 +143,30 @@ impl Budget for SeatBudget<'_> {
         if info.estimate.is_some() {
             self.info.estimate = info.estimate;
         }
+    }
+
+    /// The move's clock of CPU time, when it has one.
+    fn allotted(&self) -> Option<Duration> {
+        self.cpu.clock()
+    }
+}
+
+impl crate::protocol::outside::PipeBudget for SeatBudget<'_> {
+    /// An outside brain thinks in its own process: the seat sleeps until
+    /// the scheduler's poll finds its pipe readable (or the deadline), and
+    /// every other task runs meanwhile.
+    fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {
+        self.end_slice();
+        self.publish(false);
+        self.ctx
+            .suspend(Suspend::Wait(Event::Readable(fd), Some(deadline)));
+        self.cpu.restart();
+        let app = self.app.borrow();
+        !app.quit
+            && app
+                .games
+                .get(self.seat.game)
+                .is_some_and(|g| g.generation == self.seat.generation)
     }
 }
 

@@ -281,6 +281,9 @@ impl Budget for MoveClock {
     fn allotted(&self) -> Option<Duration> {
         self.allot
     }
+}
+
+impl crate::protocol::outside::PipeBudget for MoveClock {
     /// Waits on a brain's pipe in short slices, so that a stop asked for
     /// ends the wait at once.
     fn wait_readable(&mut self, fd: std::os::fd::RawFd, deadline: Instant) -> bool {

@@ -18,11 +18,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::rl::SharedTable;
-use crate::ai::{
-    Budget, BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with, make_learned_negamax,
-};
+use crate::ai::{BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with, make_learned_negamax};
 use crate::game::{Cell, GameRecord, Player, Position, Rules};
-use crate::protocol::outside::{BRAIN_THINK, BrainCommand, BrainSettings, OutsideBrain};
+use crate::protocol::outside::{
+    BRAIN_THINK, BrainCommand, BrainSettings, OutsideBrain, PipeBudget,
+};
 use crate::text::shown;
 
 /// One participant.
@@ -469,7 +469,7 @@ pub enum SeatEngine {
 impl SeatEngine {
     /// Its move in `pos`; `Err(reason)` when an outside brain crashed,
     /// cheated or ran out of time, and so forfeits the game.
-    pub fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Result<Cell, String> {
+    pub fn choose(&mut self, pos: &Position, budget: &mut dyn PipeBudget) -> Result<Cell, String> {
         match self {
             SeatEngine::BuiltIn(engine) => Ok(engine.choose(pos, budget)),
             SeatEngine::Outside(brain) => brain.choose(pos, budget),
