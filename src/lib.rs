@@ -1,8 +1,10 @@
 //! kxo-tui: several tic-tac-toe games between computer players, each player
 //! a stackful coroutine, drawn live in the terminal.
 //!
-//! - [`game`]: rules, bitboards, win masks, symmetry, records.
-//! - [`ai`]: engines behind one trait.
+//! - [`game`]: rules, bitboards, win masks, symmetry, records, and
+//! - [`ai`]: engines behind one trait: both from the engine crate
+//!   (`crates/kxo-engine`), which Cargo keeps free of the terminal, the
+//!   scheduler, the protocol and the command line.
 //! - [`app`]: the live screen's state, changed only through its methods.
 //! - `input`: terminal events to actions, through one key map.
 //! - [`tasks`]: the scheduler and the coroutines that play, read keys and draw.
@@ -22,13 +24,13 @@
 // from the crate root reaches is a warning.
 #![warn(unreachable_pub)]
 
-pub mod ai;
+pub use kxo_engine::ai;
 pub mod app;
 pub mod cli;
 mod cpu;
 pub mod elo;
 pub mod error;
-pub mod game;
+pub use kxo_engine::game;
 pub mod gate;
 pub mod headless;
 mod input;
@@ -40,6 +42,6 @@ pub mod screen;
 pub mod signals;
 pub mod tasks;
 mod terminal;
-pub mod text;
+pub use kxo_engine::text;
 pub mod tournament;
 pub mod ui;

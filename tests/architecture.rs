@@ -34,6 +34,16 @@ fn sources(dir: &str) -> Vec<(String, String)> {
     out
 }
 
+/// Where the workspace's crates keep their sources: the program, and the
+/// engine crate (rules and engines) under it.
+const SOURCE_ROOTS: [&str; 2] = ["src", ENGINE_SRC];
+const ENGINE_SRC: &str = "crates/kxo-engine/src";
+
+/// Every `.rs` file of every crate of the workspace, with its text.
+fn every_source() -> Vec<(String, String)> {
+    SOURCE_ROOTS.iter().flat_map(|root| sources(root)).collect()
+}
+
 /// The code of a file without its comments (doc comments name other layers).
 fn code(text: &str) -> String {
     text.lines()
@@ -141,17 +151,67 @@ fn the_app_state_imports_no_terminal_ui_input_or_scheduler() {
 
 #[test]
 fn engines_and_rules_know_nothing_of_the_screen() {
-    for dir in ["src/ai", "src/game"] {
-        assert_no_imports(
-            dir,
-            &[
-                "crossterm",
-                "ratatui",
-                "crate::app",
-                "crate::ui",
-                "crate::tasks",
-                "crate::input",
-            ],
+    assert_no_imports(
+        ENGINE_SRC,
+        &[
+            "crossterm",
+            "ratatui",
+            "corosensei",
+            "clap",
+            "libc",
+            "kxo_tui",
+        ],
+    );
+}
+
+/// Cargo keeps the engine crate apart: nothing of the terminal, the
+/// scheduler, the protocol's processes or the command line is among its
+/// dependencies, however deep (`cargo tree`), so a wrong import does not
+/// compile.
+#[test]
+fn the_engine_crate_depends_on_no_terminal_scheduler_or_command_line() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "tree",
+            "-p",
+            "kxo-engine",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+        ])
+        .args(["--offline", "--manifest-path"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        .output()
+        .expect("cargo tree runs");
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let crates: BTreeSet<&str> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    // The reading itself works: the crate and its random numbers are there.
+    assert!(
+        crates.contains("kxo-engine") && crates.contains("rand"),
+        "{tree}"
+    );
+    for forbidden in [
+        "ratatui",
+        "crossterm",
+        "corosensei",
+        "clap",
+        "libc",
+        "signal-hook",
+        "anyhow",
+    ] {
+        assert!(
+            !crates.contains(forbidden),
+            "kxo-engine depends on {forbidden}:\n{tree}"
         );
     }
 }
@@ -176,30 +236,42 @@ const LAYERS: &[&[&str]] = &[
     &["terminal", "screen"],
 ];
 
-/// Where `module`'s source is: its folder or its file.
+/// Where `module`'s source is: its folder or its file, in the program or
+/// the engine crate.
 fn module_source(module: &str) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    if root.join(module).is_dir() {
-        format!("src/{module}")
-    } else {
-        format!("src/{module}.rs")
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for root in SOURCE_ROOTS {
+        if base.join(root).join(module).is_dir() {
+            return format!("{root}/{module}");
+        }
+        if base.join(root).join(format!("{module}.rs")).is_file() {
+            return format!("{root}/{module}.rs");
+        }
     }
+    panic!("no source for module {module}")
 }
 
 #[test]
 fn the_layers_import_only_downward() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    // Every module of the crate has its layer, so a new one must be placed.
+    // Every module of every crate has its layer, so a new one must be
+    // placed (the engine crate's `game`, `ai`, `text` and `cpu` are the
+    // program's too, re-exported).
     let listed: BTreeSet<&str> = LAYERS.iter().flat_map(|l| l.iter().copied()).collect();
-    for entry in fs::read_dir(&root).expect("src") {
-        let name = entry
-            .expect("entry")
-            .file_name()
-            .to_string_lossy()
-            .into_owned();
-        let module = name.trim_end_matches(".rs");
-        if !["lib", "main"].contains(&module) {
-            assert!(listed.contains(module), "src/{name} has no layer in LAYERS");
+    for root in SOURCE_ROOTS {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(root);
+        for entry in fs::read_dir(&dir).expect("src") {
+            let name = entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            let module = name.trim_end_matches(".rs");
+            if !["lib", "main"].contains(&module) {
+                assert!(
+                    listed.contains(module),
+                    "{root}/{name} has no layer in LAYERS"
+                );
+            }
         }
     }
     for (floor, layer) in LAYERS.iter().enumerate() {
@@ -373,7 +445,7 @@ fn module_of(path: &str) -> String {
 #[test]
 fn no_module_imports_itself_round_a_circle() {
     use std::collections::{BTreeMap, BTreeSet};
-    let files: Vec<(String, String)> = sources("src")
+    let files: Vec<(String, String)> = every_source()
         .into_iter()
         .filter(|(p, _)| !p.ends_with("/main.rs"))
         .collect();
@@ -474,7 +546,7 @@ fn files_and_functions_stay_a_readable_size() {
     // its cut-offs in one place.
     let kernels = ["src/ai/negamax.rs", "src/ai/solver/search.rs"];
     let mut too_long = Vec::new();
-    for (path, text) in sources("src") {
+    for (path, text) in every_source() {
         let lines = text.lines().count();
         if lines > 800 {
             too_long.push(format!("{path}: {lines} lines"));
@@ -537,7 +609,7 @@ fn files_are_opened_only_through_the_gate() {
     assert_eq!(stray_file_access("std::fs::write(p, b)"), ["fs::write"]);
     assert!(stray_file_access("StateFile::open(p)").is_empty());
     let mut strays = Vec::new();
-    for (path, text) in sources("src") {
+    for (path, text) in every_source() {
         if path.contains("/src/gate/") {
             continue;
         }
@@ -557,7 +629,7 @@ fn files_are_opened_only_through_the_gate() {
 #[test]
 fn standard_output_is_written_only_through_out() {
     let mut strays = Vec::new();
-    for (path, text) in sources("src") {
+    for (path, text) in every_source() {
         if path.ends_with("/src/out.rs") {
             continue;
         }
