@@ -291,6 +291,31 @@ fn info_rule_1_plays_exactly_five() {
     }
 }
 
+/// A rule sent mid-game that would have ended the game already (a six on
+/// the board, told free-style) is refused and the game goes on as it was.
+#[test]
+fn a_rule_that_would_have_ended_the_game_is_refused() {
+    let mut b = Brain::start(&["--engine", "negamax", "--think-ms", "50"]);
+    b.send("INFO rule 1");
+    assert_eq!(b.ask("START 15"), "OK");
+    // Its stones on row 7 in play order: 1-3, then 5 and 6, then 4 fills
+    // the gap: six, never five.
+    b.send("BOARD");
+    for (i, x) in [1, 2, 3, 5, 6, 4].into_iter().enumerate() {
+        b.send(&format!("{x},7,1"));
+        b.send(&format!("{},0,2", 2 * i));
+    }
+    let reply = b.ask("DONE");
+    xy(&reply);
+    let refused = b.ask("INFO rule 0");
+    assert!(
+        refused.starts_with("ERROR") && refused.contains("goes on under standard"),
+        "{refused}"
+    );
+    // Still the same game, under the standard rule.
+    xy(&b.ask("TURN 14,14"));
+}
+
 #[test]
 fn end_and_end_of_input_stop_it_promptly_even_mid_search() {
     let mut b = Brain::start(&["--engine", "mcts", "--think-ms", "30000"]);

@@ -290,8 +290,16 @@ impl Brain {
     /// A new game of `rules`; an `ERROR` line when its engine cannot be
     /// made (`--eval learned` without a model of the board).
     fn new_game(&mut self, rules: Rules) -> Result<(), String> {
-        let limit = ThinkLimit::Millis(self.options.think_ms);
         let seed = self.options.seed ^ (self.games + 1);
+        self.install_engine(rules, seed)?;
+        self.moves.clear();
+        self.games += 1;
+        Ok(())
+    }
+
+    /// An engine of `rules` seeded with `seed`, and `rules` for the game.
+    fn install_engine(&mut self, rules: Rules, seed: u64) -> Result<(), String> {
+        let limit = ThinkLimit::Millis(self.options.think_ms);
         let mut engine = if self.options.learned_eval {
             make_learned_negamax(rules, limit, seed, learned_values(rules)?)
         } else {
@@ -301,29 +309,29 @@ impl Brain {
         engine.set_memory_limit(self.memory());
         self.engine = Some(engine);
         self.rules = Some(rules);
-        self.moves.clear();
-        self.games += 1;
         Ok(())
     }
 
     /// Plays `rule` from now on: a game already set up keeps its moves
-    /// and gets an engine that knows the rule.
+    /// and gets an engine that knows the rule (the same game's seed). A
+    /// game the new rule would have ended already keeps the old rule.
     fn set_rule(&mut self, rule: Rule) -> Option<String> {
-        self.limits.rule = rule;
-        let rules = self.rules?;
-        if rules.rule() == rule {
+        let Some(rules) = self.rules.filter(|r| r.rule() != rule) else {
+            self.limits.rule = rule;
             return None;
+        };
+        let next = rules.with_rule(rule);
+        if Position::from_moves(next, &self.moves).is_err() {
+            return Some(format!(
+                "ERROR the game so far is decided under rule {}: it goes on under {}",
+                rule.name(),
+                rules.rule().name()
+            ));
         }
-        let moves = std::mem::take(&mut self.moves);
-        if let Err(e) = self.new_game(rules.with_rule(rule)) {
+        if let Err(e) = self.install_engine(next, self.options.seed ^ self.games) {
             return Some(e);
         }
-        // The same game, not a new one.
-        self.games -= 1;
-        match Position::from_moves(rules.with_rule(rule), &moves) {
-            Ok(_) => self.moves = moves,
-            Err(_) => return Some("ERROR that board is decided under the new rule".into()),
-        }
+        self.limits.rule = rule;
         None
     }
 
