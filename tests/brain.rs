@@ -8,6 +8,30 @@ use std::time::{Duration, Instant};
 
 const T: Duration = Duration::from_secs(10);
 
+/// The test that times replies against `timeout_turn` runs with no other
+/// brain of this file thinking beside it (two cores): it holds this lock
+/// for writing, and a test thread that starts a brain holds it for
+/// reading until the test ends.
+static CPU: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+thread_local! {
+    static SHARING: std::cell::RefCell<Option<std::sync::RwLockReadGuard<'static, ()>>> =
+        const { std::cell::RefCell::new(None) };
+    static ALONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Takes this test's share of the CPU lock, once per test thread.
+fn share_the_cpu() {
+    if ALONE.get() {
+        return;
+    }
+    SHARING.with_borrow_mut(|held| {
+        if held.is_none() {
+            *held = Some(CPU.read().unwrap_or_else(|e| e.into_inner()));
+        }
+    });
+}
+
 struct Brain {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -23,6 +47,7 @@ impl Brain {
 
     /// A brain whose data folder (where models live) is `data`.
     fn start_in(args: &[&str], data: &std::path::Path) -> Brain {
+        share_the_cpu();
         let mut child = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
             .arg("brain")
             .args(args)
@@ -459,6 +484,9 @@ fn tactical_positions(
 
 #[test]
 fn replies_come_within_timeout_turn_down_to_50_ms() {
+    // Alone: no other test's brain thinks meanwhile.
+    let _alone = CPU.write().unwrap_or_else(|e| e.into_inner());
+    ALONE.set(true);
     // The threat searches too must watch the clock: every reply, over
     // many tactical positions of 15x15 and 20x20, within the manager's
     // limit (the brain aims at 90% of it less 30 ms).
