@@ -29,6 +29,7 @@ pub mod app;
 pub mod cli;
 mod cpu;
 pub mod elo;
+pub mod engines;
 pub mod error;
 pub use kxo_engine::game;
 pub mod gate;

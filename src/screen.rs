@@ -24,7 +24,7 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
     let mut config = args.config(crate::ui::palette::ColorMode::detect(), fault_game)?;
     if let Some(plan) = config.tournament.as_mut().and_then(Rc::get_mut) {
         let model = args.model.clone();
-        crate::tournament::spec::use_learned_evals(&mut plan.specs, config.rules, model)?;
+        crate::engines::use_learned_evals(&mut plan.specs, config.rules, model)?;
     }
     if let Some(offered) = config.setup.as_mut() {
         *offered = remembered_choice(*offered);
@@ -97,9 +97,10 @@ fn open_learner(
     let rules = config.rules;
     // The show seats no learner; random pairs may.
     let rl_may_play = config.show.is_none()
-        && [&config.o, &config.x]
-            .iter()
-            .any(|k| k.as_ref().is_none_or(|k| k.kind() == EngineKind::Rl));
+        && [&config.o, &config.x].iter().any(|k| {
+            k.as_ref()
+                .is_none_or(|k| k.kind() == EngineKind::BuiltIn(crate::ai::BuiltIn::Rl))
+        });
     if !rl_may_play {
         return Ok((None, None));
     }

@@ -226,6 +226,7 @@ const LAYERS: &[&[&str]] = &[
     &["ai"],
     &["model"],
     &["protocol"],
+    &["engines"],
     &["tournament"],
     &["app"],
     &["ui"],

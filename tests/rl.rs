@@ -8,9 +8,10 @@ use std::sync::atomic::AtomicBool;
 use kxo_tui::ai::accuracy::{self, Judge};
 use kxo_tui::ai::rl::{Init, RlPlayer, SharedTable, ValueTable};
 use kxo_tui::ai::{BuiltIn, Negamax, Value};
+use kxo_tui::engines::EngineSpec;
 use kxo_tui::game::{Outcome, Player, Position, Rules};
 use kxo_tui::headless::train::{DEFAULT_EPISODES, evaluate_as, train};
-use kxo_tui::tournament::{self, Clocks, EngineSpec, Format, Openings, Settings};
+use kxo_tui::tournament::{self, Clocks, Format, Openings, Settings};
 
 fn table(rules: Rules, init: Init) -> SharedTable {
     Rc::new(RefCell::new(ValueTable::with_init(rules, init)))
@@ -188,7 +189,7 @@ fn two_learning_seats_share_one_table_and_learn_each_game_once() {
         rule: kxo_tui::game::Rule::Freestyle,
         engines: specs
             .iter()
-            .map(|s| tournament::spec::SpecText {
+            .map(|s| kxo_tui::engines::SpecText {
                 name: s.name.clone(),
                 spec: s.spec_text(),
             })

@@ -275,7 +275,7 @@ fn thinking_app(color: ColorMode) -> App {
         0,
         Thinking {
             side: kxo_tui::game::Player::O,
-            engine: EngineKind::Mcts,
+            engine: EngineKind::BuiltIn(kxo_tui::ai::BuiltIn::Mcts),
             used: Duration::from_millis(55),
             clock: Some(Duration::from_millis(100)),
             info: SearchInfo {

@@ -54,28 +54,19 @@ pub struct Leaderboard {
 impl Leaderboard {
     /// Counts a finished game between `engines` (O's, X's).
     pub fn record(&mut self, engines: [EngineKind; 2], outcome: Outcome) {
-        let index = |k: EngineKind| EngineKind::ALL.iter().position(|&e| e == k);
-        if let (Some(o), Some(x)) = (index(engines[0]), index(engines[1])) {
-            let column = match outcome {
-                Outcome::Win(Player::O) => 0,
-                Outcome::Win(Player::X) => 2,
-                _ => 1,
-            };
-            self.results[o][x][column] += 1;
-        }
+        let column = match outcome {
+            Outcome::Win(Player::O) => 0,
+            Outcome::Win(Player::X) => 2,
+            _ => 1,
+        };
+        self.results[engines[0].index()][engines[1].index()][column] += 1;
         for side in [Player::O, Player::X] {
             let score = match outcome {
                 Outcome::Win(p) if p == side => 1.0,
                 Outcome::Win(_) => 0.0,
                 _ => 0.5,
             };
-            let Some(i) = EngineKind::ALL
-                .iter()
-                .position(|&k| k == engines[side.index()])
-            else {
-                continue;
-            };
-            self.records[i][side.index()].add(score);
+            self.records[engines[side.index()].index()][side.index()].add(score);
         }
     }
 
@@ -128,7 +119,10 @@ mod tests {
     #[test]
     fn games_count_for_both_seats_by_side() {
         let mut b = Leaderboard::default();
-        let (m, r) = (EngineKind::Mcts, EngineKind::Random);
+        let (m, r) = (
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Random),
+        );
         b.record([m, r], Outcome::Win(Player::O));
         b.record([r, m], Outcome::Win(Player::X));
         b.record([m, r], Outcome::Draw);

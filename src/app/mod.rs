@@ -32,8 +32,8 @@ use load::LoadSnapshot;
 use rate::MoveRate;
 
 use crate::ai::{EngineKind, ThinkLimit};
+use crate::engines::SpecEngine;
 use crate::game::{Cell, Outcome, Player, Rules};
-use crate::tournament::SpecEngine;
 
 /// How long a finished game stays on screen before it restarts, unless
 /// `--hold` says otherwise.
@@ -355,9 +355,9 @@ impl App {
             (None, None) => {
                 let other = any();
                 if self.rng.random_bool(0.5) {
-                    [EngineKind::Mcts, other]
+                    [EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts), other]
                 } else {
-                    [other, EngineKind::Mcts]
+                    [other, EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts)]
                 }
             }
         }
@@ -691,12 +691,10 @@ impl App {
 
     /// Adds a seat's work to its engine's totals.
     pub fn account_work(&mut self, kind: EngineKind, cpu: Duration, work: u64, moved: bool) {
-        if let Some(i) = EngineKind::ALL.iter().position(|&k| k == kind) {
-            let w = &mut self.engine_work[i];
-            w.cpu += cpu;
-            w.work += work;
-            w.moves += u64::from(moved);
-        }
+        let w = &mut self.engine_work[kind.index()];
+        w.cpu += cpu;
+        w.work += work;
+        w.moves += u64::from(moved);
     }
 
     /// Applies one action from the person; returns what the tasks must do.

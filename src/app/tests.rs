@@ -45,7 +45,10 @@ fn fixed_engines_stay_fixed_and_others_vary() {
     let mut o_kinds = std::collections::HashSet::new();
     for _ in 0..30 {
         a.restart_game(0, Instant::now());
-        assert_eq!(a.games[0].engines[1], EngineKind::Random);
+        assert_eq!(
+            a.games[0].engines[1],
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Random)
+        );
         o_kinds.insert(a.games[0].engines[0]);
     }
     assert_eq!(o_kinds.len(), EngineKind::playable().len());
@@ -58,7 +61,10 @@ fn free_pairs_always_have_an_mcts_seat_and_vary() {
     for _ in 0..200 {
         a.restart_game(0, Instant::now());
         let e = a.games[0].engines;
-        assert!(e.contains(&EngineKind::Mcts), "{e:?}");
+        assert!(
+            e.contains(&EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts)),
+            "{e:?}"
+        );
         pairs.insert(e);
     }
     // MCTS against each of the four, on either side.
@@ -115,7 +121,7 @@ fn thinking_shows_until_the_move_and_never_for_a_stale_game() {
     let now = Instant::now();
     let thinking = Thinking {
         side: Player::O,
-        engine: EngineKind::Mcts,
+        engine: EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
         used: Duration::from_millis(40),
         clock: Some(Duration::from_millis(100)),
         info: SearchInfo::default(),
@@ -183,7 +189,8 @@ fn big_boards_start_every_game_from_its_own_opening() {
 
 #[test]
 fn a_tournament_plays_its_games_in_order_and_reports_them() {
-    use crate::tournament::{EngineSpec, Format, Openings, Plan, Settings};
+    use crate::engines::EngineSpec;
+    use crate::tournament::{Format, Openings, Plan, Settings};
     let specs = vec![
         EngineSpec::parse("alpha=random").unwrap(),
         EngineSpec::parse("beta=negamax").unwrap(),
@@ -219,7 +226,10 @@ fn a_tournament_plays_its_games_in_order_and_reports_them() {
     assert_eq!(a.games[1].labels, ["beta", "alpha"]);
     assert_eq!(
         a.games[0].engines,
-        [EngineKind::Random, EngineKind::Negamax]
+        [
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Random),
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Negamax)
+        ]
     );
     for round in 0..2 {
         for index in 0..2 {

@@ -17,7 +17,7 @@ pub struct ArenaArgs {
     /// random, rl) or 'brain:PATH [ARGS]'. Instead of --o and --x.
     #[arg(long = "engine", value_name = "NAME=SPEC", value_parser = parse_engine_spec,
           conflicts_with_all = ["o", "x"])]
-    pub engines: Vec<crate::tournament::EngineSpec>,
+    pub engines: Vec<crate::engines::EngineSpec>,
     /// Who plays whom with several engines: every pair (round-robin) or
     /// the first engine against each of the others (gauntlet).
     #[arg(long, value_name = "FORMAT", default_value = "round-robin")]
@@ -140,7 +140,7 @@ pub struct MergeArgs {
 }
 
 fn parse_tc(s: &str) -> Result<(u64, u64), String> {
-    crate::tournament::spec::parse_tc(s)
+    crate::engines::parse_tc(s)
 }
 
 fn parse_sprt(s: &str) -> Result<crate::tournament::Sprt, String> {

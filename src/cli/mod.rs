@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::ai::{BuiltIn, EngineKind, ThinkLimit};
+use crate::engines::SpecEngine;
 use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
 use crate::protocol::outside::BrainCommand;
-use crate::tournament::SpecEngine;
 
 mod arena;
 pub use arena::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder};
@@ -91,7 +91,7 @@ pub struct LiveArgs {
     /// ranking and crosstable.
     #[arg(long = "engine", value_name = "NAME=SPEC", value_parser = parse_engine_spec,
           conflicts_with_all = ["o", "x", "human"])]
-    pub engines: Vec<crate::tournament::EngineSpec>,
+    pub engines: Vec<crate::engines::EngineSpec>,
     /// With --engine: round-robin or gauntlet.
     #[arg(
         long,
@@ -122,7 +122,7 @@ impl LiveArgs {
         if self.engines.is_empty() {
             return Ok(None);
         }
-        crate::tournament::spec::check_names(&self.engines).map_err(InputError)?;
+        crate::engines::check_names(&self.engines).map_err(InputError)?;
         let openings = match &self.openings {
             Some(arg) => Openings::from_arg(arg, rules).map_err(InputError)?,
             None => Openings::default_for(rules),
@@ -247,7 +247,7 @@ impl LiveArgs {
                 .into_iter()
                 .flatten()
                 .chain(self.engines.iter().map(|e| &e.engine))
-                .any(|e| e.kind() == EngineKind::Rl)
+                .any(|e| e.kind() == EngineKind::BuiltIn(BuiltIn::Rl))
     }
 }
 
@@ -569,8 +569,8 @@ fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     }
 }
 
-pub(crate) fn parse_engine_spec(s: &str) -> Result<crate::tournament::EngineSpec, String> {
-    crate::tournament::EngineSpec::parse(s)
+pub(crate) fn parse_engine_spec(s: &str) -> Result<crate::engines::EngineSpec, String> {
+    crate::engines::EngineSpec::parse(s)
 }
 
 fn parse_engine(s: &str) -> Result<BuiltIn, String> {

@@ -4,10 +4,8 @@
 
 use crate::ai::{BuiltIn, EngineKind};
 use crate::cli::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder, SeatArg};
-use crate::tournament::{
-    self, Clocks, Ended, EngineSpec, Openings, Report, Settings, SpecEngine, opening::ListUse,
-    state,
-};
+use crate::engines::{EngineSpec, SpecEngine};
+use crate::tournament::{self, Clocks, Ended, Openings, Report, Settings, opening::ListUse, state};
 
 /// The engines the flags name: `--engine`s, or `--o` and `--x`.
 fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
@@ -27,7 +25,7 @@ fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
     } else {
         args.engines.clone()
     };
-    tournament::spec::check_names(&engines).map_err(super::InputError)?;
+    crate::engines::check_names(&engines).map_err(super::InputError)?;
     Ok(engines)
 }
 
@@ -67,7 +65,7 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode>
     }
     let rules = args.rules.rules()?;
     let mut specs = engines(&args)?;
-    crate::tournament::spec::use_learned_evals(&mut specs, rules, args.model.clone())?;
+    crate::engines::use_learned_evals(&mut specs, rules, args.model.clone())?;
     let kinds: Vec<EngineKind> = specs.iter().map(|s| s.kind()).collect();
     if args.sprt.is_some() && (specs.len() != 2 || !paired(&args)) {
         return Err(super::InputError(
@@ -324,7 +322,7 @@ fn open_learner(
     rules: crate::game::Rules,
     kinds: &[EngineKind],
 ) -> anyhow::Result<Option<crate::model::Model>> {
-    if !kinds.contains(&EngineKind::Rl) {
+    if !kinds.contains(&EngineKind::BuiltIn(BuiltIn::Rl)) {
         return Ok(None);
     }
     let init = crate::ai::rl::Init::for_new_model(rules, crate::ai::rl::Init::Heuristic);

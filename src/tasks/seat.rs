@@ -11,8 +11,8 @@ use super::effects::post_all;
 use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
 use crate::ai::{Budget, EngineKind, SearchInfo};
 use crate::app::{App, GameStatus, Thinking};
+use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
 use crate::game::{Cell, Player, Position};
-use crate::tournament::{EngineSpec, SeatEngine, SpecEngine};
 
 /// How long a seat thinks before it gives the others a turn.
 #[cfg(test)]

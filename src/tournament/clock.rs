@@ -131,7 +131,7 @@ impl SideClock {
                 "a move took {} ms with {} ms left on its {} s clock, with {margin_text}",
                 spent.as_millis(),
                 allowed.as_millis() as i128 - self.used.as_millis() as i128,
-                super::spec::tc_text(base.as_millis() as u64, inc.as_millis() as u64)
+                crate::engines::tc_text(base.as_millis() as u64, inc.as_millis() as u64)
             ));
         }
         self.used += spent;

@@ -15,18 +15,17 @@ mod play;
 pub mod records;
 pub mod report;
 pub mod schedule;
-pub mod spec;
 pub mod state;
 pub mod stats;
 pub mod tally;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engines::EngineSpec;
 pub use opening::{Opening, Openings};
 pub use play::{Clocks, Ended, run};
 pub use report::Report;
 pub use schedule::{Schedule, Shard, Slot, pairings};
-pub use spec::{EngineSpec, SeatEngine, SpecEngine};
 pub use stats::{Pentanomial, Sprt, Verdict};
 pub use tally::Tally;
 
@@ -78,7 +77,7 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Rule::is_freestyle")]
     pub rule: Rule,
     /// The engines, `NAME=SPEC` as given.
-    pub engines: Vec<spec::SpecText>,
+    pub engines: Vec<crate::engines::SpecText>,
     pub format: Format,
     /// Games per pairing of two engines.
     pub games: u32,
@@ -297,7 +296,7 @@ impl Settings {
             goal: 3,
             rule: Rule::Freestyle,
             engines: ["a", "b"]
-                .map(|name| spec::SpecText {
+                .map(|name| crate::engines::SpecText {
                     name: name.into(),
                     spec: "random".into(),
                 })
@@ -332,7 +331,7 @@ mod tests {
             ("games", |s| s.games = u32::MAX),
             ("too many", |s| {
                 s.engines = (0..MAX_ENGINES + 1)
-                    .map(|i| spec::SpecText {
+                    .map(|i| crate::engines::SpecText {
                         name: format!("e{i}"),
                         spec: "random".into(),
                     })

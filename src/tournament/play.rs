@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use super::clock::SideClock;
 use super::tally::DoneSet;
 use super::{
-    End, EngineSpec, GameResult, Openings, PlayedGame, Schedule, SeatEngine, Settings, Shard, Slot,
-    SpecEngine, Tally, seed_for,
+    End, GameResult, Openings, PlayedGame, Schedule, Settings, Shard, Slot, Tally, seed_for,
 };
 use crate::ai::rl::SharedTable;
 use crate::ai::{Budget, ThinkLimit};
+use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
 use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 use crate::protocol::outside::BRAIN_THINK;
 

@@ -170,7 +170,7 @@ impl Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::spec::SpecText;
+    use crate::engines::SpecText;
 
     fn settings(engines: usize, format: Format, games: u32, repeat: bool) -> Settings {
         Settings {

@@ -329,7 +329,7 @@ mod tests {
     #[test]
     fn info_lines_read_as_designed() {
         let mcts = thinking(
-            EngineKind::Mcts,
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
             SearchInfo {
                 work: 41_200,
                 best: Some(Cell::parse("B2", 4).unwrap()),
@@ -339,7 +339,7 @@ mod tests {
         );
         assert_eq!(info_line(&mcts, 4), "MCTS 41k it·B2 62%");
         let nega = thinking(
-            EngineKind::Negamax,
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Negamax),
             SearchInfo {
                 work: 900,
                 depth: Some(7),
@@ -353,7 +353,7 @@ mod tests {
         // A win by threats says which.
         let h8 = Cell::parse("H8", 15).unwrap().index();
         let vcf = thinking(
-            EngineKind::Negamax,
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Negamax),
             SearchInfo {
                 best: Some(Cell::from_index(h8)),
                 estimate: Some(Estimate::Value(Value::Win { plies: 7 })),
@@ -367,7 +367,10 @@ mod tests {
 
     #[test]
     fn the_clock_bar_fills_with_the_time_used() {
-        let t = thinking(EngineKind::Mcts, SearchInfo::default());
+        let t = thinking(
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
+            SearchInfo::default(),
+        );
         let (bar, figures) = clock_bar(&t, 10);
         assert_eq!(bar.chars().count(), 10);
         assert_eq!(bar, "█████▌░░░░");

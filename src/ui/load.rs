@@ -76,10 +76,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     out.push(Line::from(""));
     out.push(Line::from(Span::styled("engine  cpu %  speed", bold)));
     for (kind, e) in EngineKind::ALL.iter().zip(&load.engines) {
-        let unit = match kind {
-            EngineKind::Mcts => "it/s",
-            _ => "nodes/s",
-        };
+        let unit = kind.work_unit();
         let speed = if e.work_per_cpu_second > 0.0 {
             format!("{} {unit}", si(e.work_per_cpu_second))
         } else {

@@ -7,6 +7,7 @@
 pub mod accuracy;
 pub mod big;
 pub mod games;
+mod kinds;
 mod mcts;
 mod negamax;
 pub mod ntuple;
@@ -17,10 +18,9 @@ pub mod rl;
 mod score;
 pub mod solver;
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
+pub use kinds::{BuiltIn, EngineKind, Entry, Recipe};
 pub use mcts::Mcts;
 pub use negamax::{Analysis, Negamax};
 pub use random::RandomPlayer;
@@ -172,132 +172,6 @@ pub trait Engine {
     fn set_memory_limit(&mut self, _bytes: usize) {}
 }
 
-/// The engines built into kxo-tui: what [`make_engine`] can make.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BuiltIn {
-    Random,
-    Negamax,
-    Mcts,
-    /// The learning player (see [`rl`]).
-    Rl,
-}
-
-impl BuiltIn {
-    /// The kind the screen and the statistics count it as.
-    pub fn kind(self) -> EngineKind {
-        match self {
-            BuiltIn::Random => EngineKind::Random,
-            BuiltIn::Negamax => EngineKind::Negamax,
-            BuiltIn::Mcts => EngineKind::Mcts,
-            BuiltIn::Rl => EngineKind::Rl,
-        }
-    }
-}
-
-impl fmt::Display for BuiltIn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.kind().name())
-    }
-}
-
-impl FromStr for BuiltIn {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let kind: EngineKind = s.parse()?;
-        kind.built_in()
-            .ok_or_else(|| "an outside brain needs its program: brain:PATH [ARGS]".into())
-    }
-}
-
-/// The engines a user can name, as the screen and the statistics count
-/// them: the built-in ones and outside brains.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EngineKind {
-    Random,
-    Negamax,
-    Mcts,
-    /// The learning player (see [`rl`]).
-    Rl,
-    /// An outside program speaking the Gomoku AI protocol
-    /// (`brain:PATH [ARGS]`, see `protocol::outside`).
-    Brain,
-}
-
-impl EngineKind {
-    pub const COUNT: usize = 5;
-    pub const ALL: [EngineKind; EngineKind::COUNT] = [
-        EngineKind::Random,
-        EngineKind::Negamax,
-        EngineKind::Mcts,
-        EngineKind::Rl,
-        EngineKind::Brain,
-    ];
-
-    /// The built-in engine of this kind; `None` for an outside brain.
-    pub fn built_in(self) -> Option<BuiltIn> {
-        match self {
-            EngineKind::Random => Some(BuiltIn::Random),
-            EngineKind::Negamax => Some(BuiltIn::Negamax),
-            EngineKind::Mcts => Some(BuiltIn::Mcts),
-            EngineKind::Rl => Some(BuiltIn::Rl),
-            EngineKind::Brain => None,
-        }
-    }
-
-    /// Four-letter label for the screen: "MCTS", "NEGA", "RAND".
-    pub fn label(self) -> &'static str {
-        match self {
-            EngineKind::Random => "RAND",
-            EngineKind::Negamax => "NEGA",
-            EngineKind::Mcts => "MCTS",
-            EngineKind::Rl => "RL",
-            EngineKind::Brain => "BRAIN",
-        }
-    }
-
-    /// The built-in engines (the ones a random pairing picks from).
-    pub fn playable() -> Vec<EngineKind> {
-        EngineKind::ALL
-            .into_iter()
-            .filter(|&k| k != EngineKind::Brain)
-            .collect()
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineKind::Random => "random",
-            EngineKind::Negamax => "negamax",
-            EngineKind::Mcts => "mcts",
-            EngineKind::Rl => "rl",
-            EngineKind::Brain => "brain",
-        }
-    }
-}
-
-impl fmt::Display for EngineKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for EngineKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "random" | "rand" => Ok(EngineKind::Random),
-            "negamax" | "nega" => Ok(EngineKind::Negamax),
-            "mcts" | "uct" => Ok(EngineKind::Mcts),
-            "rl" | "td" => Ok(EngineKind::Rl),
-            "brain" => Err("an outside brain needs its program: brain:PATH [ARGS]".into()),
-            _ => Err(format!(
-                "unknown engine '{}': choose one of random, negamax, mcts, rl, \
-                 or brain:PATH [ARGS]",
-                crate::text::shown(s)
-            )),
-        }
-    }
-}
-
 /// How long an engine may think on each move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ThinkLimit {
@@ -321,10 +195,9 @@ pub fn make_engine(kind: BuiltIn, rules: Rules, limit: ThinkLimit, seed: u64) ->
 }
 
 /// As [`make_engine`]; a learning player uses (and learns into) `table`,
-/// or a fresh table of its own when there is none. Boards above 8x8 get
-/// the engines of [`big`].
-/// (Outside brains are made where their command is known:
-/// `tournament::EngineSpec::build`.)
+/// or a fresh table of its own when there is none. Each kind's factory is
+/// in its file of [`kinds`]. (Outside brains are made by the program,
+/// which knows their command.)
 pub fn make_engine_with(
     kind: BuiltIn,
     rules: Rules,
@@ -332,32 +205,12 @@ pub fn make_engine_with(
     seed: u64,
     table: Option<&rl::SharedTable>,
 ) -> Box<dyn Engine> {
-    if !rules.is_small() {
-        match kind {
-            BuiltIn::Negamax => {
-                let mut n = big::BigNegamax::new(rules).with_seed(seed);
-                if let ThinkLimit::Millis(ms) = limit {
-                    n.set_time_limit(Duration::from_millis(ms));
-                }
-                return Box::new(n);
-            }
-            BuiltIn::Mcts => return Box::new(big::BigMcts::new(rules, mcts_limit(limit), seed)),
-            BuiltIn::Rl => return Box::new(big::BigRl::new(rules, rl_table(rules, table), seed)),
-            BuiltIn::Random => {}
-        }
-    }
-    match kind {
-        BuiltIn::Rl => Box::new(rl::RlPlayer::new(rl_table(rules, table), seed)),
-        BuiltIn::Random => Box::new(RandomPlayer::new(seed)),
-        BuiltIn::Negamax => {
-            let mut n = Negamax::new(rules);
-            if let ThinkLimit::Millis(ms) = limit {
-                n.set_time_limit(Some(Duration::from_millis(ms)));
-            }
-            Box::new(n)
-        }
-        BuiltIn::Mcts => Box::new(Mcts::new(rules, mcts_limit(limit), seed)),
-    }
+    kind.make(&Recipe {
+        rules,
+        limit,
+        seed,
+        table,
+    })
 }
 
 /// Negamax above 8x8 evaluating with the learner's line patterns
@@ -377,14 +230,7 @@ pub fn make_learned_negamax(
     Box::new(n)
 }
 
-/// `table`, or a fresh one of `rules`.
-fn rl_table(rules: Rules, table: Option<&rl::SharedTable>) -> rl::SharedTable {
-    table
-        .cloned()
-        .unwrap_or_else(|| std::rc::Rc::new(std::cell::RefCell::new(rl::ValueTable::new(rules))))
-}
-
-fn mcts_limit(limit: ThinkLimit) -> mcts::Limit {
+pub(crate) fn mcts_limit(limit: ThinkLimit) -> mcts::Limit {
     match limit {
         ThinkLimit::Default { mcts_iterations } => mcts::Limit::Iterations(mcts_iterations),
         ThinkLimit::Millis(ms) => mcts::Limit::Time(Duration::from_millis(ms)),

@@ -1,3 +1,6 @@
+//! The engines a run can seat, and the one factory that builds them:
+//! built-in kinds (`ai::BuiltIn`) and outside brains, from a spec.
+//!
 //! `--engine NAME=SPEC`: a named participant of a tournament.
 //!
 //! SPEC is a built-in engine with options (`mcts`, `mcts:think-ms=300`,
@@ -564,7 +567,7 @@ mod tests {
         let s = EngineSpec::parse("fast=mcts:think-ms=300").unwrap();
         assert_eq!(
             (s.name.as_str(), s.kind(), s.think_ms),
-            ("fast", EngineKind::Mcts, Some(300))
+            ("fast", EngineKind::BuiltIn(BuiltIn::Mcts), Some(300))
         );
         assert_eq!(s.limit(ThinkLimit::Millis(5)), ThinkLimit::Millis(300));
         assert_eq!(s.spec_text(), "mcts:think-ms=300");
