@@ -107,10 +107,10 @@ fn main() {
         started: Instant::now(),
     };
     let hook_probe = probe.clone();
-    let hook = Box::new(move |app: &kxo_tui::app::App| {
+    let hook = Box::new(move |app: &kxo_tui::app::App, _: &kxo_tui::ui::Chrome| {
         let mut p = hook_probe.borrow_mut();
         if let Some((sent, tab)) = p.pending
-            && app.tab == tab
+            && app.tab() == tab
         {
             p.latencies.push(sent.elapsed());
             p.pending = None;

@@ -9,9 +9,10 @@ use std::time::Instant;
 
 use corosensei::{Coroutine, CoroutineResult};
 use criterion::{Criterion, criterion_group, criterion_main};
-use kxo_tui::app::{App, LiveConfig};
+use kxo_tui::app::{App, LiveConfig, Message};
 use kxo_tui::game::Cell;
 use kxo_tui::tasks::{Scheduler, Suspend, TaskRole};
+use kxo_tui::ui::Chrome;
 use kxo_tui::ui::palette::ColorMode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -74,7 +75,13 @@ fn frame(c: &mut Criterion) {
     let mut app = App::new(config, now);
     for g in 0..9 {
         for i in 0..(g % 6 + 2) {
-            app.apply_move(g, 0, Cell::new(((i * 5 + g) % 16) as u16), now);
+            let cell = Cell::new(((i * 5 + g) % 16) as u16);
+            let moved = Message::Moved {
+                game: g,
+                generation: 0,
+                cell,
+            };
+            app.update(moved, now);
         }
     }
     let mut group = c.benchmark_group("frame");
@@ -85,7 +92,7 @@ fn frame(c: &mut Criterion) {
                 // Force a full redraw: a diff against an unchanged buffer would be free.
                 terminal.clear().expect("clear");
                 terminal
-                    .draw(|f| kxo_tui::ui::draw(f, &app))
+                    .draw(|f| kxo_tui::ui::draw(f, &app, &Chrome::default()))
                     .map(|_| ())
                     .expect("draw")
             })

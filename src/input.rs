@@ -10,9 +10,9 @@ use ratatui::layout::Rect;
 use crate::app::keymap::{Key, lookup};
 use crate::app::{Action, App, Direction};
 
-/// The action a terminal event asks for, if any.
-pub(crate) fn action_for(app: &App, event: &Event) -> Option<Action> {
-    let (w, h) = app.screen;
+/// The action a terminal event asks for, if any, on a screen of
+/// `(columns, rows)` as last drawn (where a click lands).
+pub(crate) fn action_for(app: &App, (w, h): (u16, u16), event: &Event) -> Option<Action> {
     let screen = Rect::new(0, 0, w, h);
     match event {
         Event::Key(key) if key.kind != KeyEventKind::Release => {
@@ -21,7 +21,7 @@ pub(crate) fn action_for(app: &App, event: &Event) -> Option<Action> {
         Event::Mouse(mouse) => {
             let (x, y) = (mouse.column, mouse.row);
             match mouse.kind {
-                MouseEventKind::Down(MouseButton::Left) if app.human.is_some() => {
+                MouseEventKind::Down(MouseButton::Left) if app.human().is_some() => {
                     crate::ui::human::cell_at(app, screen, x, y).map(Action::Place)
                 }
                 MouseEventKind::Down(MouseButton::Left) => live_click(app, screen, x, y),
@@ -42,7 +42,7 @@ fn live_click(app: &App, screen: Rect, x: u16, y: u16) -> Option<Action> {
         return Some(Action::ShowTab(tab));
     }
     let view = crate::ui::grid_view(app, screen)?;
-    if app.zoomed {
+    if app.zoomed() {
         return view
             .grid
             .contains((x, y).into())
@@ -54,12 +54,12 @@ fn live_click(app: &App, screen: Rect, x: u16, y: u16) -> Option<Action> {
         .enumerate()
         .find(|(_, r)| r.contains((x, y).into()))?;
     let game = view.first + i;
-    Some(if game == app.selected {
+    Some(if game == app.selected() {
         Action::ToggleZoom
     } else {
         Action::Select {
             game,
-            page: app.page,
+            page: app.page(),
         }
     })
 }
@@ -67,7 +67,7 @@ fn live_click(app: &App, screen: Rect, x: u16, y: u16) -> Option<Action> {
 /// Turns the steps the key map names (next game, next page) into the game
 /// they reach on the current layout.
 fn resolve(app: &App, screen: Rect, action: Action) -> Option<Action> {
-    let games = app.games.len();
+    let games = app.games().len();
     let select = |game: usize, per_page: usize| Action::Select {
         game,
         page: game / per_page.max(1),
@@ -76,7 +76,7 @@ fn resolve(app: &App, screen: Rect, action: Action) -> Option<Action> {
         Action::SelectStep(direction) => {
             let view = crate::ui::grid_view(app, screen)?;
             let (per_page, columns) = (view.per_page, view.columns.max(1));
-            let s = app.selected;
+            let s = app.selected();
             let game = match direction {
                 Direction::Left => s.saturating_sub(1),
                 Direction::Right => (s + 1).min(games - 1),
@@ -89,7 +89,7 @@ fn resolve(app: &App, screen: Rect, action: Action) -> Option<Action> {
         Action::PageStep(step) => {
             let view = crate::ui::grid_view(app, screen)?;
             let pages = games.div_ceil(view.per_page.max(1));
-            let page = (app.page as i64 + step as i64).clamp(0, pages as i64 - 1) as usize;
+            let page = (app.page() as i64 + step as i64).clamp(0, pages as i64 - 1) as usize;
             Some(Action::Select {
                 game: page * view.per_page,
                 page,
@@ -110,10 +110,10 @@ pub(crate) fn column_key(app: &App, event: &Event) -> Option<char> {
     };
     let column = (c.to_ascii_uppercase() as u32).checked_sub('A' as u32)?;
     let is_command = !matches!(key_action(app, key), None | Some(Action::Type(_)));
-    (app.human.is_some()
+    (app.human().is_some()
         && c.is_ascii_alphabetic()
         && !key.modifiers.contains(KeyModifiers::CONTROL)
-        && column < app.config.rules.size() as u32
+        && column < app.config().rules.size() as u32
         && is_command)
         .then_some(c)
 }
@@ -135,7 +135,7 @@ fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
         KeyCode::Down => (Key::Down, None),
         _ => return None,
     };
-    lookup(k, ch, app.human.is_some(), app.typing())
+    lookup(k, ch, app.human().is_some(), app.typing())
 }
 
 #[cfg(test)]
@@ -151,7 +151,7 @@ mod tests {
     #[test]
     fn terminal_keys_become_actions() {
         let app = App::new(LiveConfig::default(), Instant::now());
-        let act = |e: Event| action_for(&app, &e);
+        let act = |e: Event| action_for(&app, (120, 40), &e);
         assert_eq!(
             act(key(KeyCode::Char('W'), KeyModifiers::SHIFT)),
             Some(Action::ShowTab(Tab::Load))
@@ -172,7 +172,7 @@ mod tests {
 #[cfg(test)]
 mod click_tests {
     use super::*;
-    use crate::app::LiveConfig;
+    use crate::app::{LiveConfig, Message};
     use crossterm::event::{MouseEvent, MouseEventKind};
     use std::time::Instant;
 
@@ -193,17 +193,27 @@ mod click_tests {
         };
         let now = Instant::now();
         let mut app = App::new(config, now);
-        app.screen = (120, 40);
+        let screen = (120, 40);
+        let input = |action| Message::Input {
+            action: Some(action),
+            column_key: None,
+        };
         let view = crate::ui::grid_view(&app, Rect::new(0, 0, 120, 40)).unwrap();
         let b = view.boxes[3];
         let (x, y) = (b.x + 3, b.y + 3);
-        let a = action_for(&app, &click(x, y)).unwrap();
+        let a = action_for(&app, screen, &click(x, y)).unwrap();
         assert_eq!(a, Action::Select { game: 3, page: 0 });
-        app.update(a, now);
-        assert_eq!(action_for(&app, &click(x, y)), Some(Action::ToggleZoom));
-        app.update(Action::ToggleZoom, now);
-        assert!(app.zoomed);
+        app.update(input(a), now);
+        assert_eq!(
+            action_for(&app, screen, &click(x, y)),
+            Some(Action::ToggleZoom)
+        );
+        app.update(input(Action::ToggleZoom), now);
+        assert!(app.zoomed());
         // In the zoom, a click goes back.
-        assert_eq!(action_for(&app, &click(x, y)), Some(Action::ToggleZoom));
+        assert_eq!(
+            action_for(&app, screen, &click(x, y)),
+            Some(Action::ToggleZoom)
+        );
     }
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use kxo_tui::app::keymap::{KEYMAP, in_scope, key_bar};
-use kxo_tui::app::{App, LiveConfig};
+use kxo_tui::app::{Action, App, LiveConfig, Message};
 use kxo_tui::game::Player;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -309,9 +309,16 @@ fn help_text(human: bool) -> String {
         ..LiveConfig::default()
     };
     let mut app = App::new(config, Instant::now());
-    app.help = true;
+    let help = Message::Input {
+        action: Some(Action::ToggleHelp),
+        column_key: None,
+    };
+    app.update(help, Instant::now());
     let mut terminal = Terminal::new(TestBackend::new(120, 50)).expect("backend");
-    terminal.draw(|f| kxo_tui::ui::draw(f, &app)).expect("draw");
+    let chrome = kxo_tui::ui::Chrome::default();
+    terminal
+        .draw(|f| kxo_tui::ui::draw(f, &app, &chrome))
+        .expect("draw");
     let buf = terminal.backend().buffer();
     let mut out = String::new();
     for y in 0..buf.area.height {
@@ -388,38 +395,71 @@ fn the_readme_pictures_are_in_docs() {
     }
 }
 
-/// The tasks change the app state only through its methods (`update` and
-/// the reports: `apply_move`, `report_thinking`, `begin_frame`…): every
-/// mutable borrow of the `App` is a method call, so no field is written
-/// from a task, and no borrow is bound to a name a field could be set on.
+/// The live state has one door: `App::update`, which takes a message. No
+/// other method of `App` takes `&mut self` in public (its helpers are
+/// private to `src/app/`), no field of it is `pub` (the others read it
+/// through methods), and in the tasks the one mutable borrow of the state
+/// is the door's (`tasks/door.rs`), which calls `update`.
 #[test]
-fn the_tasks_change_the_app_only_through_its_methods() {
+fn the_live_state_has_one_door() {
+    let mut doors = Vec::new();
+    for (path, text) in sources("src/app") {
+        let code = non_test_code(&text);
+        let mut in_app = false;
+        for line in code.lines() {
+            let trimmed = line.trim_start();
+            if line.starts_with("impl App") {
+                in_app = true;
+            } else if line.starts_with('}') {
+                in_app = false;
+            }
+            if in_app && trimmed.starts_with("pub fn ") && trimmed.contains("&mut self") {
+                doors.push(format!("{path}: {}", trimmed.trim()));
+            }
+        }
+    }
+    assert_eq!(doors.len(), 1, "App's public &mut methods: {doors:#?}");
+    assert!(
+        doors[0].contains("pub fn update(&mut self, message: Message"),
+        "{doors:?}"
+    );
+    let app = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app/mod.rs"))
+        .expect("src/app/mod.rs");
+    let body = app
+        .split("pub struct App {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .expect("struct App");
+    let public: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("pub "))
+        .collect();
+    assert!(
+        public.is_empty(),
+        "App's fields written from outside: {public:?}"
+    );
     for (path, text) in sources("src/tasks") {
-        // Without whitespace: a chain split over lines reads as one.
         let code: String = non_test_code(&text)
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect();
-        for (at, _) in code.match_indices("app.borrow_mut()") {
-            let after = &code[at + "app.borrow_mut()".len()..];
-            let call = after.strip_prefix('.').map(|rest| {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                (rest[name.len()..].starts_with('('), name)
-            });
-            assert!(
-                matches!(call, Some((true, ref name)) if !name.is_empty()),
-                "{path}: a mutable borrow of the app that is not a method call: {}",
-                &code[at..(at + 60).min(code.len())]
+        let updates = code.matches("self.app.borrow_mut().update(").count();
+        let any = code.matches("app.borrow_mut()").count();
+        if path.ends_with("door.rs") {
+            assert_eq!(
+                (updates, any),
+                (1, 1),
+                "{path}: the door borrows the app once, to update it"
             );
-        }
-        for binding in ["letmuta=", "letmutapp="] {
-            assert!(
-                !code.contains(binding),
-                "{path} binds a mutable app: {binding}"
-            );
+        } else {
+            assert_eq!(any, 0, "{path} borrows the app mutably: only the door may");
+            for binding in ["letmuta=", "letmutapp="] {
+                assert!(
+                    !code.contains(binding),
+                    "{path} binds a mutable app: {binding}"
+                );
+            }
         }
     }
 }

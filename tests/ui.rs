@@ -3,8 +3,9 @@
 use std::time::Instant;
 
 use kxo_tui::ai::EngineKind;
-use kxo_tui::app::{App, LiveConfig, Tab};
+use kxo_tui::app::{Action, App, LiveConfig, Message, Tab};
 use kxo_tui::game::Cell;
+use kxo_tui::ui::Chrome;
 use kxo_tui::ui::logo::{rainbow, rainbow_index};
 use kxo_tui::ui::palette::ColorMode;
 use ratatui::Terminal;
@@ -13,29 +14,65 @@ use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 
 fn app(color: ColorMode) -> App {
-    let config = LiveConfig {
+    app_with(color, |_| {})
+}
+
+/// As [`app`], the command line changed by `change` first.
+fn app_with(color: ColorMode, change: impl FnOnce(&mut LiveConfig)) -> App {
+    let mut config = LiveConfig {
         o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
         x: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
         seed: 1,
         color,
         ..LiveConfig::default()
     };
+    change(&mut config);
     let now = Instant::now();
     let mut app = App::new(config, now);
-    app.clock = "12:00:00  up 00:01:40".into();
     // Game 1: O B2, X C3 (the last move). Game 2: O wins on row 1.
     for name in ["B2", "C3"] {
-        app.apply_move(0, 0, Cell::parse(name, 4).unwrap(), now);
+        play(&mut app, 0, name, now);
     }
     for name in ["A1", "A2", "B1", "B2", "C1"] {
-        app.apply_move(1, 0, Cell::parse(name, 4).unwrap(), now);
+        play(&mut app, 1, name, now);
     }
     app
 }
 
+/// The person's `action`, through the one door.
+fn press(app: &mut App, action: Action) {
+    let input = Message::Input {
+        action: Some(action),
+        column_key: None,
+    };
+    app.update(input, Instant::now());
+}
+
+/// A seat's move in `game` (its first generation), through the one door.
+fn play(app: &mut App, game: usize, name: &str, now: Instant) {
+    let cell = Cell::parse(name, app.config().rules.size()).unwrap();
+    app.update(
+        Message::Moved {
+            game,
+            generation: 0,
+            cell,
+        },
+        now,
+    );
+}
+
+/// The header's clock as the renderer would bring it.
+fn chrome() -> Chrome {
+    Chrome {
+        clock: "12:00:00  up 00:01:40".into(),
+    }
+}
+
 fn render(app: &App, w: u16, h: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| kxo_tui::ui::draw(f, app)).unwrap();
+    terminal
+        .draw(|f| kxo_tui::ui::draw(f, app, &chrome()))
+        .unwrap();
     terminal.backend().buffer().clone()
 }
 
@@ -108,12 +145,12 @@ fn too_small_gets_a_clear_message() {
 #[test]
 fn load_tab_help_and_pause_are_drawn() {
     let mut a = app(ColorMode::None);
-    a.tab = Tab::Load;
-    a.paused = true;
+    press(&mut a, Action::ShowTab(Tab::Load));
+    press(&mut a, Action::TogglePause);
     let t = text(&render(&a, 120, 50));
     assert!(t.contains("run queue"), "{t}");
     assert!(t.contains("PAUSED"));
-    a.help = true;
+    press(&mut a, Action::ToggleHelp);
     let t = text(&render(&a, 120, 50));
     for key in ["Ctrl-P", "Ctrl-Q", "Records tab", "Load avg tab"] {
         assert!(t.contains(key), "{key} missing in help:\n{t}");
@@ -126,15 +163,19 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
     let mut t = ValueTable::new(kxo_tui::game::Rules::default_rules());
     t.games = 1234;
     t.accuracy = Some(0.993);
-    let mut a = app(ColorMode::None);
-    a.config.rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
-    a.tab = Tab::Load;
+    let rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
+    let mut a = app_with(ColorMode::None, |c| c.rl = rl);
+    press(&mut a, Action::ShowTab(Tab::Load));
     let t = text(&render(&a, 120, 50));
     assert!(t.contains("learner 1,234 games learned"), "{t}");
     assert!(t.contains("  0 positions"), "{t}");
     assert!(t.contains("accuracy 99.3% when last saved"), "{t}");
     // Once the run has measured it, the current figure.
-    a.learner_accuracy = Some((0.995, 1300));
+    let measured = Message::LearnerMeasured {
+        share: 0.995,
+        games: 1300,
+    };
+    a.update(measured, Instant::now());
     let t = text(&render(&a, 120, 50));
     assert!(t.contains("accuracy 99.5% (at 1,300 games)"), "{t}");
     // Above 8x8 the figure is the score against the yardstick.
@@ -143,20 +184,25 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
         kxo_tui::ai::rl::Init::Network,
     );
     t.games = 20_000;
-    a.config.rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
-    a.learner_accuracy = None;
+    let rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
+    let mut a = app_with(ColorMode::None, |c| c.rl = rl);
+    press(&mut a, Action::ShowTab(Tab::Load));
     let t = text(&render(&a, 120, 50));
     assert!(
         t.contains("20,000 games learned") && t.contains("0 weights"),
         "{t}"
     );
     assert!(t.contains("vs Negamax-256: measuring"), "{t}");
-    a.learner_accuracy = Some((0.22, 20_000));
+    let measured = Message::LearnerMeasured {
+        share: 0.22,
+        games: 20_000,
+    };
+    a.update(measured, Instant::now());
     let t = text(&render(&a, 120, 50));
     assert!(t.contains("vs Negamax-256: 22% at 20,000 games"), "{t}");
     // Without a learning player, no such line.
     let mut a = app(ColorMode::None);
-    a.tab = Tab::Load;
+    press(&mut a, Action::ShowTab(Tab::Load));
     assert!(!text(&render(&a, 120, 50)).contains("learner"));
 }
 
@@ -238,7 +284,7 @@ fn human_mode_shows_the_result_and_highlights_the_winning_line() {
     let mut app = App::new(config, now);
     // The person (O) wins on row 1: A1, B1, C1.
     for name in ["A1", "A2", "B1", "B2", "C1"] {
-        app.apply_move(0, 0, Cell::parse(name, 4).unwrap(), now);
+        play(&mut app, 0, name, now);
     }
     let buf = render(&app, 100, 40);
     let t = text(&buf);
@@ -270,22 +316,25 @@ fn thinking_app(color: ColorMode) -> App {
     use kxo_tui::app::Thinking;
     use std::time::Duration;
     let mut a = app(color);
-    a.report_thinking(
-        0,
-        0,
-        Thinking {
-            side: kxo_tui::game::Player::O,
-            engine: EngineKind::BuiltIn(kxo_tui::ai::BuiltIn::Mcts),
-            used: Duration::from_millis(55),
-            clock: Some(Duration::from_millis(100)),
-            info: SearchInfo {
-                work: 41_200,
-                best: Some(Cell::parse("B3", 4).unwrap()),
-                estimate: Some(Estimate::WinRate(0.62)),
-                ..SearchInfo::default()
+    a.update(
+        Message::Thinking {
+            game: 0,
+            generation: 0,
+            thinking: Thinking {
+                side: kxo_tui::game::Player::O,
+                engine: EngineKind::BuiltIn(kxo_tui::ai::BuiltIn::Mcts),
+                used: Duration::from_millis(55),
+                clock: Some(Duration::from_millis(100)),
+                info: SearchInfo {
+                    work: 41_200,
+                    best: Some(Cell::parse("B3", 4).unwrap()),
+                    estimate: Some(Estimate::WinRate(0.62)),
+                    ..SearchInfo::default()
+                },
+                done: false,
             },
-            done: false,
         },
+        Instant::now(),
     );
     a
 }
@@ -330,8 +379,8 @@ fn a_thinking_seat_shows_its_candidate_clock_and_search() {
 fn loaded_app() -> App {
     use kxo_tui::app::load::{EngineLoad, LoadAvg, SeatLoad};
     let mut a = app(ColorMode::None);
-    a.tab = Tab::Load;
-    let l = &mut a.load;
+    press(&mut a, Action::ShowTab(Tab::Load));
+    let mut l = a.load().clone();
     l.run_queue = LoadAvg::from_values([3.52, 1.2, 0.44]);
     l.samples = 24;
     l.at = 120.0;
@@ -358,6 +407,7 @@ fn loaded_app() -> App {
             });
         }
     }
+    a.update(Message::LoadSampled(l), Instant::now());
     a
 }
 
@@ -391,7 +441,6 @@ fn the_load_tab_shows_its_numbers_whole_at_120x50() {
 
 #[test]
 fn the_load_tab_fits_80x24_and_scrolls_to_every_seat() {
-    use kxo_tui::app::Action;
     let mut a = loaded_app();
     let first = text(&render(&a, 80, 24));
     assert!(
@@ -405,8 +454,17 @@ fn the_load_tab_fits_80x24_and_scrolls_to_every_seat() {
         seen.push_str(&text(&render(&a, 80, 24)));
         // As the renderer does: the screen says how far the tab scrolls.
         let room = kxo_tui::ui::scroll_room(&a, ratatui::layout::Rect::new(0, 0, 80, 24));
-        a.set_scroll_room(room);
-        a.update(Action::Scroll(1), Instant::now());
+        let now = Instant::now();
+        let measured = Message::Measured {
+            fits: None,
+            scroll_room: room,
+        };
+        a.update(measured, now);
+        let scroll = Message::Input {
+            action: Some(Action::Scroll(1)),
+            column_key: None,
+        };
+        a.update(scroll, now);
     }
     // (At 80x24 the panel is below the boxes, the whole width: a line a
     // game.)
@@ -471,7 +529,7 @@ fn every_game_is_reachable_at_every_size() {
         let mut a = app(ColorMode::None);
         let mut seen = Vec::new();
         for page in 0..9 {
-            a.page = page;
+            press(&mut a, Action::Select { game: 0, page });
             let t = text(&render(&a, w, h));
             header_ends_whole(&t);
             seen.extend(boxes_shown(&t));
@@ -480,7 +538,7 @@ fn every_game_is_reachable_at_every_size() {
         seen.dedup();
         assert_eq!(seen, (1..=9).collect::<Vec<_>>(), "{w}x{h}");
         if (w, h) == (200, 60) || (w, h) == (120, 50) {
-            a.page = 0;
+            press(&mut a, Action::Select { game: 0, page: 0 });
             insta::assert_snapshot!(format!("screen_{w}x{h}"), text(&render(&a, w, h)));
         }
     }
@@ -490,8 +548,8 @@ fn every_game_is_reachable_at_every_size() {
 fn the_zoom_shows_one_game_with_its_record() {
     for (w, h) in [(120, 50), (80, 24), (40, 12)] {
         let mut a = app(ColorMode::None);
-        a.selected = 1;
-        a.zoomed = true;
+        press(&mut a, Action::Select { game: 1, page: 0 });
+        press(&mut a, Action::ToggleZoom);
         let t = text(&render(&a, w, h));
         header_ends_whole(&t);
         assert!(t.contains("Game-2 (Esc"), "{w}x{h}\n{t}");
@@ -517,14 +575,21 @@ fn the_logo_drifts_slowly_unless_still() {
     };
     let mut a = app(ColorMode::TrueColor);
     let start = first_colours(&a);
-    a.now = a.started + std::time::Duration::from_secs(3);
+    a.update(
+        Message::Frame,
+        a.started() + std::time::Duration::from_secs(3),
+    );
     let later = first_colours(&a);
     assert_ne!(start, later, "the rainbow moves");
     // The top-left cell's colour is now that of a cell 1.5 steps along.
     let (r, g, b) = rainbow(rainbow_index(0, 0) + 1.5);
     assert_eq!(later[0], Color::Rgb(r, g, b));
-    a.config.animate = false;
-    assert_eq!(first_colours(&a), start, "--no-anim keeps it still");
+    let mut still = app_with(ColorMode::TrueColor, |c| c.animate = false);
+    still.update(
+        Message::Frame,
+        still.started() + std::time::Duration::from_secs(3),
+    );
+    assert_eq!(first_colours(&still), start, "--no-anim keeps it still");
 }
 
 #[test]

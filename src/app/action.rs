@@ -62,8 +62,10 @@ pub enum Action {
 /// What the tasks must do after an update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
-    /// Something on screen changed: wake the renderer.
+    /// Something on screen changed: the renderer draws at its next frame.
     Redraw,
+    /// A key changed the screen: the renderer draws at once.
+    RedrawNow,
     /// Game `n` changed hands: wake its seats.
     Turn(usize),
     /// The pause ended: wake whoever waits for it.

@@ -48,8 +48,6 @@ pub struct HumanState {
     pub pending: Option<Cell>,
     pub score: Score,
     pub history: Vec<PlayedGame>,
-    /// Spinner frame while the computer thinks, advanced by the renderer.
-    pub spinner: usize,
     /// The last key, when it was a letter that names a column but acted as
     /// a command (h, j, k, l, n, q, t, w on big boards): a digit typed next
     /// makes it a coordinate, so `h8` means H8 on 15x15.
@@ -77,7 +75,6 @@ impl HumanState {
             pending: None,
             score: Score::default(),
             history: Vec::new(),
-            spinner: 0,
             column_key: None,
             ended_at: None,
             confirm_resign: false,
@@ -114,7 +111,7 @@ impl App {
     /// Called with each input event after its action: the letter key that
     /// acted as a command while naming a column, if that is what it was
     /// (see [`HumanState::column_key`]).
-    pub fn remember_column_key(&mut self, letter: Option<char>) {
+    pub(super) fn remember_column_key(&mut self, letter: Option<char>) {
         if let Some(h) = self.human.as_mut() {
             h.column_key = letter;
         }
@@ -359,7 +356,7 @@ impl App {
 
     /// The hint task's answer to request `id`: shown unless the request was
     /// cancelled or the game moved on meanwhile.
-    pub fn hint_found(
+    pub(super) fn hint_found(
         &mut self,
         id: u64,
         best: Cell,
@@ -535,20 +532,20 @@ mod tests {
     fn a_hint_is_a_request_that_any_other_action_cancels() {
         let mut a = human_app();
         let now = Instant::now();
-        let effects = a.update(Action::Hint, now);
+        let effects = a.press(Action::Hint, now);
         assert!(effects.contains(&Effect::StartHint));
         let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
         assert_eq!(
             a.human.as_ref().unwrap().hint.as_deref(),
             Some("hint: thinking…")
         );
-        a.update(Action::Cursor(Direction::Left), now);
+        a.press(Action::Cursor(Direction::Left), now);
         assert!(a.human.as_ref().unwrap().hint_request.is_none());
         // The answer to the cancelled request is dropped.
         assert!(a.hint_found(id, Cell::new(5), Value::Draw, None).is_empty());
         assert!(a.human.as_ref().unwrap().hint.is_none());
         // A fresh request is answered.
-        a.update(Action::Hint, now);
+        a.press(Action::Hint, now);
         let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
         a.hint_found(id, Cell::new(5), Value::Win { plies: 5 }, None);
         assert_eq!(
@@ -556,7 +553,7 @@ mod tests {
             Some("hint: B2: you win in 3 of your moves (5 plies)")
         );
         // A win by threats says which, with its line.
-        a.update(Action::Hint, now);
+        a.press(Action::Hint, now);
         let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
         let line = [5, 6, 9].map(|c| c as usize);
         let threat = crate::ai::Threat::new(crate::ai::ThreatKind::Vcf, 3, &line);
@@ -571,15 +568,15 @@ mod tests {
     fn typed_coordinates_and_the_cursor() {
         let mut a = human_app();
         let now = Instant::now();
-        a.update(Action::Type('b'), now);
-        a.update(Action::Type('3'), now);
+        a.press(Action::Type('b'), now);
+        a.press(Action::Type('3'), now);
         assert_eq!(a.human.as_ref().unwrap().typed, "B3");
-        a.update(Action::Confirm, now);
+        a.press(Action::Confirm, now);
         assert_eq!(
             a.human.as_ref().unwrap().pending,
             Some(Cell::parse("B3", 4).unwrap())
         );
-        a.update(Action::Type('9'), now);
+        a.press(Action::Type('9'), now);
         assert!(a.human.as_ref().unwrap().message.is_some());
     }
 
@@ -598,7 +595,7 @@ mod tests {
         let mut a = human_app();
         let now = Instant::now();
         play(&mut a, &["A1", "D4"], now);
-        a.update(Action::NewGame, now);
+        a.press(Action::NewGame, now);
         assert_eq!(a.games[0].record.moves.len(), 2, "one N changes nothing");
         assert!(
             a.human
@@ -610,10 +607,10 @@ mod tests {
                 .contains("again")
         );
         // Another key in between cancels the question.
-        a.update(Action::Cursor(Direction::Left), now);
-        a.update(Action::NewGame, now);
+        a.press(Action::Cursor(Direction::Left), now);
+        a.press(Action::NewGame, now);
         assert_eq!(a.games[0].record.moves.len(), 2);
-        a.update(Action::NewGame, now);
+        a.press(Action::NewGame, now);
         let h = a.human.as_ref().unwrap();
         assert_eq!((h.score.person, h.score.computer), (0, 1), "a loss");
         assert_eq!(h.history.len(), 1);
@@ -630,7 +627,7 @@ mod tests {
         assert!(matches!(a.games[0].status, GameStatus::Over { .. }));
         assert_eq!(a.human.as_ref().unwrap().score.computer, 1);
         assert_eq!(a.totals.x_wins, 1);
-        a.update(Action::Undo, now);
+        a.press(Action::Undo, now);
         let h = a.human.as_ref().unwrap();
         assert_eq!(h.score, Score::default());
         assert!(h.history.is_empty());
@@ -647,12 +644,12 @@ mod tests {
         let now = Instant::now();
         play(&mut a, &["A1", "D4", "B1", "D3", "C1"], now);
         assert!(matches!(a.games[0].status, GameStatus::Over { .. }));
-        a.update(Action::Confirm, now + ENTER_GUARD / 2);
+        a.press(Action::Confirm, now + ENTER_GUARD / 2);
         assert!(
             matches!(a.games[0].status, GameStatus::Over { .. }),
             "ignored"
         );
-        a.update(Action::Confirm, now + ENTER_GUARD);
+        a.press(Action::Confirm, now + ENTER_GUARD);
         assert_eq!(a.games[0].status, GameStatus::Playing, "a fresh press");
     }
 }

@@ -12,7 +12,9 @@ pub mod human;
 pub mod keymap;
 pub mod leaderboard;
 pub mod load;
+mod message;
 pub mod rate;
+mod read;
 pub mod setup;
 pub mod show;
 mod start;
@@ -29,6 +31,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub use action::{Action, Direction, Effect};
 pub use game::{GameStatus, GameView, Thinking};
 use load::LoadSnapshot;
+pub use message::Message;
 use rate::MoveRate;
 
 use crate::ai::{EngineKind, ThinkLimit};
@@ -188,59 +191,53 @@ pub struct EngineWork {
 }
 
 pub struct App {
-    pub config: LiveConfig,
-    pub games: Vec<GameView>,
-    pub tab: Tab,
+    config: LiveConfig,
+    games: Vec<GameView>,
+    tab: Tab,
     /// Lines the tab panel is scrolled down, at most `scroll_room`.
-    pub tab_scroll: u16,
+    tab_scroll: u16,
     /// How far the current tab can scroll (the screen measures it).
     scroll_room: u16,
-    pub paused: bool,
-    pub help: bool,
-    pub quit: bool,
-    pub started: Instant,
+    paused: bool,
+    help: bool,
+    quit: bool,
+    started: Instant,
     /// The wall clock at the last update or frame (for rates).
-    pub now: Instant,
-    pub totals: Totals,
+    now: Instant,
+    totals: Totals,
     /// Every finished game of the live screen, per engine and side.
-    pub leaderboard: leaderboard::Leaderboard,
+    leaderboard: leaderboard::Leaderboard,
     /// The selected game (live screen): highlighted, and the one zoomed.
-    pub selected: usize,
+    selected: usize,
     /// The page of games shown when they do not all fit (from 0).
-    pub page: usize,
+    page: usize,
     /// The selected game fills the grid, with its record and search.
-    pub zoomed: bool,
-    pub rate: MoveRate,
-    pub load: LoadSnapshot,
+    zoomed: bool,
+    rate: MoveRate,
+    load: LoadSnapshot,
     /// The learning player's accuracy on the fixed sample, measured now
     /// and then during the run: (share kept, games learned then).
-    pub learner_accuracy: Option<(f64, u64)>,
+    learner_accuracy: Option<(f64, u64)>,
     /// Per engine kind, in `EngineKind::ALL` order.
-    pub engine_work: [EngineWork; EngineKind::COUNT],
-    /// Counts the changes to what the screen shows: the renderer draws
-    /// when it differs from the count it last drew.
-    revision: u64,
-    /// The revision of the last change a key made (drawn at once,
-    /// whatever the frame rate).
-    urgent_revision: u64,
+    engine_work: [EngineWork; EngineKind::COUNT],
+    /// A change the screen shows since the last message was answered:
+    /// `Some(true)` when a key made it (drawn at once, whatever the frame
+    /// rate). `update` turns it into the renderer's wake-up.
+    redraw: Option<bool>,
     /// Ctrl-Z was pressed: the loop hands the terminal back and stops.
-    pub suspend: bool,
-    /// Wall-clock text for the header, set by the renderer before each frame.
-    pub clock: String,
+    suspend: bool,
     /// Set when the screen cannot go on (drawing failed).
-    pub error: Option<String>,
+    error: Option<String>,
     /// Human mode's state; `None` when only engines play.
-    pub human: Option<human::HumanState>,
+    human: Option<human::HumanState>,
     /// Human mode's start screen, while it shows.
-    pub setup: Option<setup::Setup>,
-    /// The terminal's size (columns, rows) as last seen.
-    pub screen: (u16, u16),
+    setup: Option<setup::Setup>,
     /// The largest board side a box of the grid shows (the show plays
     /// only boards that fit).
     fits: u8,
     /// The tournament's finished games and their report, when the screen
     /// shows one.
-    pub tournament: Option<TournamentProgress>,
+    tournament: Option<TournamentProgress>,
     rng: Xoshiro256PlusPlus,
 }
 
@@ -271,10 +268,8 @@ impl App {
             load: LoadSnapshot::default(),
             learner_accuracy: None,
             engine_work: [EngineWork::default(); EngineKind::COUNT],
-            revision: 1,
-            urgent_revision: 1,
+            redraw: None,
             suspend: false,
-            clock: String::new(),
             error: None,
             human: config
                 .human
@@ -283,7 +278,6 @@ impl App {
                 .setup
                 .filter(|_| config.human.is_some())
                 .map(setup::Setup::new),
-            screen: (0, 0),
             fits,
             tournament: config.tournament.as_ref().map(|plan| {
                 let tally = crate::tournament::Tally::new(plan.settings.clone());
@@ -381,28 +375,13 @@ impl App {
 
     /// Marks the screen for a redraw; `urgent` draws at once (a key).
     fn touch(&mut self, urgent: bool) {
-        self.revision += 1;
-        if urgent {
-            self.urgent_revision = self.revision;
-        }
-    }
-
-    /// How many changes the state has had (the renderer compares it with
-    /// the revision it last drew).
-    pub fn revision(&self) -> u64 {
-        self.revision
-    }
-
-    /// Whether a key changed something since revision `drawn`: then the
-    /// next frame is due at once.
-    pub fn urgent_since(&self, drawn: u64) -> bool {
-        self.urgent_revision > drawn
+        self.redraw = Some(urgent || self.redraw == Some(true));
     }
 
     /// How far the current tab can scroll, as the screen last measured it
     /// (the renderer tells after each frame): scrolling stops there, and a
     /// scroll past it (the content shrank) comes back.
-    pub fn set_scroll_room(&mut self, room: u16) {
+    fn set_scroll_room(&mut self, room: u16) {
         self.scroll_room = room;
         if self.tab_scroll > room {
             self.tab_scroll = room;
@@ -425,7 +404,7 @@ impl App {
 
     /// Plays `cell` in game `index` if that game is still at `generation`
     /// and the move is legal.
-    pub fn apply_move(
+    fn apply_move(
         &mut self,
         index: usize,
         generation: u64,
@@ -456,7 +435,7 @@ impl App {
 
     /// Game `index`'s seat `loser` forfeits (an outside brain failed):
     /// the other side wins, and the reason shows on screen.
-    pub fn forfeit(
+    fn forfeit(
         &mut self,
         index: usize,
         generation: u64,
@@ -477,7 +456,7 @@ impl App {
 
     /// An outside brain seat's MESSAGE lines: the last one shows in the
     /// Records tab.
-    pub fn brain_said(&mut self, index: usize, side: Player, messages: Vec<String>) {
+    fn brain_said(&mut self, index: usize, side: Player, messages: Vec<String>) {
         if let (Some(game), Some(last)) = (self.games.get_mut(index), messages.into_iter().last()) {
             game.brain_says = Some((side, last));
             self.touch(false);
@@ -525,7 +504,7 @@ impl App {
     }
 
     /// Starts game `index` afresh with a new pair of engines (unless fixed).
-    pub fn restart_game(&mut self, index: usize, now: Instant) -> Vec<Effect> {
+    fn restart_game(&mut self, index: usize, now: Instant) -> Vec<Effect> {
         let (failed, generation) = match self.games.get(index) {
             Some(g) => (matches!(g.status, GameStatus::Failed(_)), g.generation),
             None => return Vec::new(),
@@ -564,7 +543,7 @@ impl App {
     }
 
     /// Marks game `index` failed after one of its seats panicked.
-    pub fn fail_game(&mut self, index: usize, message: &str) -> Vec<Effect> {
+    fn fail_game(&mut self, index: usize, message: &str) -> Vec<Effect> {
         if let Some(game) = self.games.get_mut(index) {
             game.status = GameStatus::Failed(message.to_string());
             game.thinking = None;
@@ -576,7 +555,7 @@ impl App {
     /// A seat's search progress: shown in its game's box, summed per engine.
     /// `work` and `cpu` are what the search did since its last report.
     /// Returns the renderer's wake-up when the screen shows it.
-    pub fn report_thinking(
+    fn report_thinking(
         &mut self,
         index: usize,
         generation: u64,
@@ -597,7 +576,7 @@ impl App {
     // changes (tests/architecture.rs checks the tasks use nothing else).
 
     /// The person's move, queued by the keyboard, is played.
-    pub fn play_pending(
+    fn play_pending(
         &mut self,
         index: usize,
         generation: u64,
@@ -611,14 +590,14 @@ impl App {
     }
 
     /// The learner measured the model's accuracy after `games` games.
-    pub fn learner_measured(&mut self, share: f64, games: u64) -> Vec<Effect> {
+    fn learner_measured(&mut self, share: f64, games: u64) -> Vec<Effect> {
         self.learner_accuracy = Some((share, games));
         self.touch(false);
         vec![Effect::Redraw]
     }
 
     /// A new sample of the load; the Load tab, when it shows, redraws.
-    pub fn load_sampled(&mut self, snapshot: LoadSnapshot) -> Vec<Effect> {
+    fn load_sampled(&mut self, snapshot: LoadSnapshot) -> Vec<Effect> {
         self.load = snapshot;
         if self.tab != Tab::Load {
             return Vec::new();
@@ -628,51 +607,24 @@ impl App {
     }
 
     /// The run stops (a signal, the terminal gone, nothing left to draw on).
-    pub fn stop(&mut self, error: Option<String>) {
+    fn stop(&mut self, error: Option<String>) {
         self.quit = true;
         if error.is_some() {
             self.error = error;
         }
     }
 
-    /// Whether the person asked to suspend (Ctrl-Z), which is then done.
-    pub fn take_suspend(&mut self) -> bool {
-        std::mem::take(&mut self.suspend)
+    /// Whether the person asked to suspend (Ctrl-Z): the loop then hands
+    /// the terminal back, saying [`Message::Suspending`].
+    pub fn suspend_asked(&self) -> bool {
+        self.suspend
     }
 
     /// Back from a suspension: the screen is drawn again at once (the
     /// caller tells the renderer to redraw every cell).
-    pub fn resumed_from_suspend(&mut self) -> Vec<Effect> {
+    fn resumed_from_suspend(&mut self) -> Vec<Effect> {
         self.touch(true);
         vec![Effect::Redraw]
-    }
-
-    /// The header's clock reads `text`.
-    pub fn set_clock_text(&mut self, text: String) {
-        if self.clock != text {
-            self.clock = text;
-            self.touch(false);
-        }
-    }
-
-    /// Human mode's spinner shows `frame`.
-    pub fn turn_spinner(&mut self, frame: usize) {
-        if let Some(h) = self.human.as_mut()
-            && h.spinner != frame
-        {
-            h.spinner = frame;
-            self.touch(false);
-        }
-    }
-
-    /// A frame is drawn at `now`: the rates shown are as of then.
-    pub fn begin_frame(&mut self, now: Instant) {
-        self.now = now;
-    }
-
-    /// The terminal's size, as the last frame found it.
-    pub fn set_screen(&mut self, width: u16, height: u16) {
-        self.screen = (width, height);
     }
 
     /// The board sides the grid may show: the show's mix, or the one board.
@@ -683,14 +635,8 @@ impl App {
         }
     }
 
-    /// The largest board side a box shows now (the renderer's layout
-    /// says): the show's next games are of boards that fit.
-    pub fn set_fits(&mut self, fits: u8) {
-        self.fits = fits;
-    }
-
     /// Adds a seat's work to its engine's totals.
-    pub fn account_work(&mut self, kind: EngineKind, cpu: Duration, work: u64, moved: bool) {
+    fn account_work(&mut self, kind: EngineKind, cpu: Duration, work: u64, moved: bool) {
         let w = &mut self.engine_work[kind.index()];
         w.cpu += cpu;
         w.work += work;
@@ -698,8 +644,7 @@ impl App {
     }
 
     /// Applies one action from the person; returns what the tasks must do.
-    pub fn update(&mut self, action: Action, now: Instant) -> Vec<Effect> {
-        self.now = now;
+    fn act(&mut self, action: Action, now: Instant) -> Vec<Effect> {
         // A new key cancels a hint still being searched.
         if !matches!(action, Action::Hint | Action::Resize(..)) {
             self.cancel_hint();
@@ -749,7 +694,8 @@ impl App {
             }
             Action::ToggleHelp => self.help = !self.help,
             Action::Escape if self.help => self.help = false,
-            Action::Resize(w, h) => self.screen = (w, h),
+            // The renderer measures the new size; the screen redraws at once.
+            Action::Resize(..) => {}
             _ => return Vec::new(),
         }
         self.touch(true);

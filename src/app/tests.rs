@@ -18,24 +18,24 @@ fn app() -> App {
 fn actions_switch_tabs_pause_help_and_quit() {
     let mut a = app();
     let now = Instant::now();
-    a.update(Action::ShowTab(Tab::Load), now);
+    a.press(Action::ShowTab(Tab::Load), now);
     assert_eq!(a.tab, Tab::Load);
-    a.update(Action::ShowTab(Tab::Records), now);
+    a.press(Action::ShowTab(Tab::Records), now);
     assert_eq!(a.tab, Tab::Records);
     assert!(!a.quit);
-    a.update(Action::TogglePause, now);
+    a.press(Action::TogglePause, now);
     assert!(a.paused);
     assert_eq!(a.moves_per_second(), None, "no rate while paused");
-    let effects = a.update(Action::TogglePause, now);
+    let effects = a.press(Action::TogglePause, now);
     assert!(!a.paused);
     assert!(effects.contains(&Effect::Resumed));
-    a.update(Action::ToggleHelp, now);
+    a.press(Action::ToggleHelp, now);
     assert!(a.help);
-    a.update(Action::Escape, now);
+    a.press(Action::Escape, now);
     assert!(!a.help);
     // Human-mode actions mean nothing here.
-    assert!(a.update(Action::Undo, now).is_empty());
-    a.update(Action::Quit, now);
+    assert!(a.press(Action::Undo, now).is_empty());
+    a.press(Action::Quit, now);
     assert!(a.quit);
 }
 

@@ -2,16 +2,14 @@
 //! budget, like any engine, so the screen stays live while it thinks and a
 //! new key cancels it.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::Duration;
 
 use super::clock::{Due, SliceClock};
-use super::effects::post_all;
-use super::scheduler::{Ctx, Event, Signals, Suspend, wait_for};
+use super::door::Door;
+use super::scheduler::{Ctx, Event, Suspend, wait_for};
 use crate::ai::big::BigNegamax;
 use crate::ai::{Budget, Negamax, SearchInfo, Threat};
-use crate::app::App;
+use crate::app::Message;
 
 /// Nodes the hint may search (a full solve of 4x4 needs far fewer).
 pub const HINT_NODES: u64 = 2_000_000;
@@ -21,7 +19,7 @@ pub const BIG_BOARD_HINT_TIME: Duration = Duration::from_secs(2);
 /// Slices the search and stops it when its request is cancelled.
 struct HintBudget<'a> {
     ctx: &'a Ctx<'a>,
-    app: &'a RefCell<App>,
+    door: &'a Door,
     id: u64,
     /// The search's CPU, slice by slice (the hint's own limits end it).
     cpu: SliceClock,
@@ -31,10 +29,10 @@ struct HintBudget<'a> {
 
 impl HintBudget<'_> {
     fn still_wanted(&self) -> bool {
-        let app = self.app.borrow();
-        !app.quit
+        let app = self.door.state();
+        !app.quit()
             && app
-                .human
+                .human()
                 .as_ref()
                 .and_then(|h| h.hint_request)
                 .is_some_and(|r| r.id == self.id)
@@ -65,13 +63,13 @@ impl Budget for HintBudget<'_> {
 }
 
 /// The body of the hint task: waits for a request, searches, answers.
-pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
+pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
     let mut last_id = 0;
     loop {
         // A request may have come while the last search was still running.
-        let request = app
-            .borrow()
-            .human
+        let request = door
+            .state()
+            .human()
             .as_ref()
             .and_then(|h| h.hint_request)
             .filter(|r| r.id != last_id);
@@ -80,10 +78,10 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
             continue;
         };
         last_id = request.id;
-        let rules = app.borrow().config.rules;
+        let rules = door.state().config().rules;
         let mut budget = HintBudget {
             ctx,
-            app: &app,
+            door: &door,
             id: request.id,
             cpu: SliceClock::new(None),
             threat: None,
@@ -99,13 +97,12 @@ pub fn run_hint(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals) {
         };
         ctx.cpu.add(budget.cpu.close());
         if budget.still_wanted() {
-            let effects = app.borrow_mut().hint_found(
-                request.id,
-                analysis.best,
-                analysis.value,
-                budget.threat,
-            );
-            post_all(&signals, effects);
+            door.send(Message::HintFound {
+                id: request.id,
+                best: analysis.best,
+                value: analysis.value,
+                threat: budget.threat,
+            });
         }
     }
 }

@@ -1,25 +1,18 @@
 //! The keyboard task: turns the terminal events the main loop queued into
-//! actions through the key map, and applies them.
+//! actions through the key map, and sends them to the state.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::clock::SharedClock;
-use super::effects::post_all;
-use super::scheduler::{Ctx, Event, Signals, wait_for};
-use crate::app::App;
+use super::door::Door;
+use super::frames::SharedFrames;
+use super::scheduler::{Ctx, Event, wait_for};
+use crate::app::Message;
 
-/// Terminal events waiting for the keyboard task.
 pub(crate) type InputQueue = Rc<RefCell<VecDeque<crossterm::event::Event>>>;
 
-pub(crate) fn run_keyboard(
-    ctx: &Ctx,
-    app: Rc<RefCell<App>>,
-    signals: Signals,
-    input: InputQueue,
-    clock: SharedClock,
-) {
+pub(crate) fn run_keyboard(ctx: &Ctx, door: Door, input: InputQueue, frames: SharedFrames) {
     loop {
         wait_for(ctx, Event::Input);
         ctx.cpu.measure(|| {
@@ -27,13 +20,20 @@ pub(crate) fn run_keyboard(
                 let Some(event) = input.borrow_mut().pop_front() else {
                     break;
                 };
-                let action = crate::input::action_for(&app.borrow(), &event);
-                let column_key = crate::input::column_key(&app.borrow(), &event);
-                if let Some(action) = action {
-                    let effects = app.borrow_mut().update(action, clock.now());
-                    post_all(&signals, effects);
+                if let crossterm::event::Event::Resize(width, height) = event {
+                    // Clicks map to the new size before the next frame.
+                    frames.borrow_mut().screen = (width, height);
                 }
-                app.borrow_mut().remember_column_key(column_key);
+                // Mouse clicks map through the screen as last drawn.
+                let screen = frames.borrow().screen;
+                let message = {
+                    let app = door.state();
+                    Message::Input {
+                        action: crate::input::action_for(&app, screen, &event),
+                        column_key: crate::input::column_key(&app, &event),
+                    }
+                };
+                door.send(message);
             }
         });
     }

@@ -5,18 +5,16 @@
 //! Above 8x8, where no solver judges, the figure is its score against the
 //! yardstick (`ai::big::yardstick`), one game at a time.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::Duration;
 
-use super::clock::{SharedClock, Slice};
-use super::effects::post_all;
-use super::scheduler::{Ctx, Signals, Suspend, sleep_until};
+use super::clock::Slice;
+use super::door::Door;
+use super::scheduler::{Ctx, Suspend, sleep_until};
 use crate::ai::accuracy::{Accuracy, Judge, MODEL_SAMPLE, SAMPLE_SEED, sample_positions};
 use crate::ai::big::yardstick::{YARDSTICK_GAMES, yardstick_game};
 use crate::ai::games::Tally;
 use crate::ai::rl::{RlPlayer, SharedTable};
-use crate::app::App;
+use crate::app::Message;
 
 /// The least time between two measurements.
 pub const EVERY: Duration = Duration::from_secs(20);
@@ -24,8 +22,8 @@ pub const EVERY: Duration = Duration::from_secs(20);
 /// The body of the learner task (it ends at once without a learning
 /// player, or from 5x5 to 8x8, where the solver is too slow to judge and
 /// no yardstick is set).
-pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: SharedClock) {
-    let Some(table) = app.borrow().config.rl.clone() else {
+pub(crate) fn run_learner(ctx: &Ctx, door: Door) {
+    let Some(table) = door.state().config().rl.clone() else {
         return;
     };
     let rules = table.borrow().rules();
@@ -38,7 +36,7 @@ pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: Sh
             }
             tally.score()
         };
-        return measure_as_it_learns(ctx, &app, &signals, &clock, &table, measure);
+        return measure_as_it_learns(ctx, &door, &table, measure);
     }
     if !crate::ai::accuracy::judged_in_passing(rules) {
         return;
@@ -56,29 +54,26 @@ pub fn run_learner(ctx: &Ctx, app: Rc<RefCell<App>>, signals: Signals, clock: Sh
         }
         accuracy.share()
     };
-    measure_as_it_learns(ctx, &app, &signals, &clock, &table, measure)
+    measure_as_it_learns(ctx, &door, &table, measure)
 }
 
 /// Runs `measure` whenever the rl seats have learned from more games (at
 /// most every [`EVERY`], never while paused) and posts its figure.
 fn measure_as_it_learns(
     ctx: &Ctx,
-    app: &Rc<RefCell<App>>,
-    signals: &Signals,
-    clock: &SharedClock,
+    door: &Door,
     table: &SharedTable,
     mut measure: impl FnMut(&Ctx) -> f64,
 ) {
     let mut measured_at = None;
     loop {
         let games = table.borrow().games;
-        if measured_at != Some(games) && !app.borrow().paused {
-            let figure = measure(ctx);
-            let effects = app.borrow_mut().learner_measured(figure, games);
-            post_all(signals, effects);
+        if measured_at != Some(games) && !door.state().paused() {
+            let share = measure(ctx);
+            door.send(Message::LearnerMeasured { share, games });
             measured_at = Some(games);
         }
-        let now = clock.now();
+        let now = door.now();
         sleep_until(ctx, now, now + EVERY);
     }
 }

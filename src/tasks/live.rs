@@ -6,22 +6,24 @@ use std::os::fd::RawFd;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossterm::event::Event as TermEvent;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::layout::Size;
 
 use super::clock::{SharedClock, SystemClock};
-use super::effects::event_for;
+use super::door::{Door, Journal};
+use super::frames::SharedFrames;
 use super::hint::run_hint;
 use super::keyboard::{InputQueue, run_keyboard};
 use super::load::LoadTracker;
 pub use super::renderer::FrameHook;
-use super::renderer::{SharedFrames, run_renderer};
+use super::renderer::run_renderer;
 use super::scheduler::{Event, Scheduler, TaskRole};
 use super::seat::run_seat;
-use crate::app::{App, LiveConfig};
+use crate::app::{App, LiveConfig, Message};
 use crate::game::Player;
 
 /// The longest the loop blocks on input, so that signals are noticed.
@@ -115,7 +117,9 @@ pub struct Summary {
 
 /// One live screen: the app state, its tasks and the scheduler.
 pub struct Live {
-    pub app: Rc<RefCell<App>>,
+    /// The state, read here; changed only through `door`.
+    app: Rc<RefCell<App>>,
+    door: Door,
     pub sched: Scheduler,
     input: InputQueue,
     clock: SharedClock,
@@ -133,75 +137,87 @@ impl Live {
         terminal: Terminal<B>,
         clock: SharedClock,
         on_frame: Option<FrameHook>,
+        journal: Option<Journal>,
     ) -> io::Result<Live> {
         let now = clock.now();
         let human = config.human.is_some();
-        // The first games are of boards the screen's boxes can show.
-        let fits = terminal.size().ok().and_then(|size| {
-            let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-            let sides = match &config.show {
-                Some(show) => show.variants.iter().map(|v| v.rules.size()).collect(),
-                None => vec![config.rules.size()],
-            };
-            crate::ui::layout::plan(area, config.games, &sides).map(|p| p.fits)
-        });
-        let app = Rc::new(RefCell::new(App::with_fits(config, now, fits.unwrap_or(7))));
+        let app = Rc::new(RefCell::new(initial_state(
+            config,
+            now,
+            terminal.size().ok(),
+        )));
         let terminal = Rc::new(RefCell::new(terminal));
         let input: InputQueue = Rc::default();
         let mut sched = Scheduler::new();
-        let games = app.borrow().games.len();
+        let frames = SharedFrames::default();
+        let door = Door::new(
+            app.clone(),
+            sched.signals(),
+            clock.clone(),
+            frames.clone(),
+            journal,
+        );
+        let games = app.borrow().games().len();
         for game in 0..games {
             for me in [Player::O, Player::X] {
-                let (app, signals, clock) = (app.clone(), sched.signals(), clock.clone());
+                let (door, clock) = (door.clone(), clock.clone());
                 sched.spawn(
                     format!("game{}-{}", game + 1, me),
                     TaskRole::Seat {
                         game,
                         side: me.index(),
                     },
-                    move |ctx| run_seat(ctx, app, signals, clock, game, me),
+                    move |ctx| run_seat(ctx, door, clock, game, me),
                 )?;
             }
         }
-        let (kb_app, kb_signals, kb_input, kb_clock) =
-            (app.clone(), sched.signals(), input.clone(), clock.clone());
+        let (kb_door, kb_input, kb_frames) = (door.clone(), input.clone(), frames.clone());
         sched.spawn("keyboard", TaskRole::Keyboard, move |ctx| {
-            run_keyboard(ctx, kb_app, kb_signals, kb_input, kb_clock)
+            run_keyboard(ctx, kb_door, kb_input, kb_frames)
         })?;
-        let frames = SharedFrames::default();
-        let (render_app, render_clock, render_frames) =
-            (app.clone(), clock.clone(), frames.clone());
+        let (render_door, render_clock, render_frames) =
+            (door.clone(), clock.clone(), frames.clone());
         sched.spawn("renderer", TaskRole::Renderer, move |ctx| {
             run_renderer(
                 ctx,
-                render_app,
+                render_door,
                 terminal,
                 render_clock,
                 render_frames,
                 on_frame,
             )
         })?;
-        if app.borrow().config.rl.is_some() {
-            let (learner_app, learner_clock) = (app.clone(), clock.clone());
-            let learner_signals = sched.signals();
+        if app.borrow().config().rl.is_some() {
+            let learner_door = door.clone();
             sched.spawn("learner", TaskRole::Other, move |ctx| {
-                super::learner::run_learner(ctx, learner_app, learner_signals, learner_clock)
+                super::learner::run_learner(ctx, learner_door)
             })?;
         }
         if human {
-            let (hint_app, hint_signals) = (app.clone(), sched.signals());
-            sched.spawn("hint", TaskRole::Hint, move |ctx| {
-                run_hint(ctx, hint_app, hint_signals)
-            })?;
+            let hint_door = door.clone();
+            sched.spawn("hint", TaskRole::Hint, move |ctx| run_hint(ctx, hint_door))?;
         }
         Ok(Live {
             app,
+            door,
             sched,
             input,
             load: LoadTracker::new(now),
             clock,
             frames,
         })
+    }
+
+    /// The state, to read.
+    pub fn state(&self) -> std::cell::Ref<'_, App> {
+        self.app.borrow()
+    }
+
+    /// The main loop's own message (a load sample, a failure, a stop, a
+    /// suspension): applied, and its events delivered at once.
+    fn send(&mut self, message: Message) {
+        self.door.send(message);
+        self.sched.deliver_posted();
     }
 
     /// Hands a terminal event to the keyboard task.
@@ -216,30 +232,24 @@ impl Live {
     pub fn step(&mut self) -> anyhow::Result<bool> {
         let now = self.clock.now();
         self.sched.wake_due(now);
-        let work = self.app.borrow().engine_work;
+        let work = *self.app.borrow().engine_work();
         if self.load.maybe_sample(now, &self.sched, &work) {
-            let effects = self
-                .app
-                .borrow_mut()
-                .load_sampled(self.load.snapshot.clone());
-            for e in effects {
-                self.sched.deliver(event_for(e));
-            }
+            self.send(Message::LoadSampled(self.load.snapshot.clone()));
         }
         while let Some(failure) = self.sched.take_failure() {
             if let TaskRole::Seat { game, .. } = failure.role {
-                let effects = self.app.borrow_mut().fail_game(game, &failure.message);
-                for e in effects {
-                    self.sched.deliver(event_for(e));
-                }
+                self.send(Message::Failed {
+                    game,
+                    message: failure.message,
+                });
             } else {
                 anyhow::bail!("the {:?} task failed: {}", failure.role, failure.message);
             }
         }
         {
             let a = self.app.borrow();
-            if a.quit {
-                if let Some(e) = &a.error {
+            if a.quit() {
+                if let Some(e) = &a.error() {
                     anyhow::bail!("{e}");
                 }
                 return Ok(false);
@@ -249,7 +259,7 @@ impl Live {
         // A task that suspends while it borrows the app would make every
         // other task's borrow fail later, somewhere else: say which one.
         if let Some(index) = ran
-            && self.app.try_borrow_mut().is_err()
+            && self.door.is_held()
         {
             let name = self
                 .sched
@@ -278,16 +288,30 @@ impl Live {
     fn summary(&self) -> Summary {
         let a = self.app.borrow();
         Summary {
-            totals: a.totals.clone(),
+            totals: a.totals().clone(),
             frames: self.frames.borrow().count,
-            elapsed: self.clock.now().saturating_duration_since(a.started),
-            score: a.human.as_ref().map(|h| h.score),
+            elapsed: self.clock.now().saturating_duration_since(a.started()),
+            score: a.human().map(|h| h.score),
             terminal_lost: false,
             // Kept only once made: quitting the start screen keeps nothing.
-            choice: a.chosen().filter(|_| a.setup.is_none()),
-            tournament: a.tournament.as_ref().map(|t| t.report.clone()),
+            choice: a.chosen().filter(|_| a.setup().is_none()),
+            tournament: a.tournament().map(|t| t.report.clone()),
         }
     }
+}
+
+/// The state a live screen starts from at `now`, on a terminal of `size`:
+/// the first games are of boards the screen's boxes can show.
+pub(crate) fn initial_state(config: LiveConfig, now: Instant, size: Option<Size>) -> App {
+    let fits = size.and_then(|size| {
+        let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+        let sides = match &config.show {
+            Some(show) => show.variants.iter().map(|v| v.rules.size()).collect(),
+            None => vec![config.rules.size()],
+        };
+        crate::ui::layout::plan(area, config.games, &sides).map(|p| p.fits)
+    });
+    App::with_fits(config, now, fits.unwrap_or(7))
 }
 
 /// Runs the live screen on the real clock until the user quits or `stop`
@@ -300,11 +324,11 @@ pub fn run<B: Backend + 'static>(
     stop: Arc<AtomicBool>,
     on_frame: Option<FrameHook>,
 ) -> anyhow::Result<Summary> {
-    let mut live = Live::new(config, terminal, Rc::new(SystemClock), on_frame)?;
+    let mut live = Live::new(config, terminal, Rc::new(SystemClock), on_frame, None)?;
     let mut terminal_lost = false;
     loop {
         if stop.load(Ordering::Relaxed) {
-            live.app.borrow_mut().stop(None);
+            live.send(Message::Stop { error: None });
         }
         // Read input: without blocking while tasks are ready, otherwise
         // blocking until the next wake-up (no busy loop).
@@ -316,7 +340,7 @@ pub fn run<B: Backend + 'static>(
                 // The terminal is gone (end of input, or it fails):
                 // nobody is left to watch, so stop.
                 Err(_) => {
-                    live.app.borrow_mut().stop(None);
+                    live.send(Message::Stop { error: None });
                     terminal_lost = true;
                     break;
                 }
@@ -336,15 +360,13 @@ pub fn run<B: Backend + 'static>(
         if !live.step()? {
             break;
         }
-        if live.app.borrow_mut().take_suspend() {
+        if live.app.borrow().suspend_asked() {
             // Between slices: no seat is running, so no engine's clock
             // counts the time the process is stopped.
+            live.send(Message::Suspending);
             input.suspend()?;
             live.frames.borrow_mut().redraw_all = true;
-            let effects = live.app.borrow_mut().resumed_from_suspend();
-            for e in effects {
-                live.sched.deliver(event_for(e));
-            }
+            live.send(Message::Resumed);
         }
     }
     Ok(Summary {
@@ -366,7 +388,7 @@ mod tests {
 
     fn live_with(config: LiveConfig, clock: SharedClock) -> Live {
         let terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        Live::new(config, terminal, clock, None).unwrap()
+        Live::new(config, terminal, clock, None, None).unwrap()
     }
 
     fn press_ctrl_p(live: &mut Live) {
@@ -460,11 +482,11 @@ mod tests {
         config.rl = Some(table.clone());
         let mut live = live_with(config, Rc::new(clock.clone()));
         let deadline = Instant::now() + Duration::from_secs(60);
-        while live.app.borrow().learner_accuracy.is_none() && Instant::now() < deadline {
+        while live.app.borrow().learner_accuracy().is_none() && Instant::now() < deadline {
             live.sched.wake_due(clock.now());
             live.sched.run_next();
         }
-        let figure = live.app.borrow().learner_accuracy;
+        let figure = live.app.borrow().learner_accuracy();
         figure.expect("measured")
     }
 
@@ -538,7 +560,7 @@ mod tests {
         assert!(cpu.iter().skip(1).step_by(2).all(|d| d.is_zero()));
         // And the screen shows each of them thinking, with its clock used.
         let a = live.app.borrow();
-        for g in &a.games {
+        for g in a.games() {
             let t = g.thinking.as_ref().expect("a thinking seat");
             assert!(t.used > Duration::ZERO && !t.done);
             assert!(t.info.work > 0 && t.info.best.is_some());
@@ -580,7 +602,7 @@ mod tests {
         clock.advance(Duration::from_secs(2));
         let (cpu_start, wall_start) = (thread_cpu(), Instant::now());
         let deadline = wall_start + Duration::from_secs(10);
-        while live.app.borrow().games[0].record.moves.is_empty() && Instant::now() < deadline {
+        while live.app.borrow().games()[0].record.moves.is_empty() && Instant::now() < deadline {
             live.sched.wake_due(clock.now());
             live.sched.run_next();
         }
@@ -589,7 +611,7 @@ mod tests {
         let _ = competitor.join();
         pin_to_all();
         assert!(
-            !live.app.borrow().games[0].record.moves.is_empty(),
+            !live.app.borrow().games()[0].record.moves.is_empty(),
             "no move"
         );
         let charged = seat_cpu(&live)[0];
@@ -654,7 +676,7 @@ mod tests {
         let all_moved = |live: &Live| {
             live.app
                 .borrow()
-                .games
+                .games()
                 .iter()
                 .all(|g| !g.record.moves.is_empty())
         };
@@ -672,16 +694,16 @@ mod tests {
         }
         // Pause: no seat runs or thinks, however long it lasts.
         press_ctrl_p(&mut live);
-        assert!(live.app.borrow().paused);
+        assert!(live.app.borrow().paused());
         for _ in 0..5 {
             live.sched.run_round();
         }
-        let moves = live.app.borrow().totals.moves;
+        let moves = live.app.borrow().totals().moves;
         let cpu = seat_cpu(&live);
         let infos: Vec<_> = live
             .app
             .borrow()
-            .games
+            .games()
             .iter()
             .map(|g| g.thinking.clone())
             .collect();
@@ -690,12 +712,12 @@ mod tests {
             live.sched.wake_due(clock.now());
             live.sched.run_round();
         }
-        assert_eq!(live.app.borrow().totals.moves, moves);
+        assert_eq!(live.app.borrow().totals().moves, moves);
         assert_eq!(seat_cpu(&live), cpu, "a seat's clock ran while paused");
         let after: Vec<_> = live
             .app
             .borrow()
-            .games
+            .games()
             .iter()
             .map(|g| g.thinking.clone())
             .collect();
@@ -716,12 +738,12 @@ mod tests {
         // Resume: the same searches go on and moves are played.
         press_ctrl_p(&mut live);
         let deadline = Instant::now() + Duration::from_secs(10);
-        while live.app.borrow().totals.moves == moves && Instant::now() < deadline {
+        while live.app.borrow().totals().moves == moves && Instant::now() < deadline {
             live.sched.wake_due(clock.now());
             live.sched.run_next();
         }
         assert!(
-            live.app.borrow().totals.moves > moves,
+            live.app.borrow().totals().moves > moves,
             "no move after resuming"
         );
     }
@@ -756,20 +778,20 @@ mod tests {
             panic!("never happened");
         };
         run_until(&mut live, &|a| {
-            matches!(a.games[0].status, GameStatus::Over { .. })
+            matches!(a.games()[0].status, GameStatus::Over { .. })
         });
         let over_at = clock.now();
-        let result = live.app.borrow().games[0].pos.outcome();
-        run_until(&mut live, &|a| a.games[0].generation == 1);
+        let result = live.app.borrow().games()[0].pos.outcome();
+        run_until(&mut live, &|a| a.games()[0].generation == 1);
         assert!(clock.now() - over_at >= hold);
         assert!(clock.now() - over_at <= hold + Duration::from_millis(100));
         {
             let a = live.app.borrow();
-            assert_eq!(a.games[0].previous.as_ref().map(|p| p.1), Some(result));
-            assert_eq!(a.games[0].status, GameStatus::Playing);
+            assert_eq!(a.games()[0].previous.as_ref().map(|p| p.1), Some(result));
+            assert_eq!(a.games()[0].status, GameStatus::Playing);
         }
         // The new game is played by the same coroutines: no task was added.
-        run_until(&mut live, &|a| a.games[0].pos.move_count() > 0);
+        run_until(&mut live, &|a| a.games()[0].pos.move_count() > 0);
         assert_eq!(live.sched.tasks().len(), tasks);
     }
 }

@@ -3,7 +3,8 @@
 //! screen.
 
 pub mod clock;
-pub mod effects;
+mod door;
+mod frames;
 pub mod hint;
 mod keyboard;
 pub mod learner;

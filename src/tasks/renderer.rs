@@ -1,5 +1,7 @@
 //! The renderer task: draws a frame when something changed, at most
-//! `--fps` times a second, and keeps the header's clock ticking.
+//! `--fps` times a second, and keeps the header's clock ticking. It keeps
+//! its own books ([`Frames`]): whether the screen changed since the last
+//! frame, the screen's size, the clock text; the state knows none of them.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -7,115 +9,75 @@ use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::layout::Rect;
 
 use super::clock::{SharedClock, Slice};
+use super::door::Door;
+use super::frames::{Frames, SharedFrames};
 use super::scheduler::{Ctx, Event, Suspend};
-use crate::app::App;
+use crate::app::{App, Message};
+use crate::ui::Chrome;
+use crate::ui::human::SPINNER_STEP;
 
-/// Hooks for tests and benchmarks: called after every frame is drawn.
-pub type FrameHook = Box<dyn FnMut(&App)>;
-
-/// How often the human mode's spinner turns.
-const SPINNER_STEP: Duration = Duration::from_millis(100);
-
-/// The renderer's own bookkeeping, apart from the state it draws.
-#[derive(Debug, Default)]
-pub(super) struct Frames {
-    /// The app's revision on the last frame.
-    drawn: u64,
-    /// When the last frame was drawn.
-    last: Option<Instant>,
-    /// Frames drawn so far.
-    pub(super) count: u64,
-    /// The next frame redraws every cell: after the terminal was given back
-    /// and taken again, its contents are unknown.
-    pub(super) redraw_all: bool,
-}
-
-/// The renderer's bookkeeping, shared with the main loop (which reads the
-/// count and asks for a full redraw after a suspension).
-pub(super) type SharedFrames = Rc<RefCell<Frames>>;
+/// Hooks for tests and benchmarks: called after every frame is drawn,
+/// with the state and what the renderer drew it with.
+pub type FrameHook = Box<dyn FnMut(&App, &Chrome)>;
 
 pub(crate) fn run_renderer<B: Backend>(
     ctx: &Ctx,
-    app: Rc<RefCell<App>>,
+    door: Door,
     terminal: Rc<RefCell<Terminal<B>>>,
     clock: SharedClock,
     frames: SharedFrames,
     mut on_frame: Option<FrameHook>,
 ) {
-    let mut last_clock = String::new();
     loop {
         let work = Slice::start();
         let now = clock.now();
-        let (gap, started) = {
-            let a = app.borrow();
+        let (gap, started, thinking) = {
+            let a = door.state();
             (
-                Duration::from_secs_f64(1.0 / a.config.fps.max(1) as f64),
-                a.started,
+                Duration::from_secs_f64(1.0 / a.config().fps.max(1) as f64),
+                a.started(),
+                a.computer_thinking(),
             )
         };
-        let clock_line = clock_text(started, now);
-        let thinking = app.borrow().computer_thinking();
-        if thinking {
+        {
+            let mut f = frames.borrow_mut();
+            let clock_line = clock_text(started, now);
+            if f.chrome.clock != clock_line {
+                f.chrome.clock = clock_line;
+                f.dirty = true;
+            }
             // Human mode: the spinner turns while the computer thinks.
-            let frame = (now.saturating_duration_since(started).as_millis()
-                / SPINNER_STEP.as_millis()) as usize;
-            app.borrow_mut().turn_spinner(frame);
+            if thinking {
+                f.dirty = true;
+            }
         }
-        if clock_line != last_clock {
-            last_clock.clone_from(&clock_line);
-            app.borrow_mut().set_clock_text(clock_line);
-        }
-        let (revision, urgent, last_frame) = {
-            let (a, f) = (app.borrow(), frames.borrow());
-            (a.revision(), a.urgent_since(f.drawn), f.last)
+        let (dirty, urgent, last_frame) = {
+            let f = frames.borrow();
+            (f.dirty, f.urgent, f.last)
         };
-        let dirty = revision != frames.borrow().drawn;
         let frame_due = last_frame.is_none_or(|t| now >= t + gap);
         if dirty && (urgent || frame_due) {
-            app.borrow_mut().begin_frame(now);
             let full_redraw = {
                 let mut f = frames.borrow_mut();
-                f.drawn = revision;
+                f.dirty = false;
+                f.urgent = false;
                 f.last = Some(now);
                 f.count += 1;
                 std::mem::take(&mut f.redraw_all)
             };
-            let drawn = {
-                let mut term = terminal.borrow_mut();
-                if full_redraw && let Ok(size) = term.size() {
-                    // Clears the screen and forgets the last frame, so the
-                    // next one draws every cell. (`Terminal::clear` would
-                    // first ask the terminal where its cursor is.)
-                    let _ = term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
-                }
-                if let Ok(size) = term.size() {
-                    app.borrow_mut().set_screen(size.width, size.height);
-                    // What this screen holds, measured by the drawing code:
-                    // the boards a box shows, how far the tab scrolls.
-                    let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-                    let (fits, room) = {
-                        let a = app.borrow();
-                        let fits = crate::ui::grid_view(&a, area).map(|v| v.plan.fits);
-                        (fits, crate::ui::scroll_room(&a, area))
-                    };
-                    if let Some(fits) = fits {
-                        app.borrow_mut().set_fits(fits);
-                    }
-                    app.borrow_mut().set_scroll_room(room);
-                }
-                let a = app.borrow();
-                term.draw(|f| crate::ui::draw(f, &a)).map(|_| ())
-            };
-            if let Err(e) = drawn {
+            if let Err(e) = draw(&door, &terminal, &frames, full_redraw) {
                 // Nothing can be shown any more: stop cleanly.
-                app.borrow_mut().stop(Some(format!("cannot draw: {e}")));
+                door.send(Message::Stop {
+                    error: Some(format!("cannot draw: {e}")),
+                });
                 ctx.suspend(Suspend::Yield);
                 continue;
             }
             if let Some(hook) = on_frame.as_mut() {
-                hook(&app.borrow());
+                hook(&door.state(), &frames.borrow().chrome);
             }
         }
         ctx.cpu.add(work.cpu_used());
@@ -125,13 +87,45 @@ pub(crate) fn run_renderer<B: Backend>(
         if thinking {
             next_wake = next_wake.min(now + SPINNER_STEP);
         }
-        let still_dirty = app.borrow().revision() != frames.borrow().drawn;
-        let deadline = match (still_dirty, frames.borrow().last) {
+        let deadline = match (frames.borrow().dirty, frames.borrow().last) {
             (true, Some(t)) => (t + gap).min(next_wake),
             _ => next_wake,
         };
         ctx.suspend(Suspend::Wait(Event::Changed, Some(deadline)));
     }
+}
+
+/// One frame: the screen measured (the boards a box shows, how far the
+/// tab scrolls) and told to the state, then drawn from it.
+fn draw<B: Backend>(
+    door: &Door,
+    terminal: &RefCell<Terminal<B>>,
+    frames: &RefCell<Frames>,
+    full_redraw: bool,
+) -> Result<(), B::Error> {
+    let mut term = terminal.borrow_mut();
+    if full_redraw && let Ok(size) = term.size() {
+        // Clears the screen and forgets the last frame, so the next one
+        // draws every cell. (`Terminal::clear` would first ask the
+        // terminal where its cursor is.)
+        let _ = term.resize(Rect::new(0, 0, size.width, size.height));
+    }
+    if let Ok(size) = term.size() {
+        frames.borrow_mut().screen = (size.width, size.height);
+        let area = Rect::new(0, 0, size.width, size.height);
+        let measured = {
+            let a = door.state();
+            Message::Measured {
+                fits: crate::ui::grid_view(&a, area).map(|v| v.plan.fits),
+                scroll_room: crate::ui::scroll_room(&a, area),
+            }
+        };
+        door.send(measured);
+    }
+    door.send(Message::Frame);
+    let chrome = frames.borrow().chrome.clone();
+    let app = door.state();
+    term.draw(|f| crate::ui::draw(f, &app, &chrome)).map(|_| ())
 }
 
 /// The header's clock: local time and time since start.

@@ -338,7 +338,7 @@ impl Scheduler {
 
     /// Delivers the events tasks posted.
     #[inline]
-    fn deliver_posted(&mut self) {
+    pub(crate) fn deliver_posted(&mut self) {
         if let Some(events) = self.signals.take() {
             for event in events {
                 self.deliver(event);

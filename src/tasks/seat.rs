@@ -1,16 +1,13 @@
 //! A player seat: waits for its turn, thinks in time slices on its own CPU
 //! clock, reports what it is considering, and plays.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use super::clock::SharedClock;
-use super::clock::{Due, SliceClock};
-use super::effects::post_all;
-use super::scheduler::{Ctx, Event, Signals, Suspend, sleep_until, wait_for};
+use super::clock::{Due, SharedClock, SliceClock};
+use super::door::Door;
+use super::scheduler::{Ctx, Event, Suspend, sleep_until, wait_for};
 use crate::ai::{Budget, EngineKind, SearchInfo};
-use crate::app::{App, GameStatus, Thinking};
+use crate::app::{App, GameStatus, Message, Thinking};
 use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
 use crate::game::{Cell, Player, Position};
 
@@ -31,11 +28,10 @@ pub struct SeatId {
 /// holds it while the program is paused, and ends the search when the
 /// move's CPU clock runs out. Only time spent running counts: a seat that
 /// waits behind eight others gets the same computation as one alone.
-pub struct SeatBudget<'a> {
+pub(crate) struct SeatBudget<'a> {
     ctx: &'a Ctx<'a>,
-    app: &'a RefCell<App>,
-    /// Where its reports wake the renderer.
-    signals: &'a Signals,
+    /// Where its reports go.
+    door: &'a Door,
     seat: SeatId,
     /// The move's CPU, slice by slice, against its clock (`None`: the
     /// engine's own limit decides).
@@ -47,17 +43,15 @@ pub struct SeatBudget<'a> {
 }
 
 impl<'a> SeatBudget<'a> {
-    pub fn new(
+    pub(crate) fn new(
         ctx: &'a Ctx<'a>,
-        app: &'a RefCell<App>,
-        signals: &'a Signals,
+        door: &'a Door,
         seat: SeatId,
         clock: Option<Duration>,
     ) -> SeatBudget<'a> {
         SeatBudget {
             ctx,
-            app,
-            signals,
+            door,
             seat,
             cpu: SliceClock::new(clock),
             info: SearchInfo::default(),
@@ -76,18 +70,18 @@ impl<'a> SeatBudget<'a> {
 
     /// Shows the search on screen and adds its work to the engine's totals.
     fn publish(&mut self, done: bool) {
-        self.app.borrow_mut().account_work(
-            self.seat.kind,
-            self.cpu.thought() - self.accounted_cpu,
-            self.info.work - self.accounted_work,
-            false,
-        );
+        self.door.send(Message::Work {
+            kind: self.seat.kind,
+            cpu: self.cpu.thought() - self.accounted_cpu,
+            work: self.info.work - self.accounted_work,
+            moved: false,
+        });
         self.accounted_cpu = self.cpu.thought();
         self.accounted_work = self.info.work;
-        let effects = self.app.borrow_mut().report_thinking(
-            self.seat.game,
-            self.seat.generation,
-            Thinking {
+        self.door.send(Message::Thinking {
+            game: self.seat.game,
+            generation: self.seat.generation,
+            thinking: Thinking {
                 side: self.seat.side,
                 engine: self.seat.kind,
                 used: self.cpu.thought(),
@@ -95,12 +89,11 @@ impl<'a> SeatBudget<'a> {
                 info: self.info,
                 done,
             },
-        );
-        post_all(self.signals, effects);
+        });
     }
 
     /// Called when the engine has answered.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.end_slice();
         self.publish(true);
     }
@@ -115,10 +108,10 @@ impl Budget for SeatBudget<'_> {
                 self.end_slice();
                 self.publish(false);
                 self.ctx.suspend(Suspend::Yield);
-                wait_while_paused(self.ctx, self.app);
+                wait_while_paused(self.ctx, self.door);
                 // The clock starts again only now: waiting is not thinking.
                 self.cpu.restart();
-                !self.app.borrow().quit
+                !self.door.state().quit()
             }
         }
     }
@@ -161,18 +154,18 @@ impl crate::protocol::outside::PipeBudget for SeatBudget<'_> {
         self.ctx
             .suspend(Suspend::Wait(Event::Readable(fd), Some(deadline)));
         self.cpu.restart();
-        let app = self.app.borrow();
-        !app.quit
+        let app = self.door.state();
+        !app.quit()
             && app
-                .games
+                .games()
                 .get(self.seat.game)
                 .is_some_and(|g| g.generation == self.seat.generation)
     }
 }
 
 /// Suspends until the pause ends (no borrow is held while suspended).
-pub fn wait_while_paused(ctx: &Ctx, app: &RefCell<App>) {
-    while app.borrow().paused {
+pub(crate) fn wait_while_paused(ctx: &Ctx, door: &Door) {
+    while door.state().paused() {
         wait_for(ctx, Event::Resume);
     }
 }
@@ -198,8 +191,8 @@ enum Job {
 }
 
 fn next_job(app: &App, game: usize, me: Player, now: Instant) -> Job {
-    let g = &app.games[game];
-    if let Some(h) = &app.human
+    let g = &app.games()[game];
+    if let Some(h) = &app.human()
         && h.side == me
     {
         return match g.status {
@@ -231,7 +224,7 @@ fn next_job(app: &App, game: usize, me: Player, now: Instant) -> Job {
 /// The record of game `game` when its round `generation` is over, with
 /// the id the learner uses to learn a game once.
 fn finished_record(app: &App, game: usize, generation: u64) -> Option<crate::game::GameRecord> {
-    let g = &app.games[game];
+    let g = &app.games()[game];
     (g.generation == generation && matches!(g.status, GameStatus::Over { .. })).then(|| {
         let mut record = g.record.clone();
         record.id = Some((game as u64) << 32 | generation);
@@ -250,8 +243,8 @@ fn seat_engine(
     generation: u64,
     kind: EngineKind,
 ) -> Result<SeatEngine, String> {
-    let config = &app.config;
-    let (spec, seed) = match (&config.tournament, app.games[game].slot) {
+    let config = &app.config();
+    let (spec, seed) = match (&config.tournament, app.games()[game].slot) {
         (Some(plan), Some(slot)) => {
             let spec = &plan.specs[if me == Player::O {
                 slot.first
@@ -278,12 +271,12 @@ fn seat_engine(
     };
     // The game's own board and clock (the show mixes boards); the
     // learner's table only where it is of that board.
-    let g = &app.games[game];
+    let g = &app.games()[game];
     let rules = g.pos.rules();
     let rl = config.rl.as_ref().filter(|t| t.borrow().rules() == rules);
     let mut engine = spec.build_with(rules, g.limits[me.index()], seed, rl);
     if let SeatEngine::BuiltIn(built_in) = &mut engine {
-        built_in.set_memory_limit(SEATS_MEMORY / (2 * app.games.len()).max(1));
+        built_in.set_memory_limit(SEATS_MEMORY / (2 * app.games().len()).max(1));
     }
     Ok(engine)
 }
@@ -297,70 +290,67 @@ const SEATS_MEMORY: usize = 256 << 20;
 /// outside brain said goes to the Records tab.
 fn think(
     ctx: &Ctx,
-    app: &RefCell<App>,
-    signals: &Signals,
+    door: &Door,
     seat: SeatId,
     engine: &mut SeatEngine,
     pos: &Position,
 ) -> Result<Cell, String> {
-    let think_clock = app.borrow().seat_clock(seat.game, seat.side);
-    let history = app
-        .borrow()
-        .games
+    let think_clock = door.state().seat_clock(seat.game, seat.side);
+    let history = door
+        .state()
+        .games()
         .get(seat.game)
         .map(|g| g.record.moves.clone())
         .unwrap_or_default();
     engine.set_history(&history);
-    let mut budget = SeatBudget::new(ctx, app, signals, seat, think_clock);
+    let mut budget = SeatBudget::new(ctx, door, seat, think_clock);
     let choice = engine.choose(pos, &mut budget);
     budget.finish();
     let said = engine.messages();
     if !said.is_empty() {
-        app.borrow_mut().brain_said(seat.game, seat.side, said);
+        door.send(Message::BrainSaid {
+            game: seat.game,
+            side: seat.side,
+            lines: said,
+        });
     }
     choice
 }
 
-pub fn run_seat(
-    ctx: &Ctx,
-    app: Rc<RefCell<App>>,
-    signals: Signals,
-    clock: SharedClock,
-    game: usize,
-    me: Player,
-) {
+pub(crate) fn run_seat(ctx: &Ctx, door: Door, clock: SharedClock, game: usize, me: Player) {
     let mut engine: Option<(u64, EngineKind, SeatEngine)> = None;
     let mut reported = None;
     loop {
-        wait_while_paused(ctx, &app);
+        wait_while_paused(ctx, &door);
         // Tell the engine how its game ended (the learning player learns).
         if let Some((generation, _, e)) = engine.as_mut()
             && reported != Some(*generation)
-            && let Some(record) = finished_record(&app.borrow(), game, *generation)
+            && let Some(record) = finished_record(&door.state(), game, *generation)
         {
             e.game_over(&record, me);
             reported = Some(*generation);
         }
-        let job = next_job(&app.borrow(), game, me, clock.now());
+        let job = next_job(&door.state(), game, me, clock.now());
         match job {
             Job::Wait | Job::Person { pending: None, .. } => wait_for(ctx, Event::Turn(game)),
             Job::Person {
                 pending: Some(cell),
                 generation,
             } => {
-                let effects = app
-                    .borrow_mut()
-                    .play_pending(game, generation, cell, clock.now());
-                post_all(&signals, effects);
+                door.send(Message::PersonMoved {
+                    game,
+                    generation,
+                    cell,
+                });
             }
             Job::Until(at) => ctx.suspend(Suspend::Wait(Event::Turn(game), Some(at))),
             Job::Restart { at } => {
                 sleep_until(ctx, clock.now(), at);
-                wait_while_paused(ctx, &app);
-                let still_over = matches!(app.borrow().games[game].status, GameStatus::Over { .. });
+                wait_while_paused(ctx, &door);
+                let still_over =
+                    matches!(door.state().games()[game].status, GameStatus::Over { .. });
                 if still_over {
-                    let effects = app.borrow_mut().restart_game(game, clock.now());
-                    post_all(&signals, effects);
+                    door.send(Message::Restart { game });
                 }
             }
             Job::Think {
@@ -369,13 +359,13 @@ pub fn run_seat(
                 kind,
             } => {
                 let start = clock.now();
-                if me == Player::O && app.borrow().config.fault_game == Some(game) {
+                if me == Player::O && door.state().config().fault_game == Some(game) {
                     panic!("injected fault in game {} (KXO_FAULT_GAME)", game + 1);
                 }
                 let fresh = !matches!(&engine, Some((g, k, _)) if *g == generation && *k == kind);
                 let mut unmade = None;
                 if fresh {
-                    engine = match seat_engine(&app.borrow(), game, me, generation, kind) {
+                    engine = match seat_engine(&door.state(), game, me, generation, kind) {
                         Ok(made) => Some((generation, kind, made)),
                         Err(reason) => {
                             unmade = Some(reason);
@@ -390,29 +380,37 @@ pub fn run_seat(
                     kind,
                 };
                 let choice = match engine.as_mut() {
-                    Some((_, _, e)) => think(ctx, &app, &signals, seat, e, &pos),
+                    Some((_, _, e)) => think(ctx, &door, seat, e, &pos),
                     None => Err(unmade.unwrap_or_else(|| "no engine".into())),
                 };
                 let cell = match choice {
                     Ok(cell) => cell,
                     Err(reason) => {
-                        let effects =
-                            app.borrow_mut()
-                                .forfeit(game, generation, me, &reason, clock.now());
-                        post_all(&signals, effects);
+                        door.send(Message::Forfeit {
+                            game,
+                            generation,
+                            loser: me,
+                            reason,
+                        });
                         engine = None;
                         continue;
                     }
                 };
                 // Space the moves out so people can follow them.
-                let delay = app.borrow().config.delay;
+                let delay = door.state().config().delay;
                 sleep_until(ctx, clock.now(), start + delay);
-                wait_while_paused(ctx, &app);
-                app.borrow_mut().account_work(kind, Duration::ZERO, 0, true);
-                let effects = app
-                    .borrow_mut()
-                    .apply_move(game, generation, cell, clock.now());
-                post_all(&signals, effects);
+                wait_while_paused(ctx, &door);
+                door.send(Message::Work {
+                    kind,
+                    cpu: Duration::ZERO,
+                    work: 0,
+                    moved: true,
+                });
+                door.send(Message::Moved {
+                    game,
+                    generation,
+                    cell,
+                });
                 // Let the others run before this seat looks again.
                 ctx.suspend(Suspend::Yield);
             }

@@ -201,11 +201,11 @@ const BESIDE: u16 = 18;
 /// Draws `game` in `rect`, its board as large as the box allows; the
 /// selected game's box stands out.
 pub fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, selected: bool) {
-    let c = app.config.color;
+    let c = app.config().color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let rules = game.pos.rules();
     let n = rules.size();
-    let board = app.config.show.as_ref().map(|_| board_name(rules));
+    let board = app.config().show.as_ref().map(|_| board_name(rules));
     let (name, right, right_style, terse) = box_titles(c, game, rect.width, board);
     let inner_size = (rect.width.saturating_sub(2), rect.height.saturating_sub(2));
     // The largest board with room for the thinking lines, below it or
@@ -300,7 +300,7 @@ pub fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, sele
         (Some(t), GameStatus::Playing) => {
             thinking_lines(c, t, (info.width as usize).saturating_sub(11).max(4), n)
         }
-        (_, GameStatus::Playing) if !app.paused && app.now < game.not_before => {
+        (_, GameStatus::Playing) if !app.paused() && app.now() < game.not_before => {
             vec![Line::from(Span::styled("starting…", c.dim()))]
         }
         _ => Vec::new(),

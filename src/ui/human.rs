@@ -17,6 +17,15 @@ const INFO_MIN_WIDTH: u16 = 26;
 const INFO_LINES: u16 = 14;
 const COMPACT_HEADER: u16 = 2;
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/// How often the spinner turns (the renderer draws that often while the
+/// computer thinks).
+pub const SPINNER_STEP: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The spinner's frame at the state's time.
+fn spinner_frame(app: &App) -> usize {
+    let since = app.now().saturating_duration_since(app.started());
+    (since.as_millis() / SPINNER_STEP.as_millis()) as usize
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HumanPlan {
@@ -108,7 +117,7 @@ pub fn cell_rect(area: Rect, size: u8, cell: Cell) -> Option<Rect> {
 
 /// The cell under a mouse click at (`x`, `y`) on a screen of size `area`.
 pub fn cell_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Cell> {
-    let n = app.config.rules.size();
+    let n = app.config().rules.size();
     let plan = plan(area, n as u16)?;
     let (ox, oy) = board_origin(&plan, n as u16);
     let inner = Block::default().borders(Borders::ALL).inner(plan.board_box);
@@ -118,15 +127,15 @@ pub fn cell_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Cell> {
         .map(Cell::from_index)
 }
 
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let n = app.config.rules.size() as u16;
-    let (Some(plan), Some(human)) = (plan(area, n), app.human.as_ref()) else {
+pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
+    let n = app.config().rules.size() as u16;
+    let (Some(plan), Some(human)) = (plan(area, n), app.human()) else {
         super::draw_too_small(frame, area, min_size(n));
         return;
     };
-    let c = app.config.color;
-    super::draw_header(frame, app, plan.header, plan.logo, None);
-    let game = &app.games[0];
+    let c = app.config().color;
+    super::draw_header(frame, app, chrome, plan.header, plan.logo, None);
+    let game = &app.games()[0];
     let computer = game.labels[human.side.other().index()].as_str();
     let (o, x) = if human.side == crate::game::Player::O {
         ("YOU", computer)
@@ -180,7 +189,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     if plan.tabs.height >= 3 {
         super::draw_tabs(frame, app, plan.tabs);
     }
-    if app.help {
+    if app.help() {
         super::draw_help(frame, app, area);
     }
 }
@@ -193,8 +202,8 @@ fn panel_lines<'a>(
     computer: &'a str,
     n: u16,
 ) -> Vec<Line<'a>> {
-    let c = app.config.color;
-    let game = &app.games[0];
+    let c = app.config().color;
+    let game = &app.games()[0];
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut lines = vec![
         Line::from(vec![
@@ -213,7 +222,7 @@ fn panel_lines<'a>(
     ];
     let status = match &game.status {
         GameStatus::Playing if app.computer_thinking() => Line::from(Span::styled(
-            format!("thinking… {}", SPINNER[human.spinner % SPINNER.len()]),
+            format!("thinking… {}", SPINNER[spinner_frame(app) % SPINNER.len()]),
             c.accent(),
         )),
         GameStatus::Playing => Line::from(Span::styled("Your move", bold)),
@@ -275,11 +284,11 @@ fn panel_lines<'a>(
 
 /// The Records tab's lines in human mode: the session's games.
 pub fn record_lines(app: &App) -> Vec<Line<'static>> {
-    let Some(human) = app.human.as_ref() else {
+    let Some(human) = app.human() else {
         return Vec::new();
     };
-    let c = app.config.color;
-    let game = &app.games[0];
+    let c = app.config().color;
+    let game = &app.games()[0];
     let label = |person: crate::game::Player| {
         let computer = &game.labels[person.other().index()];
         if person == crate::game::Player::O {

@@ -47,9 +47,9 @@ fn columns(standings: &[Standing]) -> Vec<Column> {
 
 /// The tab's lines for a panel `width` wide (also what tests read).
 pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
-    let c = app.config.color;
+    let c = app.config().color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    if let Some(progress) = &app.tournament {
+    if let Some(progress) = &app.tournament() {
         // The tournament's report, as `arena` prints it.
         let title = match progress.finished() {
             true => "Tournament finished",
@@ -59,7 +59,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         out.extend(tournament_lines(&progress.report, width, bold));
         return out;
     }
-    let standings = app.leaderboard.standings();
+    let standings = app.leaderboard().standings();
     if standings.is_empty() {
         return vec![Line::from(Span::styled(
             "no game finished yet: the table fills as games end",
@@ -72,7 +72,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         format!(
             "{} games. Elo: fitted over every game at once (as BayesElo and Ordo do), mean 0: \
              beating a weak engine counts for little.",
-            app.leaderboard.games()
+            app.leaderboard().games()
         ),
         c.dim(),
     )));

@@ -37,8 +37,8 @@ fn pct(v: f64) -> String {
 
 /// The tab's text, for an area `width` columns wide.
 pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
-    let c = app.config.color;
-    let load = &app.load;
+    let c = app.config().color;
+    let load = &app.load();
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let rq = load.run_queue.values();
     let mut out = vec![
@@ -88,7 +88,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             style,
         )));
     }
-    if let Some(table) = &app.config.rl
+    if let Some(table) = &app.config().rl
         && let Ok(t) = table.try_borrow()
     {
         // The learning player's model: it learns from every game an rl
@@ -103,7 +103,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             t.what_it_holds(),
         )));
         let big = !t.rules().is_small();
-        let accuracy = match (app.learner_accuracy, t.accuracy) {
+        let accuracy = match (app.learner_accuracy(), t.accuracy) {
             // Above 8x8: its score against the yardstick, not the solver.
             (Some((now, at)), _) if big => format!(
                 "  vs Negamax-{}: {:.0}% at {} games",
@@ -135,7 +135,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
 /// Each seat's share of the CPU over 1, 5 and 15 minutes: a row per game
 /// on a wide panel, a row per seat on a narrow one.
 fn seat_lines(app: &App, width: u16) -> Vec<Line<'static>> {
-    let load = &app.load;
+    let load = &app.load();
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut out = Vec::new();
     let share = |game: usize, side: usize| {
@@ -150,7 +150,7 @@ fn seat_lines(app: &App, width: u16) -> Vec<Line<'static>> {
             "cpu %   O      1m   5m  15m  X      1m   5m  15m",
             bold,
         )));
-        for g in &app.games {
+        for g in app.games() {
             let side = |s: usize| {
                 let v = share(g.index, s);
                 format!(
@@ -170,7 +170,7 @@ fn seat_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         }
     } else {
         out.push(Line::from(Span::styled("cpu %         1m   5m  15m", bold)));
-        for g in &app.games {
+        for g in app.games() {
             for s in 0..2 {
                 let v = share(g.index, s);
                 out.push(Line::from(format!(
@@ -194,7 +194,7 @@ pub type Points = Vec<(f64, f64)>;
 /// The chart's points, in seconds before the last sample: the 1-minute
 /// load average and the ready count at each sample.
 pub fn chart_points(app: &App) -> (Points, Points) {
-    let load = &app.load;
+    let load = &app.load();
     let ago = |h: &std::collections::VecDeque<(f64, f64)>| -> Points {
         h.iter().map(|&(t, v)| (t - load.at, v)).collect()
     };
@@ -204,7 +204,7 @@ pub fn chart_points(app: &App) -> (Points, Points) {
 /// The run-queue chart: the 1-minute load average as a line and the ready
 /// count at each sample as dots, over the last ten minutes.
 pub fn chart<'a>(app: &App, avg: &'a [(f64, f64)], ready: &'a [(f64, f64)]) -> Chart<'a> {
-    let c = app.config.color;
+    let c = app.config().color;
     let top = avg
         .iter()
         .chain(ready)

@@ -24,10 +24,18 @@ use crate::app::{App, Tab};
 use crate::game::{Outcome, Player};
 use layout::{MIN_HEIGHT, MIN_WIDTH, Plan};
 
+/// What the renderer brings to each frame besides the state: the one
+/// thing on screen that is not a function of it, the wall clock.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Chrome {
+    /// The header's clock: local time, then time since the start.
+    pub clock: String,
+}
+
 /// Draws the whole screen.
-pub fn draw(frame: &mut Frame, app: &App) {
+pub fn draw(frame: &mut Frame, app: &App, chrome: &Chrome) {
     let area = frame.area();
-    if let Some(setup) = &app.setup {
+    if let Some(setup) = &app.setup() {
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             draw_too_small(frame, area, (MIN_WIDTH, MIN_HEIGHT));
             return;
@@ -35,7 +43,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         let logo = area.height >= 30 && area.width >= 80;
         let header_h = if logo { logo::height() } else { 2 };
         let header = Rect::new(area.x, area.y, area.width, header_h);
-        draw_header(frame, app, header, logo, None);
+        draw_header(frame, app, chrome, header, logo, None);
         let rest = Rect::new(
             area.x,
             area.y + header_h,
@@ -43,13 +51,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
             area.height - header_h,
         );
         setup::draw(frame, app, setup, rest);
-        if app.help {
+        if app.help() {
             draw_help(frame, app, area);
         }
         return;
     }
-    if app.human.is_some() {
-        human::draw(frame, app, area);
+    if app.human().is_some() {
+        human::draw(frame, app, chrome, area);
         return;
     }
     let Some(view) = grid_view(app, area) else {
@@ -57,16 +65,16 @@ pub fn draw(frame: &mut Frame, app: &App) {
         return;
     };
     let plan = &view.plan;
-    draw_header(frame, app, plan.header, plan.logo, Some(&view));
-    if app.zoomed {
-        zoom::draw(frame, app, &app.games[view.selected], view.grid);
+    draw_header(frame, app, chrome, plan.header, plan.logo, Some(&view));
+    if app.zoomed() {
+        zoom::draw(frame, app, &app.games()[view.selected], view.grid);
     } else {
         draw_grid(frame, app, &view);
     }
     if plan.tabs.height >= 2 {
         draw_tabs(frame, app, plan.tabs);
     }
-    if app.help {
+    if app.help() {
         draw_help(frame, app, area);
     }
 }
@@ -91,11 +99,11 @@ pub struct GridView {
 /// The grid's view of `app` on a screen of `area` (live screen); `None`
 /// when the screen is too small.
 pub fn grid_view(app: &App, area: Rect) -> Option<GridView> {
-    let games = app.games.len();
+    let games = app.games().len();
     let plan = layout::plan(area, games, &app.board_sides())?;
     let per_page = plan.boxes.len().max(1);
     let pages = games.div_ceil(per_page).max(1);
-    let page = app.page.min(pages - 1);
+    let page = app.page().min(pages - 1);
     let first = page * per_page;
     let boxes = plan
         .boxes
@@ -111,7 +119,7 @@ pub fn grid_view(app: &App, area: Rect) -> Option<GridView> {
         columns: plan.columns as usize,
         page,
         pages,
-        selected: app.selected.min(games.saturating_sub(1)),
+        selected: app.selected().min(games.saturating_sub(1)),
         plan,
     })
 }
@@ -195,24 +203,24 @@ fn fit(items: Vec<Span<'static>>, width: u16) -> Line<'static> {
 }
 
 fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
-    let c = app.config.color;
-    let t = &app.totals;
-    let finished = app.tournament.as_ref().is_some_and(|t| t.finished());
+    let c = app.config().color;
+    let t = &app.totals();
+    let finished = app.tournament().is_some_and(|t| t.finished());
     let state = if finished {
         Span::styled(
             "tournament finished: E ranking",
             c.warn().add_modifier(Modifier::BOLD),
         )
-    } else if app.paused {
+    } else if app.paused() {
         Span::styled(" PAUSED ", c.warn().add_modifier(Modifier::REVERSED))
     } else {
         Span::styled("running", c.accent())
     };
     let mut items = vec![state];
-    if app.config.warning.is_some() {
+    if app.config().warning.is_some() {
         items.push(Span::styled("  warning: see Records", c.warn()));
     }
-    if let Some(view) = view.filter(|_| app.zoomed) {
+    if let Some(view) = view.filter(|_| app.zoomed()) {
         items.push(Span::styled(
             format!("  Game-{} zoomed, Esc back", view.selected + 1),
             c.warn(),
@@ -224,7 +232,7 @@ fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
             c.warn(),
         ));
     }
-    let counts = match &app.human {
+    let counts = match &app.human() {
         // Human mode counts for the person, whichever side they played.
         Some(h) => vec![
             format!("  you {}", h.score.person),
@@ -241,7 +249,7 @@ fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
     for item in counts {
         items.push(Span::raw(item));
     }
-    if app.human.is_none() && !finished {
+    if app.human().is_none() && !finished {
         let rate = match app.moves_per_second() {
             Some(r) if r < 10.0 => format!("{r:.1}"),
             Some(r) => format!("{r:.0}"),
@@ -255,13 +263,14 @@ fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
 pub(crate) fn draw_header(
     frame: &mut Frame,
     app: &App,
+    chrome: &Chrome,
     area: Rect,
     logo: bool,
     view: Option<&GridView>,
 ) {
-    let c = app.config.color;
-    let rules = app.config.rules;
-    let title = match (&app.config.show, &app.setup) {
+    let c = app.config().color;
+    let rules = app.config().rules;
+    let title = match (&app.config().show, &app.setup()) {
         (Some(show), _) => match show.variants.first().is_some_and(|v| v.rules.exact()) {
             true => "kxo-tui  a mix of boards, exactly K in a row wins".to_string(),
             false => "kxo-tui  a mix of boards, engines close in strength".to_string(),
@@ -279,24 +288,27 @@ pub(crate) fn draw_header(
         let [left, right] =
             Layout::horizontal([Constraint::Length(logo_w), Constraint::Min(0)]).areas(area);
         // The rainbow drifts a step every two seconds, unless told not to.
-        let drift = if app.config.animate {
-            let secs = app.now.saturating_duration_since(app.started).as_secs();
+        let drift = if app.config().animate {
+            let secs = app.now().saturating_duration_since(app.started()).as_secs();
             secs as f64 * logo::DRIFT_PER_SECOND
         } else {
             0.0
         };
-        frame.render_widget(Paragraph::new(logo::lines(c, drift, app.config.utf8)), left);
+        frame.render_widget(
+            Paragraph::new(logo::lines(c, drift, app.config().utf8)),
+            left,
+        );
         let text = vec![
             Line::from(Span::styled(
                 title,
                 Style::default().add_modifier(Modifier::BOLD),
             )),
-            Line::from(Span::styled(app.clock.clone(), c.accent())),
+            Line::from(Span::styled(chrome.clock.clone(), c.accent())),
             Line::from(""),
             fit(status_spans(app, view), right.width),
             Line::from(""),
             fit(
-                key_bar(app.human.is_some())
+                key_bar(app.human().is_some())
                     .iter()
                     .enumerate()
                     .map(|(i, (key, what))| {
@@ -314,7 +326,7 @@ pub(crate) fn draw_header(
             Style::default().add_modifier(Modifier::BOLD),
         )];
         // The clock's two halves: local time, then time since start.
-        let mut halves = app.clock.splitn(2, "  ");
+        let mut halves = chrome.clock.splitn(2, "  ");
         for half in [halves.next(), halves.next()].into_iter().flatten() {
             first.push(Span::styled(format!("  {half}"), c.accent()));
         }
@@ -331,7 +343,7 @@ fn draw_grid(frame: &mut Frame, app: &App, view: &GridView) {
     for (i, rect) in view.boxes.iter().enumerate() {
         let index = view.first + i;
         let selected = index == view.selected;
-        game_box::draw_game(frame, app, &app.games[index], *rect, selected);
+        game_box::draw_game(frame, app, &app.games()[index], *rect, selected);
     }
 }
 
@@ -348,11 +360,11 @@ pub fn key_bar_text(human: bool) -> String {
 /// content), with a marker when more lies below or above.
 /// Long lines wrap.
 pub(crate) fn draw_scrolled(frame: &mut Frame, app: &App, lines: Vec<Line<'static>>, area: Rect) {
-    let c = app.config.color;
+    let c = app.config().color;
     let width = area.width.max(1) as usize;
     let total: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
     let max = (total as u16).saturating_sub(area.height);
-    let scroll = app.tab_scroll.min(max);
+    let scroll = app.tab_scroll().min(max);
     let paragraph = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .scroll((scroll, 0));
@@ -399,7 +411,7 @@ fn tab_parts(area: Rect) -> Option<(Option<Rect>, Rect, Rect)> {
 /// The current tab's text and the part of `body` it scrolls in (the Load
 /// tab keeps the rest for its chart).
 fn tab_text(app: &App, body: Rect) -> (Vec<Line<'static>>, Rect) {
-    match app.tab {
+    match app.tab() {
         Tab::Records => (records::lines(app), body),
         Tab::Load => {
             let (lines, text, _) = load::parts(app, body);
@@ -420,8 +432,8 @@ fn wrapped_height(lines: &[Line], width: u16) -> u16 {
 /// below its panel's bottom (0 when it all shows). The renderer tells the
 /// state after each frame, so scrolling stops where the content does.
 pub fn scroll_room(app: &App, area: Rect) -> u16 {
-    let tabs = match &app.human {
-        Some(_) => human::plan(area, app.config.rules.size() as u16).map(|p| p.tabs),
+    let tabs = match &app.human() {
+        Some(_) => human::plan(area, app.config().rules.size() as u16).map(|p| p.tabs),
         None => grid_view(app, area).map(|v| v.plan.tabs),
     };
     let Some((_, _, body)) = tabs.filter(|t| t.height >= 2).and_then(tab_parts) else {
@@ -432,8 +444,8 @@ pub fn scroll_room(app: &App, area: Rect) -> u16 {
 }
 
 pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
-    let c = app.config.color;
-    let selected = match app.tab {
+    let c = app.config().color;
+    let selected = match app.tab() {
         Tab::Records => 0,
         Tab::Load => 1,
         Tab::Leaderboard => 2,
@@ -450,14 +462,14 @@ pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
         .style(c.dim())
         .highlight_style(Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED));
     frame.render_widget(tabs, bar);
-    if app.tab == Tab::Records && app.human.is_some() {
+    if app.tab() == Tab::Records && app.human().is_some() {
         let lines = human::record_lines(app);
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
         return;
     }
     let (lines, text) = tab_text(app, body);
     draw_scrolled(frame, app, lines, text);
-    if app.tab == Tab::Load
+    if app.tab() == Tab::Load
         && let (_, _, Some(chart_area)) = load::parts(app, body)
     {
         load::draw_chart(frame, app, chart_area);
@@ -465,10 +477,10 @@ pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 pub(crate) fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
-    let c = app.config.color;
+    let c = app.config().color;
     let keys: Vec<(&str, &str)> = KEYMAP
         .iter()
-        .filter(|b| in_scope(b, app.human.is_some(), false))
+        .filter(|b| in_scope(b, app.human().is_some(), false))
         .map(|b| (b.label, b.help))
         .collect();
     let mut lines: Vec<Line> = keys

@@ -9,22 +9,22 @@ use crate::app::{App, GameStatus};
 
 /// The tab's lines (human mode has its own: the session's games).
 pub fn lines(app: &App) -> Vec<Line<'static>> {
-    if app.human.is_some() {
+    if app.human().is_some() {
         return super::human::record_lines(app);
     }
-    let c = app.config.color;
+    let c = app.config().color;
     let warning = app
-        .config
+        .config()
         .warning
         .iter()
         .map(|w| Line::from(Span::styled(format!("warning: {w}"), c.warn())));
     let lines: Vec<Line<'static>> = warning
-        .chain(app.games.iter().map(|g| {
+        .chain(app.games().iter().map(|g| {
             let mut spans = vec![Span::styled(
                 format!("Game-{:<3}", g.index + 1),
                 Style::default().add_modifier(Modifier::BOLD),
             )];
-            if app.config.show.is_some() {
+            if app.config().show.is_some() {
                 spans.push(Span::styled(
                     format!("{:<7}", game_box::board_name(g.pos.rules())),
                     c.dim(),

@@ -12,7 +12,7 @@ use crate::app::setup::{BOARDS, Level, Setup};
 
 /// The start screen's lines.
 pub fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
-    let c = app.config.color;
+    let c = app.config().color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let choice = setup.choice;
     let row = |i: usize, label: &str, value: String, about: Option<String>| {
@@ -84,7 +84,7 @@ pub fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
 
 /// Draws the start screen in `area` (below the header).
 pub fn draw(frame: &mut Frame, app: &App, setup: &Setup, area: Rect) {
-    let c = app.config.color;
+    let c = app.config().color;
     let text = lines(app, setup);
     let w = area.width.min(84);
     let h = (text.len() as u16 + 2).min(area.height);

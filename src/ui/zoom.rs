@@ -18,14 +18,14 @@ use crate::app::{App, GameStatus, GameView};
 const INFO_WIDTH: u16 = 26;
 
 pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
-    let c = app.config.color;
+    let c = app.config().color;
     let n = game.pos.rules().size();
     let block = Block::default()
         .borders(Borders::ALL)
         .border_type(BorderType::Thick)
         .border_style(c.accent())
         .title(Line::from(Span::styled(
-            match &app.config.show {
+            match &app.config().show {
                 Some(_) => format!(
                     "Game-{} {} (Esc or a click: all games)",
                     game.index + 1,
@@ -73,7 +73,7 @@ pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
 
 /// The panel: engines, state, search, messages, record.
 pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
-    let c = app.config.color;
+    let c = app.config().color;
     let n = game.pos.rules().size();
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut lines = vec![
