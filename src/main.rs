@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches};
 
-use kxo_tui::cli::{Cli, Command, one_line_error};
+use kxo_tui::cli::{Cli, one_line_error};
+use kxo_tui::error::InputError;
 use kxo_tui::gate::FileError;
-use kxo_tui::headless::{self, InputError};
 use kxo_tui::protocol::outside::BrainReaper;
 use kxo_tui::signals::Stopped;
 use kxo_tui::text::shown_within;
@@ -42,14 +42,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let result = match cli.command {
-        Some(Command::Solve(args)) => headless::solve::command(args),
-        Some(Command::Arena(args)) => headless::arena::command(args),
-        Some(Command::Train(args)) => headless::train::command(args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Eval(args)) => headless::eval::command(args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Bench(args)) => headless::bench::command(args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Brain(args)) => {
-            kxo_tui::headless::brain::command(args).map(|()| ExitCode::SUCCESS)
-        }
+        Some(command) => command.run(),
         None => kxo_tui::screen::command(cli.live),
     };
     let e = match result {

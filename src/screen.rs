@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use crate::ai::EngineKind;
 use crate::ai::rl::{Init, SharedTable, ValueTable};
-use crate::cli::InputError;
 use crate::cli::LiveArgs;
+use crate::error::InputError;
 use crate::model::Model;
 use crate::tasks::live::Summary;
 use crate::terminal::{self, Signals};

@@ -164,6 +164,28 @@ fn engines_and_rules_know_nothing_of_the_screen() {
     );
 }
 
+/// Clap stays in the command line: the commands take plain option
+/// structs (`headless::solve::SolveOptions`, …), which `src/cli/` builds
+/// from what clap parsed.
+#[test]
+fn clap_stays_in_the_command_line() {
+    for (path, text) in every_source() {
+        let inside = path.contains("/src/cli/") || path.ends_with("/src/main.rs");
+        if !inside {
+            assert!(!code(&text).contains("clap"), "{path} uses clap");
+        }
+    }
+    for dir in [
+        "src/headless",
+        "src/tasks",
+        "src/app",
+        "src/ui",
+        "src/protocol",
+    ] {
+        assert_no_imports(dir, &["crate::cli"]);
+    }
+}
+
 /// Cargo keeps the engine crate apart: nothing of the terminal, the
 /// scheduler, the protocol's processes or the command line is among its
 /// dependencies, however deep (`cargo tree`), so a wrong import does not
@@ -230,10 +252,10 @@ const LAYERS: &[&[&str]] = &[
     &["tournament"],
     &["app"],
     &["ui"],
-    &["cli"],
     &["input"],
     &["tasks"],
     &["headless"],
+    &["cli"],
     &["terminal", "screen"],
 ];
 

@@ -10,12 +10,11 @@ use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
 use crate::protocol::outside::BrainCommand;
 
 mod arena;
+mod run;
 pub use arena::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder};
 
-pub use crate::error::InputError;
-
-/// The most memory `solve`'s table takes unless told (MB).
-pub const DEFAULT_HASH_MB: usize = 1024;
+use crate::error::InputError;
+use crate::headless::solve::DEFAULT_HASH_MB;
 
 #[derive(Parser, Debug)]
 #[command(

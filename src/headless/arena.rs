@@ -2,16 +2,70 @@
 //! with a progress line on stderr, the report on stdout, records and a
 //! state file on disk; and `arena merge`, which combines shards.
 
+use std::path::PathBuf;
+
 use crate::ai::{BuiltIn, EngineKind};
-use crate::cli::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder, SeatArg};
 use crate::engines::{EngineSpec, SpecEngine};
-use crate::tournament::{self, Clocks, Ended, Openings, Report, Settings, opening::ListUse, state};
+use crate::game::Rules;
+use crate::tournament::{
+    self, Clocks, Ended, Format, Openings, Report, Settings, Shard, Sprt, opening::ListUse, state,
+};
+
+/// What `arena` is asked: a run, or (`merge`) the shards to combine.
+#[derive(Clone, Debug)]
+pub struct ArenaOptions {
+    /// `arena merge`: only this, the rest unused.
+    pub merge: Option<MergeOptions>,
+    /// The participants `--engine` names (none: `o` against `x`).
+    pub engines: Vec<EngineSpec>,
+    pub format: Format,
+    /// O's and X's engines when no `--engine` is named.
+    pub o: Option<SpecEngine>,
+    pub x: Option<SpecEngine>,
+    pub games: u32,
+    /// Each opening once, not a pair with colours swapped.
+    pub no_repeat: bool,
+    /// The openings: a file, or a kind of random opening.
+    pub openings: Option<String>,
+    /// A list's openings in a random order (else in order).
+    pub shuffled_openings: bool,
+    /// The list's first opening used (from 1).
+    pub openings_start: Option<u32>,
+    /// Each opening under a random symmetry of the board.
+    pub transform: bool,
+    pub rules: Rules,
+    pub seed: Option<u64>,
+    /// The run's time per move, or MCTS iterations per move.
+    pub think_ms: Option<u64>,
+    pub mcts_iterations: Option<u32>,
+    /// A game clock: base, and increment per move (milliseconds).
+    pub match_ms: Option<u64>,
+    pub tc: Option<(u64, u64)>,
+    pub time_margin: Option<u64>,
+    pub sprt: Option<Sprt>,
+    pub records: Option<PathBuf>,
+    pub log: Option<PathBuf>,
+    pub state: Option<PathBuf>,
+    pub shard: Option<Shard>,
+    pub json: bool,
+    /// A progress line every this many games.
+    pub progress: Option<u64>,
+    pub model: Option<PathBuf>,
+    pub jobs: Option<usize>,
+}
+
+/// `arena merge`: the shards' state files.
+#[derive(Clone, Debug)]
+pub struct MergeOptions {
+    pub files: Vec<PathBuf>,
+    pub json: bool,
+}
 
 /// The engines the flags name: `--engine`s, or `--o` and `--x`.
-fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
+fn engines(args: &ArenaOptions) -> Result<Vec<EngineSpec>, super::InputError> {
     let engines = if args.engines.is_empty() {
-        let seat = |arg: &Option<SeatArg>, default: BuiltIn| {
-            EngineSpec::for_seat(arg.clone().map_or(default.into(), SeatArg::engine))
+        let seat = |arg: &Option<SpecEngine>, default: BuiltIn| {
+            EngineSpec::for_seat(arg.clone().unwrap_or(default.into()))
         };
         let mut pair = vec![
             seat(&args.o, BuiltIn::Mcts),
@@ -31,7 +85,7 @@ fn engines(args: &ArenaArgs) -> Result<Vec<EngineSpec>, super::InputError> {
 
 /// `kxo-tui arena`: its exit status is 0, or the shell's for the signal
 /// that stopped it (after the report of the games played so far).
-pub fn command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode> {
+pub fn command(args: ArenaOptions) -> anyhow::Result<std::process::ExitCode> {
     tournament_command(args).map_err(|e| match e.downcast::<state::Mismatch>() {
         Ok(mismatch) => super::InputError(mismatch.0).into(),
         Err(e) => match e.downcast::<crate::gate::FileError>() {
@@ -59,11 +113,11 @@ fn preflight(specs: &[EngineSpec], rules: crate::game::Rules) -> Result<(), supe
     Ok(())
 }
 
-fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode> {
-    if let Some(ArenaCommand::Merge(merge_args)) = args.merge {
+fn tournament_command(args: ArenaOptions) -> anyhow::Result<std::process::ExitCode> {
+    if let Some(merge_args) = args.merge {
         return merge(merge_args).map(|()| std::process::ExitCode::SUCCESS);
     }
-    let rules = args.rules.rules()?;
+    let rules = args.rules;
     let mut specs = engines(&args)?;
     crate::engines::use_learned_evals(&mut specs, rules, args.model.clone())?;
     let kinds: Vec<EngineKind> = specs.iter().map(|s| s.kind()).collect();
@@ -88,7 +142,7 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode>
         .or(previous.as_ref().map(|h| h.settings.seed))
         .unwrap_or_else(rand::random);
     let list_use = ListUse {
-        shuffled: args.openings_order == OpeningsOrder::Random,
+        shuffled: args.shuffled_openings,
         start: args.openings_start.map_or(0, |n| n as usize - 1),
         transform: args.transform,
     };
@@ -110,7 +164,7 @@ fn tournament_command(args: ArenaArgs) -> anyhow::Result<std::process::ExitCode>
 /// Plays the run whose settings are checked: its state file read (and the
 /// records it lacks written), the games left played, the report printed.
 fn play(
-    args: &ArenaArgs,
+    args: &ArenaOptions,
     settings: &Settings,
     specs: &[EngineSpec],
     openings: &Openings,
@@ -250,7 +304,7 @@ impl ProgressLines {
 /// The end of a run: its report (of the games played so far, when a
 /// signal stopped it, with how to go on), and what the learner learned.
 fn finish(
-    args: &ArenaArgs,
+    args: &ArenaOptions,
     report: &Report,
     ended: Ended,
     scheduled: u64,
@@ -285,13 +339,13 @@ fn finish(
 /// Whether each opening is played twice with colours swapped: with
 /// `--engine`s, unless `--no-repeat`; never with `--o`/`--x`, which fix
 /// the sides.
-fn paired(args: &ArenaArgs) -> bool {
+fn paired(args: &ArenaOptions) -> bool {
     !args.no_repeat && !args.engines.is_empty()
 }
 
 /// The run's settings, as its report and state file keep them.
 fn settings(
-    args: &ArenaArgs,
+    args: &ArenaOptions,
     rules: crate::game::Rules,
     specs: &[EngineSpec],
     openings: &Openings,
@@ -307,8 +361,8 @@ fn settings(
         repeat: paired(args),
         openings: openings.describe(),
         seed,
-        think_ms: args.think.think_ms,
-        mcts_iterations: args.think.mcts_iterations,
+        think_ms: args.think_ms,
+        mcts_iterations: args.mcts_iterations,
         match_ms: args.match_ms.or(args.tc.map(|(base, _)| base)),
         increment_ms: args.tc.map(|(_, inc)| inc).filter(|&inc| inc > 0),
         margin_ms: args.time_margin,
@@ -318,7 +372,7 @@ fn settings(
 
 /// The learning player's model, when one of the engines is the learner.
 fn open_learner(
-    args: &ArenaArgs,
+    args: &ArenaOptions,
     rules: crate::game::Rules,
     kinds: &[EngineKind],
 ) -> anyhow::Result<Option<crate::model::Model>> {
@@ -342,7 +396,7 @@ fn print(report: &Report, json: bool) -> anyhow::Result<()> {
 }
 
 /// `kxo-tui arena merge FILES…`.
-fn merge(args: MergeArgs) -> anyhow::Result<()> {
+fn merge(args: MergeOptions) -> anyhow::Result<()> {
     let (tally, missing) = state::merge(&args.files)?;
     if !missing.is_empty() {
         crate::note!(

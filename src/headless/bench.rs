@@ -270,8 +270,9 @@ impl BenchReport {
 
 /// `kxo-tui bench`: prints each figure as it is measured (or, with
 /// `--json`, the whole report at the end).
-pub fn command(args: crate::cli::BenchArgs) -> anyhow::Result<()> {
-    if args.json {
+/// `kxo-tui bench`: the figures as text, or as JSON.
+pub fn command(json: bool) -> anyhow::Result<()> {
+    if json {
         let report = run(|_| {});
         return crate::say!("{}", serde_json::to_string_pretty(&report)?);
     }

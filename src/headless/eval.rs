@@ -6,11 +6,26 @@ use std::rc::Rc;
 use super::{InputError, thousands};
 use crate::ai::accuracy::{self, Accuracy, Judge};
 use crate::ai::rl::SharedTable;
-use crate::cli::EvalArgs;
+use crate::game::Rules;
 use crate::text::shown_path;
 
-pub fn command(args: EvalArgs) -> anyhow::Result<()> {
-    let rules = args.rules.rules()?;
+/// What `eval` is asked: the board, the model, how many games and
+/// positions, the seed of the games, and the output's form.
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    pub rules: Rules,
+    /// The model file; `None`: the one `train` writes for these rules.
+    pub model: Option<std::path::PathBuf>,
+    /// Games against Random on each side (`None`: by the board).
+    pub games: Option<u32>,
+    /// Positions in the fixed sample (`None`: by the board).
+    pub sample: Option<u32>,
+    pub seed: u64,
+    pub json: bool,
+}
+
+pub fn command(args: EvalOptions) -> anyhow::Result<()> {
+    let rules = args.rules;
     if let Some(beyond) = rules.beyond_small() {
         return Err(InputError(format!(
             "eval judges a model with the solver, and {beyond} is beyond it; \

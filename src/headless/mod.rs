@@ -4,10 +4,11 @@
 
 pub mod arena;
 pub mod bench;
-pub mod brain;
 pub mod checkpoint;
 pub mod eval;
 pub mod solve;
+mod solve_big;
+mod solve_report;
 pub mod train;
 pub mod train_big;
 

@@ -6,66 +6,29 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
 use super::InputError;
-use crate::ai::big::BigNegamax;
+pub use super::solve_report::{DEFAULT_HASH_MB, SearchOptions, SolveReport};
 use crate::ai::solver::{ProgressReport, Unsettled};
-use crate::ai::{Budget, Solver, Value};
+use crate::ai::{Solver, Value};
 use crate::game::{Cell, MoveError, Player, Position, Rules};
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct SolveReport {
-    pub size: u8,
-    pub goal: u8,
-    #[serde(skip_serializing_if = "crate::game::Rule::is_freestyle")]
-    pub rule: crate::game::Rule,
-    /// "first" (O wins), "second" (X wins) or "draw"; `None` (JSON `null`)
-    /// when the search stopped before it settled the position.
-    pub value: Option<&'static str>,
-    /// Why the search stopped unsettled: "timeout" or "interrupted".
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unsettled: Option<&'static str>,
-    pub best_move: Option<String>,
-    /// Plies to the end of the game under best play.
-    pub plies: Option<u32>,
-    pub nodes: u64,
-    /// Milliseconds, to the microsecond.
-    pub ms: f64,
-    /// The position's moves, for the text report.
-    #[serde(skip)]
-    pub moves: Vec<String>,
-    #[serde(skip)]
-    pub to_move: char,
-    /// Set on boards above 8x8, where the best move comes from a heuristic
-    /// search, not a proof.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
-
-/// How a solve may run.
+/// What `solve` is asked.
+#[derive(Clone, Debug)]
 pub struct SolveOptions {
-    /// The most the transposition table may take.
-    pub hash_bytes: usize,
-    pub timeout: Option<Duration>,
-    /// Raised by Ctrl-C.
-    pub stop: Option<Arc<AtomicBool>>,
-    /// Called about twice a second during a long search.
-    pub progress: Option<ProgressReport>,
+    pub rules: Rules,
+    /// Moves played so far, from O's first: "B2,C3,A1".
+    pub moves: String,
+    pub json: bool,
+    /// The table's most memory, in MiB.
+    pub hash_mb: usize,
+    /// Give up after this long with an "unsettled" answer.
+    pub timeout: Option<std::time::Duration>,
+    /// Where to write a proof that the side to move cannot win.
+    pub proof: Option<std::path::PathBuf>,
+    /// Keep each settled root move in this file (JSON)…
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// …and go on from one kept before.
+    pub resume: Option<std::path::PathBuf>,
 }
-
-impl Default for SolveOptions {
-    fn default() -> SolveOptions {
-        SolveOptions {
-            hash_bytes: DEFAULT_HASH_MB << 20,
-            timeout: None,
-            stop: None,
-            progress: None,
-        }
-    }
-}
-
-pub use crate::cli::DEFAULT_HASH_MB;
 
 /// Reads a move list such as "B2,C3" and plays it, with a clear error for
 /// malformed, repeated or illegal moves.
@@ -84,7 +47,7 @@ pub fn position_from_moves(rules: Rules, text: &str) -> Result<Position, InputEr
 
 /// Solves the position reached by `moves` under `rules`, with no limit.
 pub fn solve(rules: Rules, moves: &str) -> Result<SolveReport, InputError> {
-    solve_with(rules, moves, SolveOptions::default())
+    solve_with(rules, moves, SearchOptions::default())
 }
 
 /// Solves the position reached by `moves` under `rules`; a search stopped
@@ -92,7 +55,7 @@ pub fn solve(rules: Rules, moves: &str) -> Result<SolveReport, InputError> {
 pub fn solve_with(
     rules: Rules,
     moves: &str,
-    options: SolveOptions,
+    options: SearchOptions,
 ) -> Result<SolveReport, InputError> {
     let pos = position_from_moves(rules, moves)?;
     if pos.outcome().is_over() {
@@ -101,7 +64,7 @@ pub fn solve_with(
         ));
     }
     if !rules.is_small() {
-        return Ok(search_big(&pos, moves, options));
+        return Ok(super::solve_big::search_big(&pos, moves, options));
     }
     let mut solver = Solver::with_hash_bytes(rules, options.hash_bytes);
     solver.set_timeout(options.timeout);
@@ -165,7 +128,7 @@ pub fn solve_with(
 pub fn solve_checkpointed(
     rules: Rules,
     moves: &str,
-    options: SolveOptions,
+    options: SearchOptions,
     path: &std::path::Path,
     resume: bool,
 ) -> anyhow::Result<SolveReport> {
@@ -354,7 +317,7 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(180);
 /// progress line.
 fn checkpointing_solver(
     rules: Rules,
-    options: SolveOptions,
+    options: SearchOptions,
     snapshot: &Rc<RefCell<super::checkpoint::Checkpoint>>,
     path: &std::path::Path,
 ) -> Result<Solver, InputError> {
@@ -504,129 +467,6 @@ fn checkpoint_report(
     }
 }
 
-/// How long `solve` searches a board above 8x8 when no `--timeout` is given.
-pub const BIG_BOARD_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The budget of a big-board search: the clock and Ctrl-C.
-struct StopBudget {
-    start: Instant,
-    stop: Option<Arc<AtomicBool>>,
-}
-
-impl Budget for StopBudget {
-    fn tick(&mut self) -> bool {
-        !self
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-    }
-    fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-}
-
-/// Boards above 8x8: no exhaustive proof is within reach, so the search
-/// runs the big-board Negamax until the timeout and reports its best move,
-/// unsettled — unless the position is decided at once (a win in one, or
-/// two threats of the opponent that no move stops).
-fn search_big(pos: &Position, moves: &str, options: SolveOptions) -> SolveReport {
-    let rules = pos.rules();
-    let timeout = options.timeout.unwrap_or(BIG_BOARD_TIMEOUT);
-    let mut engine = BigNegamax::new(rules);
-    engine.set_time_limit(timeout);
-    let stop = options.stop.clone();
-    let mut budget = StopBudget {
-        start: Instant::now(),
-        stop: options.stop,
-    };
-    let analysis = engine.analyse(pos, &mut budget);
-    let me = pos.to_move();
-    let settled = match analysis.value {
-        Value::Win { plies: 1 } => Some((me, 1)),
-        Value::Loss { plies: 2 } => Some((me.other(), 2)),
-        _ => None,
-    };
-    let interrupted = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
-    SolveReport {
-        size: rules.size(),
-        goal: rules.goal(),
-        rule: rules.rule(),
-        value: settled.map(|(winner, _)| match winner {
-            Player::O => "first",
-            Player::X => "second",
-        }),
-        unsettled: match (settled, interrupted) {
-            (Some(_), _) => None,
-            (None, true) => Some("interrupted"),
-            (None, false) => Some("timeout"),
-        },
-        best_move: Some(analysis.best.name(rules.size())),
-        plies: settled.map(|(_, plies)| plies),
-        nodes: analysis.nodes,
-        ms: (analysis.elapsed.as_secs_f64() * 1e6).round() / 1e3,
-        moves: Cell::parse_list(moves, rules.size())
-            .unwrap_or_default()
-            .iter()
-            .map(|c| c.name(rules.size()))
-            .collect(),
-        to_move: me.symbol(),
-        note: settled.is_none().then(|| {
-            format!(
-                "{} is beyond this solver: the best move is what a heuristic \
-                 search found in {:.1} s of the {:.0} s allowed (depth {}), not a proof",
-                rules.beyond_small().unwrap_or_default(),
-                analysis.elapsed.as_secs_f64(),
-                timeout.as_secs_f64(),
-                analysis.depth
-            )
-        }),
-    }
-}
-
-impl SolveReport {
-    pub fn to_text(&self) -> String {
-        let from = if self.moves.is_empty() {
-            "the empty board".to_string()
-        } else {
-            self.moves.join(", ")
-        };
-        let plies = self.plies.unwrap_or(0);
-        let value = match (self.value, self.unsettled) {
-            (Some("first"), _) => format!("the first player (O) wins in {}", plies_text(plies)),
-            (Some("second"), _) => format!("the second player (X) wins in {}", plies_text(plies)),
-            (Some(_), _) => format!("draw (the board fills in {plies} plies)"),
-            (None, Some("interrupted")) => "unsettled: interrupted before the search ended".into(),
-            (None, _) if self.note.is_some() => "unsettled".into(),
-            (None, _) => "unsettled: the time ran out before the search ended".into(),
-        };
-        let note = self
-            .note
-            .as_ref()
-            .map(|n| format!("note:      {n}\n"))
-            .unwrap_or_default();
-        format!(
-            "{n}x{n}, {k}, from {from}; {to} to move\n\
-             value:     {value}\n\
-             best move: {best}\n\
-             nodes:     {nodes}\n\
-             time:      {ms:.3} ms\n{note}",
-            n = self.size,
-            k = self.rule.in_a_row(self.goal),
-            to = self.to_move,
-            best = self.best_move.as_deref().unwrap_or("unknown"),
-            nodes = super::thousands(self.nodes),
-            ms = self.ms,
-        )
-    }
-}
-
-fn plies_text(plies: u32) -> String {
-    match plies {
-        1 => "1 ply".into(),
-        n => format!("{n} plies"),
-    }
-}
-
 /// How often a solve whose standard error is not a terminal prints its
 /// progress.
 const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(60);
@@ -636,9 +476,9 @@ pub const UNSETTLED: u8 = 3;
 
 /// `kxo-tui solve`: the report on stdout, progress on stderr when it is a
 /// terminal; exit status [`UNSETTLED`] when the search stopped first.
-pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::ExitCode> {
+pub fn command(args: SolveOptions) -> anyhow::Result<std::process::ExitCode> {
     use std::io::IsTerminal;
-    let rules = args.rules.rules()?;
+    let rules = args.rules;
     if args.proof.is_some() && !rules.is_small() {
         return Err(InputError(format!(
             "--proof needs a game the solver plays: {} is beyond it",
@@ -678,8 +518,8 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     let shows_progress = terminal;
     let proof_path = args.proof.clone();
     let moves = args.moves.clone();
-    let options = SolveOptions {
-        hash_bytes: args.hash << 20,
+    let options = SearchOptions {
+        hash_bytes: args.hash_mb << 20,
         timeout: args.timeout,
         stop: Some(stop.clone()),
         progress: Some(progress),
@@ -700,7 +540,7 @@ pub fn command(args: crate::cli::SolveArgs) -> anyhow::Result<std::process::Exit
     }
     let proof_written = match (&proof_path, &report.value) {
         (Some(path), Some(_)) => {
-            write_proof(rules, &moves, (args.hash << 20, deadline, stop), path)?
+            write_proof(rules, &moves, (args.hash_mb << 20, deadline, stop), path)?
         }
         (Some(_), None) => {
             crate::note!("no proof written: the position is unsettled");

@@ -199,17 +199,35 @@ pub fn train(
     }
 }
 
+/// What `train` is asked.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// Games to learn from (`None`: by the board).
+    pub episodes: Option<u64>,
+    pub rules: Rules,
+    /// The model file (`None`: one per board under the user's data folder).
+    pub model: Option<std::path::PathBuf>,
+    /// `None`: a random seed.
+    pub seed: Option<u64>,
+    /// What a new model starts from (`None`: by the board).
+    pub init: Option<crate::ai::rl::Init>,
+    /// Above 8x8: whom the learner plays while it learns.
+    pub against: Partner,
+}
+
+pub use super::train_big::Partner;
+
 /// `kxo-tui train`: trains the model with a progress bar on stderr, saves
 /// it (also when stopped by Ctrl-C) and prints the learning curve.
-pub fn command(args: crate::cli::TrainArgs) -> anyhow::Result<()> {
+pub fn command(args: TrainOptions) -> anyhow::Result<()> {
     use crate::ai::rl::Init;
     use crate::headless::{InputError, thousands};
     use crate::text::shown_path;
-    let rules = args.rules.rules()?;
+    let rules = args.rules;
     let new_init = args
         .init
         .unwrap_or_else(|| Init::for_new_model(rules, Init::Zero));
-    if rules.is_small() && args.against == crate::cli::Partner::Negamax {
+    if rules.is_small() && args.against == Partner::Negamax {
         return Err(InputError(
             "--against negamax is for boards above 8x8; up to 8x8 training plays itself and Random"
                 .into(),
@@ -311,7 +329,7 @@ fn start_bar(rules: Rules, episodes: u64, seed: u64, how: &str) -> indicatif::Pr
 /// curve against the yardstick (`super::train_big`).
 fn command_big(
     model: &crate::model::Model,
-    partner: crate::cli::Partner,
+    partner: Partner,
     episodes: u64,
     seed: u64,
     stop: &AtomicBool,
@@ -320,8 +338,8 @@ fn command_big(
     use super::train_big::{CURVE_GAMES, YARDSTICK_TICKS, curve_table, train_big};
     let rules = model.table.borrow().rules();
     let how = match partner {
-        crate::cli::Partner::Itself => " by self-play,",
-        crate::cli::Partner::Negamax => " half of them against the yardstick,",
+        Partner::Itself => " by self-play,",
+        Partner::Negamax => " half of them against the yardstick,",
     };
     let bar = start_bar(rules, episodes, seed, how);
     let (curve, done, elapsed) = train_big(

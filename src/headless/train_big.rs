@@ -10,8 +10,16 @@ pub use crate::ai::big::yardstick::YARDSTICK_TICKS;
 use crate::ai::big::yardstick::{against_yardstick, play_yardstick};
 use crate::ai::games::{Tally, play_game};
 use crate::ai::rl::SharedTable;
-use crate::cli::Partner;
 use crate::game::Rules;
+
+/// Whom the learner plays while it learns above 8x8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partner {
+    /// Itself: self-play.
+    Itself,
+    /// Every other game the yardstick, Negamax held to 256 nodes a move.
+    Negamax,
+}
 
 /// Games of the default training above 8x8 (about a millisecond each).
 pub const DEFAULT_EPISODES: u64 = 20_000;

@@ -1,0 +1,127 @@
+//! The command line turned into each command's plain options: clap's
+//! types end here, and the commands (`headless`, `protocol::brain`) take
+//! only resolved values (a `Rules`, a `ThinkLimit`, paths).
+
+use std::process::ExitCode;
+
+use super::{
+    BenchArgs, BrainArgs, Command, Eval, EvalArgs, OpeningsOrder, Partner, SeatArg, SolveArgs,
+    TrainArgs,
+};
+use crate::error::InputError;
+use crate::headless::arena::{ArenaOptions, MergeOptions};
+use crate::headless::{self, eval::EvalOptions, solve::SolveOptions, train::TrainOptions};
+use crate::protocol::brain::BrainOptions;
+
+impl Command {
+    /// Runs the subcommand: its options resolved, then the command.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let done = |()| ExitCode::SUCCESS;
+        match self {
+            Command::Solve(args) => headless::solve::command(args.options()?),
+            Command::Arena(args) => headless::arena::command(args.options()?),
+            Command::Train(args) => headless::train::command(args.options()?).map(done),
+            Command::Eval(args) => headless::eval::command(args.options()?).map(done),
+            Command::Bench(BenchArgs { json }) => headless::bench::command(json).map(done),
+            Command::Brain(args) => crate::protocol::brain::serve(args.options()).map(done),
+        }
+    }
+}
+
+impl SolveArgs {
+    fn options(self) -> Result<SolveOptions, InputError> {
+        Ok(SolveOptions {
+            rules: self.rules.rules()?,
+            moves: self.moves,
+            json: self.json,
+            hash_mb: self.hash,
+            timeout: self.timeout,
+            proof: self.proof,
+            checkpoint: self.checkpoint,
+            resume: self.resume,
+        })
+    }
+}
+
+impl TrainArgs {
+    fn options(self) -> Result<TrainOptions, InputError> {
+        Ok(TrainOptions {
+            episodes: self.episodes,
+            rules: self.rules.rules()?,
+            model: self.model,
+            seed: self.seed,
+            init: self.init,
+            against: match self.against {
+                Partner::Itself => headless::train::Partner::Itself,
+                Partner::Negamax => headless::train::Partner::Negamax,
+            },
+        })
+    }
+}
+
+impl EvalArgs {
+    fn options(self) -> Result<EvalOptions, InputError> {
+        Ok(EvalOptions {
+            rules: self.rules.rules()?,
+            model: self.model,
+            games: self.games,
+            sample: self.sample,
+            seed: self.seed,
+            json: self.json,
+        })
+    }
+}
+
+impl BrainArgs {
+    fn options(self) -> BrainOptions {
+        BrainOptions {
+            engine: self.engine,
+            goal: self.goal,
+            think_ms: self.think_ms,
+            hash_mb: self.hash,
+            seed: self.seed.unwrap_or_else(rand::random),
+            learned_eval: self.eval == Eval::Learned,
+        }
+    }
+}
+
+impl super::ArenaArgs {
+    fn options(self) -> Result<ArenaOptions, InputError> {
+        let merge = self
+            .merge
+            .map(|super::ArenaCommand::Merge(m)| MergeOptions {
+                files: m.files,
+                json: m.json,
+            });
+        Ok(ArenaOptions {
+            // `arena merge` reads no board: its flags' defaults stand.
+            rules: self.rules.rules()?,
+            merge,
+            engines: self.engines,
+            format: self.format,
+            o: self.o.map(SeatArg::engine),
+            x: self.x.map(SeatArg::engine),
+            games: self.games,
+            no_repeat: self.no_repeat,
+            openings: self.openings,
+            shuffled_openings: self.openings_order == OpeningsOrder::Random,
+            openings_start: self.openings_start,
+            transform: self.transform,
+            seed: self.seed,
+            think_ms: self.think.think_ms,
+            mcts_iterations: self.think.mcts_iterations,
+            match_ms: self.match_ms,
+            tc: self.tc,
+            time_margin: self.time_margin,
+            sprt: self.sprt,
+            records: self.records,
+            log: self.log,
+            state: self.state,
+            shard: self.shard,
+            json: self.json,
+            progress: self.progress,
+            model: self.model,
+            jobs: self.jobs,
+        })
+    }
+}
