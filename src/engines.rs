@@ -270,11 +270,7 @@ impl EngineSpec {
 
     /// How long it thinks, given the run's limit.
     pub fn limit(&self, run: ThinkLimit) -> ThinkLimit {
-        match (self.think_ms, self.iterations) {
-            (Some(ms), _) => ThinkLimit::Millis(ms),
-            (None, Some(mcts_iterations)) => ThinkLimit::Default { mcts_iterations },
-            (None, None) => run,
-        }
+        ThinkLimit::from_parts(self.think_ms, self.iterations).unwrap_or(run)
     }
 
     /// Its name and spec, as the settings keep them.

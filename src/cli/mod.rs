@@ -126,10 +126,7 @@ impl LiveArgs {
             Some(arg) => Openings::from_arg(arg, rules).map_err(InputError)?,
             None => Openings::default_for(rules),
         };
-        let (think_ms, mcts_iterations) = match limit {
-            ThinkLimit::Millis(ms) => (Some(ms), None),
-            ThinkLimit::Default { mcts_iterations } => (None, Some(mcts_iterations)),
-        };
+        let (think_ms, mcts_iterations) = limit.parts();
         let settings = Settings {
             size: rules.size(),
             goal: rules.goal(),
@@ -506,11 +503,7 @@ pub struct ThinkArgs {
 impl ThinkArgs {
     /// The budget the flags name, or `default` when they name none.
     pub fn limit_or(self, default: ThinkLimit) -> ThinkLimit {
-        match (self.think_ms, self.mcts_iterations) {
-            (Some(ms), _) => ThinkLimit::Millis(ms),
-            (None, Some(mcts_iterations)) => ThinkLimit::Default { mcts_iterations },
-            (None, None) => default,
-        }
+        ThinkLimit::from_parts(self.think_ms, self.mcts_iterations).unwrap_or(default)
     }
 }
 

@@ -184,12 +184,9 @@ impl Settings {
         Ok(())
     }
 
+    /// The run's time or iterations per move.
     pub fn limit(&self) -> ThinkLimit {
-        match (self.think_ms, self.mcts_iterations) {
-            (Some(ms), _) => ThinkLimit::Millis(ms),
-            (None, Some(mcts_iterations)) => ThinkLimit::Default { mcts_iterations },
-            (None, None) => ThinkLimit::default(),
-        }
+        ThinkLimit::from_parts(self.think_ms, self.mcts_iterations).unwrap_or_default()
     }
 }
 

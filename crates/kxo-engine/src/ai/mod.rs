@@ -181,6 +181,28 @@ pub enum ThinkLimit {
     Millis(u64),
 }
 
+impl ThinkLimit {
+    /// The limit that a time per move or a number of MCTS iterations
+    /// names (the time first, as the command line ranks them); `None`
+    /// when neither is given, and the caller's default stands: the one
+    /// place this rule is written.
+    pub fn from_parts(think_ms: Option<u64>, mcts_iterations: Option<u32>) -> Option<ThinkLimit> {
+        match (think_ms, mcts_iterations) {
+            (Some(ms), _) => Some(ThinkLimit::Millis(ms)),
+            (None, Some(mcts_iterations)) => Some(ThinkLimit::Default { mcts_iterations }),
+            (None, None) => None,
+        }
+    }
+
+    /// The other way: (time per move, MCTS iterations), as settings keep it.
+    pub fn parts(self) -> (Option<u64>, Option<u32>) {
+        match self {
+            ThinkLimit::Millis(ms) => (Some(ms), None),
+            ThinkLimit::Default { mcts_iterations } => (None, Some(mcts_iterations)),
+        }
+    }
+}
+
 impl Default for ThinkLimit {
     fn default() -> Self {
         ThinkLimit::Default {
@@ -238,3 +260,23 @@ pub(crate) fn mcts_limit(limit: ThinkLimit) -> mcts::Limit {
 }
 
 pub use mcts::Limit as MctsLimit;
+
+#[cfg(test)]
+mod tests {
+    use super::ThinkLimit;
+
+    #[test]
+    fn a_time_outranks_iterations_and_the_parts_come_back() {
+        assert_eq!(
+            ThinkLimit::from_parts(Some(5), Some(9)),
+            Some(ThinkLimit::Millis(5))
+        );
+        let iterations = ThinkLimit::Default { mcts_iterations: 9 };
+        assert_eq!(ThinkLimit::from_parts(None, Some(9)), Some(iterations));
+        assert_eq!(ThinkLimit::from_parts(None, None), None);
+        for limit in [ThinkLimit::Millis(7), iterations] {
+            let (ms, its) = limit.parts();
+            assert_eq!(ThinkLimit::from_parts(ms, its), Some(limit));
+        }
+    }
+}
