@@ -6,7 +6,7 @@ use std::time::Duration;
 pub(crate) use kxo_engine::cpu::*;
 
 /// CPU time this thread has used.
-pub fn thread_cpu_time() -> Duration {
+pub(crate) fn thread_cpu_time() -> Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

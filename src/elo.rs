@@ -1,7 +1,7 @@
 //! Elo differences from game results, for `arena` and the Leaderboard tab.
 
 /// The Elo difference that makes `score` (0 to 1) the expected score.
-pub fn elo(score: f64) -> f64 {
+pub(crate) fn elo(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
@@ -16,8 +16,10 @@ pub struct EloEstimate {
 /// Elo difference from per-game scores (1, ½, 0) with its 95% interval
 /// (normal approximation of the mean score, mapped through the Elo curve,
 /// so the interval is not symmetric). `None` when the mean score is 0 or
-/// 1: the difference is then unbounded.
-pub fn elo_estimate(scores: &[f64]) -> Option<EloEstimate> {
+/// 1: the difference is then unbounded. (Runs keep only sums and use
+/// [`elo_from_sums`]; the tests start from the scores.)
+#[cfg(test)]
+pub(crate) fn elo_estimate(scores: &[f64]) -> Option<EloEstimate> {
     let sum = scores.iter().sum();
     let sum_sq = scores.iter().map(|s| s * s).sum();
     elo_from_sums(scores.len() as u64, sum, sum_sq)
@@ -25,7 +27,7 @@ pub fn elo_estimate(scores: &[f64]) -> Option<EloEstimate> {
 
 /// [`elo_estimate`] from the scores' count, sum and sum of squares: all a
 /// long run needs to keep.
-pub fn elo_from_sums(count: u64, sum: f64, sum_sq: f64) -> Option<EloEstimate> {
+pub(crate) fn elo_from_sums(count: u64, sum: f64, sum_sq: f64) -> Option<EloEstimate> {
     if count == 0 {
         return None;
     }
@@ -52,7 +54,7 @@ pub fn elo_from_sums(count: u64, sum: f64, sum_sq: f64) -> Option<EloEstimate> {
 /// an engine that won every game still has a finite rating, and beating
 /// a weak engine is worth little: the fit knows whom each engine met.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ratings {
+pub(crate) struct Ratings {
     /// Per engine: its rating and the bounds of its 95% interval; `None`
     /// for an engine that met no other.
     pub rating: Vec<Option<EloEstimate>>,
@@ -62,7 +64,7 @@ pub struct Ratings {
 /// against engine `j` that were counted there (each game once, under
 /// either engine; `results[j][i]` holds the others). Games of an engine
 /// against itself are ignored.
-pub fn fit_ratings(results: &[Vec<[u32; 3]>]) -> Ratings {
+pub(crate) fn fit_ratings(results: &[Vec<[u32; 3]>]) -> Ratings {
     let n = results.len();
     let c = std::f64::consts::LN_10 / 400.0;
     // Points of i against j (with the prior's half point each way) and

@@ -15,7 +15,7 @@ fn closed() -> anyhow::Error {
 
 /// Writes `text` to standard output. A closed pipe asks the command to
 /// stop and says so as [`crate::signals::Stopped`].
-pub fn stdout(text: &str) -> anyhow::Result<()> {
+pub(crate) fn stdout(text: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
@@ -26,7 +26,7 @@ pub fn stdout(text: &str) -> anyhow::Result<()> {
 
 /// Writes `text` to standard error. A closed pipe asks the command to stop
 /// (it has nowhere left to say anything); other errors are dropped.
-pub fn stderr(text: &str) {
+pub(crate) fn stderr(text: &str) {
     let mut err = io::stderr().lock();
     if let Err(e) = err.write_all(text.as_bytes())
         && e.kind() == io::ErrorKind::BrokenPipe

@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 /// The window the status line's moves/s is measured over.
-pub const RATE_WINDOW: Duration = Duration::from_secs(5);
+pub(super) const RATE_WINDOW: Duration = Duration::from_secs(5);
 
 /// Counts events over the last [`RATE_WINDOW`] of running time: time spent
 /// paused is cut out, so a pause neither freezes an old figure nor drags

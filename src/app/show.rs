@@ -109,7 +109,7 @@ impl Show {
 }
 
 /// The opening of a game of `variant`, drawn from `seed`.
-pub fn opening(variant: &Variant, seed: u64) -> Vec<Cell> {
+pub(crate) fn opening(variant: &Variant, seed: u64) -> Vec<Cell> {
     match variant.opening {
         Opening::Random => crate::tournament::opening::random(variant.rules, seed),
         Opening::Stones(n) => crate::ai::openings::stones(variant.rules, n, seed),

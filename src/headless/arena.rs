@@ -13,7 +13,7 @@ use crate::tournament::{
 
 /// What `arena` is asked: a run, or (`merge`) the shards to combine.
 #[derive(Clone, Debug)]
-pub struct ArenaOptions {
+pub(crate) struct ArenaOptions {
     /// `arena merge`: only this, the rest unused.
     pub merge: Option<MergeOptions>,
     /// The participants `--engine` names (none: `o` against `x`).
@@ -56,7 +56,7 @@ pub struct ArenaOptions {
 
 /// `arena merge`: the shards' state files.
 #[derive(Clone, Debug)]
-pub struct MergeOptions {
+pub(crate) struct MergeOptions {
     pub files: Vec<PathBuf>,
     pub json: bool,
 }
@@ -85,7 +85,7 @@ fn engines(args: &ArenaOptions) -> Result<Vec<EngineSpec>, super::InputError> {
 
 /// `kxo-tui arena`: its exit status is 0, or the shell's for the signal
 /// that stopped it (after the report of the games played so far).
-pub fn command(args: ArenaOptions) -> anyhow::Result<std::process::ExitCode> {
+pub(crate) fn command(args: ArenaOptions) -> anyhow::Result<std::process::ExitCode> {
     tournament_command(args).map_err(|e| match e.downcast::<state::Mismatch>() {
         Ok(mismatch) => super::InputError(mismatch.0).into(),
         Err(e) => match e.downcast::<crate::gate::FileError>() {

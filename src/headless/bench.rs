@@ -20,7 +20,7 @@ use crate::game::{Cell, Position, Rules};
 
 /// One measured figure.
 #[derive(Clone, Debug, Serialize)]
-pub struct Figure {
+pub(crate) struct Figure {
     /// What was measured.
     pub name: String,
     /// The median of the rounds, in `unit`.
@@ -29,7 +29,7 @@ pub struct Figure {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct BenchReport {
+pub(crate) struct BenchReport {
     pub cpu_vendor: String,
     pub cpu_family: u32,
     pub cpu_model: u32,
@@ -130,7 +130,7 @@ fn switches() -> (f64, f64) {
 
 /// Runs every figure (about ten seconds), handing each to `on_figure`
 /// as soon as it is measured.
-pub fn run(mut on_figure: impl FnMut(&Figure)) -> BenchReport {
+pub(crate) fn run(mut on_figure: impl FnMut(&Figure)) -> BenchReport {
     let started = Instant::now();
     let (cpu, kernel, why) = crate::cpu::selected();
     let mut figures = Vec::new();
@@ -257,21 +257,9 @@ fn tail_text(report: &BenchReport) -> String {
     )
 }
 
-impl BenchReport {
-    pub fn to_text(&self) -> String {
-        let mut out = head_text();
-        for f in &self.figures {
-            out.push_str(&figure_text(f));
-        }
-        out.push_str(&tail_text(self));
-        out
-    }
-}
-
 /// `kxo-tui bench`: prints each figure as it is measured (or, with
 /// `--json`, the whole report at the end).
-/// `kxo-tui bench`: the figures as text, or as JSON.
-pub fn command(json: bool) -> anyhow::Result<()> {
+pub(crate) fn command(json: bool) -> anyhow::Result<()> {
     if json {
         let report = run(|_| {});
         return crate::say!("{}", serde_json::to_string_pretty(&report)?);

@@ -37,10 +37,10 @@ const KIND: &str = "kxo-tui solve checkpoint";
 /// a few hundred bytes).
 const MAX_BYTES: u64 = 64 << 20;
 /// The format written; version 1 (no lemmas) is read too.
-pub const VERSION: u32 = 2;
+pub(super) const VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Checkpoint {
+pub(super) struct Checkpoint {
     pub kind: String,
     pub version: u32,
     pub size: u8,
@@ -58,7 +58,7 @@ pub struct Checkpoint {
 
 /// A root move whose value is known.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SettledMove {
+pub(super) struct SettledMove {
     #[serde(rename = "move")]
     pub cell: String,
     /// "win", "draw" or "loss", for the side to move at the root; or "no
@@ -71,7 +71,7 @@ pub struct SettledMove {
 
 /// A [`Lemma`] in a checkpoint: cells by name, comma-separated.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LemmaRecord {
+pub(super) struct LemmaRecord {
     pub maker: String,
     pub breaker: String,
     /// "maker" or "breaker".
@@ -83,7 +83,7 @@ pub struct LemmaRecord {
 }
 
 impl LemmaRecord {
-    pub fn new(lemma: &Lemma, size: u8) -> LemmaRecord {
+    pub(super) fn new(lemma: &Lemma, size: u8) -> LemmaRecord {
         let names = |cells: u64| {
             (0..64)
                 .filter(|i| cells >> i & 1 != 0)
@@ -103,7 +103,7 @@ impl LemmaRecord {
 
     /// The lemma, if its cells are on a `size` board, the two sides'
     /// stones apart, and its zone on empty cells.
-    pub fn lemma(&self, size: u8) -> Result<Lemma, String> {
+    pub(super) fn lemma(&self, size: u8) -> Result<Lemma, String> {
         let cells = |text: &str| -> Result<u64, String> {
             let list = Cell::parse_list(text, size).map_err(|e| shown(&e.to_string()))?;
             Ok(list.iter().fold(0, |bits, c| bits | 1u64 << c.index()))
@@ -132,7 +132,7 @@ impl LemmaRecord {
 }
 
 impl Checkpoint {
-    pub fn new(size: u8, goal: u8, moves: &str) -> Checkpoint {
+    pub(super) fn new(size: u8, goal: u8, moves: &str) -> Checkpoint {
         Checkpoint {
             kind: KIND.into(),
             version: VERSION,
@@ -147,7 +147,7 @@ impl Checkpoint {
     }
 
     /// Whether it is a checkpoint of this position.
-    pub fn is_for(&self, size: u8, goal: u8, moves: &str) -> bool {
+    pub(super) fn is_for(&self, size: u8, goal: u8, moves: &str) -> bool {
         self.size == size && self.goal == goal && self.moves.trim() == moves.trim()
     }
 }
@@ -165,7 +165,7 @@ const CHECKPOINT: crate::gate::Kind = crate::gate::Kind {
 const MAX_LEMMAS: usize = 1 << 16;
 
 /// Reads a checkpoint; `Ok(None)` when there is no file.
-pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
+pub(super) fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
     let name = shown(&path.display().to_string());
     let Some(bytes) = crate::gate::read(path, CHECKPOINT).map_err(|e| e.to_string())? else {
         return Ok(None);
@@ -206,7 +206,7 @@ pub fn read(path: &Path) -> Result<Option<Checkpoint>, String> {
 /// Writes `c` to `path`, whole: to a new file beside it, then renamed
 /// over it, so that a run killed mid-write leaves the last checkpoint as
 /// it was. A file at `path` that is not a checkpoint is never replaced.
-pub fn write(path: &Path, c: &Checkpoint) -> Result<(), crate::gate::FileError> {
+pub(super) fn write(path: &Path, c: &Checkpoint) -> Result<(), crate::gate::FileError> {
     let text = serde_json::to_string_pretty(c)
         .map_err(|e| crate::gate::FileError::io(CHECKPOINT.what, path, "written", e.into()))?
         + "\n";

@@ -12,7 +12,7 @@ use crate::text::shown_path;
 /// What `eval` is asked: the board, the model, how many games and
 /// positions, the seed of the games, and the output's form.
 #[derive(Clone, Debug)]
-pub struct EvalOptions {
+pub(crate) struct EvalOptions {
     pub rules: Rules,
     /// The model file; `None`: the one `train` writes for these rules.
     pub model: Option<std::path::PathBuf>,
@@ -24,7 +24,7 @@ pub struct EvalOptions {
     pub json: bool,
 }
 
-pub fn command(args: EvalOptions) -> anyhow::Result<()> {
+pub(crate) fn command(args: EvalOptions) -> anyhow::Result<()> {
     let rules = args.rules;
     if let Some(beyond) = rules.beyond_small() {
         return Err(InputError(format!(

@@ -2,15 +2,15 @@
 //! `train` and `eval`. Each module holds its command: the work, and the
 //! printing of its report.
 
-pub mod arena;
-pub mod bench;
-pub mod checkpoint;
-pub mod eval;
+pub(crate) mod arena;
+pub(crate) mod bench;
+mod checkpoint;
+pub(crate) mod eval;
 pub mod solve;
 mod solve_big;
 mod solve_report;
 pub mod train;
-pub mod train_big;
+mod train_big;
 
 pub use crate::error::InputError;
 

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::ai::big::BigRl;
-pub use crate::ai::big::yardstick::YARDSTICK_TICKS;
+pub(super) use crate::ai::big::yardstick::YARDSTICK_TICKS;
 use crate::ai::big::yardstick::{against_yardstick, play_yardstick};
 use crate::ai::games::{Tally, play_game};
 use crate::ai::rl::SharedTable;
@@ -22,26 +22,26 @@ pub enum Partner {
 }
 
 /// Games of the default training above 8x8 (about a millisecond each).
-pub const DEFAULT_EPISODES: u64 = 20_000;
+pub(super) const DEFAULT_EPISODES: u64 = 20_000;
 /// Mixed into the seed of the training games against the yardstick, so
 /// that they start from other openings than the curve's.
 const TRAINING_OPENINGS: u64 = 0x0074_7261_696e;
 /// Exploration at the start and at the end of training (it decays linearly).
 const EPSILON_START: f64 = 0.2;
 const EPSILON_END: f64 = 0.05;
-pub use crate::ai::big::yardstick::YARDSTICK_GAMES as CURVE_GAMES;
+pub(super) use crate::ai::big::yardstick::YARDSTICK_GAMES as CURVE_GAMES;
 
 /// One point of the curve: games learned, and the learner's results
 /// against the yardstick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BigPoint {
+pub(super) struct BigPoint {
     pub episodes: u64,
     pub tally: Tally,
 }
 
 impl BigPoint {
     /// Wins and half the draws, over the games.
-    pub fn score(&self) -> f64 {
+    pub(super) fn score(&self) -> f64 {
         self.tally.score()
     }
 }
@@ -51,7 +51,7 @@ impl BigPoint {
 /// curve `points` times (never when 0). Stops early, keeping what it
 /// learned, when `stop` is set. `on_progress(games done, latest point)` is
 /// called every 1,000 games.
-pub fn train_big(
+pub(super) fn train_big(
     table: &SharedTable,
     partner: Partner,
     episodes: u64,
@@ -108,7 +108,7 @@ pub fn train_big(
 }
 
 /// The curve as a table.
-pub fn curve_table(curve: &[BigPoint]) -> String {
+pub(super) fn curve_table(curve: &[BigPoint]) -> String {
     let mut out = format!(
         "{:>10}  {:>6}  {:>5}  {:>5}  {:>6}\n",
         "episodes", "score", "won", "drawn", "lost"

@@ -13,17 +13,17 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-pub use crate::cpu::thread_cpu_time;
+pub(super) use crate::cpu::thread_cpu_time;
 
 /// One run of a task between two suspensions, on both clocks.
 #[derive(Clone, Copy, Debug)]
-pub struct Slice {
+pub(super) struct Slice {
     wall: Instant,
     cpu: Duration,
 }
 
 impl Slice {
-    pub fn start() -> Slice {
+    pub(super) fn start() -> Slice {
         Slice {
             wall: Instant::now(),
             cpu: thread_cpu_time(),
@@ -33,13 +33,13 @@ impl Slice {
     /// Wall time since the start: never less than the CPU time used, so
     /// while it is short the slice is surely not over (read at every
     /// tick).
-    pub fn wall_elapsed(&self) -> Duration {
+    pub(super) fn wall_elapsed(&self) -> Duration {
         self.wall.elapsed()
     }
 
     /// CPU time this thread used since the start (a system call: read
     /// when the wall clock says the slice may be over).
-    pub fn cpu_used(&self) -> Duration {
+    pub(super) fn cpu_used(&self) -> Duration {
         thread_cpu_time().saturating_sub(self.cpu)
     }
 }
@@ -50,7 +50,7 @@ impl Slice {
 /// is read at each tick, the CPU clock only when the slice (or the clock)
 /// may be over.
 #[derive(Debug)]
-pub struct SliceClock {
+pub(super) struct SliceClock {
     slice: Slice,
     /// CPU of the slices already closed.
     thought: Duration,
@@ -60,7 +60,7 @@ pub struct SliceClock {
 
 /// What a tick finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Due {
+pub(super) enum Due {
     /// Go on searching.
     Run,
     /// The slice has had its time: close it and yield.
@@ -70,10 +70,10 @@ pub enum Due {
 }
 
 /// CPU time a task runs before it yields to the others.
-pub const SLICE: Duration = Duration::from_millis(1);
+pub(super) const SLICE: Duration = Duration::from_millis(1);
 
 impl SliceClock {
-    pub fn new(clock: Option<Duration>) -> SliceClock {
+    pub(super) fn new(clock: Option<Duration>) -> SliceClock {
         SliceClock {
             slice: Slice::start(),
             thought: Duration::ZERO,
@@ -89,7 +89,7 @@ impl SliceClock {
     /// fast as the CPU clock: while it says the slice and the clock go on,
     /// they do; when it says they may be over, the CPU clock decides
     /// (another process may have had the core meanwhile).
-    pub fn due(&self) -> Due {
+    pub(super) fn due(&self) -> Due {
         let wall = self.slice.wall_elapsed();
         if wall < SLICE && !self.out_of_clock(self.thought + wall) {
             return Due::Run;
@@ -105,26 +105,26 @@ impl SliceClock {
     }
 
     /// Closes the slice: returns the CPU it took, now counted.
-    pub fn close(&mut self) -> Duration {
+    pub(super) fn close(&mut self) -> Duration {
         let ran = self.slice.cpu_used();
         self.thought += ran;
         ran
     }
 
     /// A new slice starts (after a wait, which is not thinking).
-    pub fn restart(&mut self) {
+    pub(super) fn restart(&mut self) {
         self.slice = Slice::start();
     }
 
     /// CPU of the closed slices.
-    pub fn thought(&self) -> Duration {
+    pub(super) fn thought(&self) -> Duration {
         self.thought
     }
 
     /// CPU used so far. The wall clock bounds it from above, so while that
     /// stays under the clock it serves (no system call); near or past it,
     /// the thread's CPU clock answers.
-    pub fn elapsed(&self) -> Duration {
+    pub(super) fn elapsed(&self) -> Duration {
         let bound = self.thought + self.slice.wall_elapsed();
         if self.clock.is_some_and(|c| bound < c) {
             return bound;
@@ -132,7 +132,7 @@ impl SliceClock {
         self.thought + self.slice.cpu_used()
     }
 
-    pub fn clock(&self) -> Option<Duration> {
+    pub(super) fn clock(&self) -> Option<Duration> {
         self.clock
     }
 }
@@ -143,7 +143,7 @@ pub trait Clock {
 
 /// The real monotonic clock.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SystemClock;
+pub(super) struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> Instant {
@@ -154,14 +154,14 @@ impl Clock for SystemClock {
 /// A clock that moves only when told to: for tests.
 #[derive(Clone, Debug)]
 #[cfg(test)]
-pub struct ManualClock(Rc<Cell<Instant>>);
+pub(super) struct ManualClock(Rc<Cell<Instant>>);
 
 #[cfg(test)]
 impl ManualClock {
-    pub fn new(start: Instant) -> ManualClock {
+    pub(super) fn new(start: Instant) -> ManualClock {
         ManualClock(Rc::new(Cell::new(start)))
     }
-    pub fn advance(&self, by: Duration) {
+    pub(super) fn advance(&self, by: Duration) {
         self.0.set(self.0.get() + by);
     }
 }
@@ -174,4 +174,4 @@ impl Clock for ManualClock {
 }
 
 /// The clock every task of one live screen shares.
-pub type SharedClock = Rc<dyn Clock>;
+pub(super) type SharedClock = Rc<dyn Clock>;

@@ -12,9 +12,9 @@ use crate::ai::{Budget, Negamax, SearchInfo, Threat};
 use crate::app::Message;
 
 /// Nodes the hint may search (a full solve of 4x4 needs far fewer).
-pub const HINT_NODES: u64 = 2_000_000;
+pub(super) const HINT_NODES: u64 = 2_000_000;
 /// Thinking time of a hint on boards above 8x8, where nothing is solved.
-pub const BIG_BOARD_HINT_TIME: Duration = Duration::from_secs(2);
+pub(super) const BIG_BOARD_HINT_TIME: Duration = Duration::from_secs(2);
 
 /// Slices the search and stops it when its request is cancelled.
 struct HintBudget<'a> {

@@ -17,7 +17,7 @@ use crate::ai::rl::{RlPlayer, SharedTable};
 use crate::app::Message;
 
 /// The least time between two measurements.
-pub const EVERY: Duration = Duration::from_secs(20);
+pub(super) const EVERY: Duration = Duration::from_secs(20);
 
 /// The body of the learner task (it ends at once without a learning
 /// player, or from 5x5 to 8x8, where the solver is too slow to judge and

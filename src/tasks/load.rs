@@ -8,7 +8,7 @@ use super::scheduler::{Scheduler, TaskRole};
 use crate::app::EngineWork;
 use crate::app::load::{EngineLoad, FIXED_1, LOAD_FREQ, LoadSnapshot, SeatLoad, push_bounded};
 
-pub struct LoadTracker {
+pub(super) struct LoadTracker {
     started: Instant,
     next: Instant,
     last: Instant,
@@ -20,7 +20,7 @@ pub struct LoadTracker {
 }
 
 /// The process's CPU time (user + system) so far.
-pub fn process_cpu() -> Option<Duration> {
+pub(super) fn process_cpu() -> Option<Duration> {
     // SAFETY: getrusage fills the struct it is given.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0;
@@ -29,7 +29,7 @@ pub fn process_cpu() -> Option<Duration> {
 }
 
 impl LoadTracker {
-    pub fn new(now: Instant) -> LoadTracker {
+    pub(super) fn new(now: Instant) -> LoadTracker {
         LoadTracker {
             started: now,
             next: now + LOAD_FREQ,
@@ -43,12 +43,12 @@ impl LoadTracker {
     }
 
     /// When the next sample is due.
-    pub fn next_sample(&self) -> Instant {
+    pub(super) fn next_sample(&self) -> Instant {
         self.next
     }
 
     /// Takes a sample if one is due; returns whether it did.
-    pub fn maybe_sample(
+    pub(super) fn maybe_sample(
         &mut self,
         now: Instant,
         sched: &Scheduler,
@@ -62,7 +62,7 @@ impl LoadTracker {
     }
 
     /// Takes a sample now. `work` is each engine kind's totals so far.
-    pub fn sample(
+    pub(super) fn sample(
         &mut self,
         now: Instant,
         sched: &Scheduler,

@@ -2,17 +2,17 @@
 //! and the seat, keyboard, renderer, hint and learner tasks of the live
 //! screen.
 
-pub mod clock;
+mod clock;
 mod door;
 mod frames;
-pub mod hint;
+mod hint;
 mod keyboard;
-pub mod learner;
+mod learner;
 pub mod live;
-pub mod load;
-pub mod panics;
+mod load;
+pub(crate) mod panics;
 mod renderer;
-pub mod scheduler;
-pub mod seat;
+mod scheduler;
+mod seat;
 
 pub use scheduler::{Ctx, Event, Scheduler, Signals, Suspend, TaskRole, TaskState};

@@ -16,7 +16,7 @@ thread_local! {
 }
 
 /// Installs the recording hook (once) and sets this thread's quiet mode.
-pub fn set_quiet(quiet: bool) {
+pub(crate) fn set_quiet(quiet: bool) {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let default = std::panic::take_hook();
@@ -49,7 +49,7 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
 
 /// The message of a caught panic: what the hook recorded (with its
 /// location), else the payload's text.
-pub fn message(payload: &(dyn Any + Send)) -> String {
+pub(crate) fn message(payload: &(dyn Any + Send)) -> String {
     let recorded = LAST.lock().ok().and_then(|mut last| last.take());
     recorded.unwrap_or_else(|| payload_text(payload))
 }

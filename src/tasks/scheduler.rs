@@ -31,7 +31,7 @@ use rustc_hash::FxHashMap;
 /// Stack per task: engines recurse at most one frame per cell, a few
 /// hundred bytes each, so this leaves a wide margin. Pages are only
 /// committed when touched.
-pub const STACK_SIZE: usize = 1 << 20;
+pub(super) const STACK_SIZE: usize = 1 << 20;
 
 /// Something a task can wait for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -447,14 +447,14 @@ impl Scheduler {
 
 /// Suspends the calling task until `deadline` (on the clock the caller
 /// read `now` from).
-pub fn sleep_until(ctx: &Ctx, now: Instant, deadline: Instant) {
+pub(super) fn sleep_until(ctx: &Ctx, now: Instant, deadline: Instant) {
     if now < deadline {
         ctx.suspend(Suspend::Sleep(deadline));
     }
 }
 
 /// Suspends the calling task until `event` is posted.
-pub fn wait_for(ctx: &Ctx, event: Event) {
+pub(super) fn wait_for(ctx: &Ctx, event: Event) {
     ctx.suspend(Suspend::Wait(event, None));
 }
 

@@ -13,11 +13,11 @@ use crate::game::{Cell, Player, Position};
 
 /// How long a seat thinks before it gives the others a turn.
 #[cfg(test)]
-pub const TIME_SLICE: Duration = super::clock::SLICE;
+pub(super) const TIME_SLICE: Duration = super::clock::SLICE;
 
 /// Who is thinking, for reports.
 #[derive(Clone, Copy, Debug)]
-pub struct SeatId {
+pub(super) struct SeatId {
     pub game: usize,
     pub generation: u64,
     pub side: Player,

@@ -20,14 +20,14 @@
 use std::time::Duration;
 
 use crate::game::Position;
-pub use crate::protocol::outside::SETUP_ALLOWANCE;
+pub(super) use crate::protocol::outside::SETUP_ALLOWANCE;
 
 /// The margin when neither the run nor the engine gives one.
-pub const DEFAULT_MARGIN: Duration = crate::protocol::outside::TOLERANCE;
+pub(super) const DEFAULT_MARGIN: Duration = crate::protocol::outside::TOLERANCE;
 
 /// One side's clocks in one game.
 #[derive(Clone, Debug)]
-pub struct SideClock {
+pub(super) struct SideClock {
     /// Its time a move, when it has one.
     pub per_move: Option<Duration>,
     /// Its game clock: base and increment.
@@ -39,7 +39,7 @@ pub struct SideClock {
 }
 
 impl SideClock {
-    pub fn new(
+    pub(super) fn new(
         per_move: Option<Duration>,
         game: Option<(Duration, Duration)>,
         margin: Duration,
@@ -55,7 +55,7 @@ impl SideClock {
 
     /// What is left on its game clock before its next move (increments
     /// earned included), when it has one.
-    pub fn left(&self) -> Option<Duration> {
+    pub(super) fn left(&self) -> Option<Duration> {
         self.allowed().map(|all| all.saturating_sub(self.used))
     }
 
@@ -68,7 +68,7 @@ impl SideClock {
     /// of its game clock (a thirtieth early on, more as the board fills:
     /// about as many moves as half the empty cells remain, at least five,
     /// plus the increment it will earn).
-    pub fn allot(&self, pos: &Position) -> Option<Duration> {
+    pub(super) fn allot(&self, pos: &Position) -> Option<Duration> {
         let share = self.left().zip(self.game).map(|(left, (_, inc))| {
             let moves_to_go = (pos.empty().count() / 2).clamp(5, 30);
             (left / moves_to_go + inc).min(left)
@@ -91,7 +91,7 @@ impl SideClock {
     /// The longest its next move may take before it loses on time (the
     /// margin and, on its first move, the set-up allowance included);
     /// `None` when it has no clock.
-    pub fn deadline(&self) -> Option<Duration> {
+    pub(super) fn deadline(&self) -> Option<Duration> {
         let extra = self.margin + self.setup();
         let per_move = self.per_move.map(|t| t + extra);
         let game = self
@@ -104,7 +104,7 @@ impl SideClock {
     }
 
     /// Charges a move's time; `Err` says how it lost on time.
-    pub fn charge(&mut self, spent: Duration) -> Result<(), String> {
+    pub(super) fn charge(&mut self, spent: Duration) -> Result<(), String> {
         let extra = self.margin + self.setup();
         let margin_text = if self.moves == 0 {
             format!(

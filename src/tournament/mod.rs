@@ -9,15 +9,15 @@
 //! finished games alone, which is what lets a run resume from its state
 //! file and shards merge into the report of one run.
 
-pub mod clock;
+mod clock;
 pub mod opening;
 mod play;
 pub mod records;
-pub mod report;
-pub mod schedule;
+pub(crate) mod report;
+mod schedule;
 pub mod state;
-pub mod stats;
-pub mod tally;
+mod stats;
+mod tally;
 
 use serde::{Deserialize, Serialize};
 

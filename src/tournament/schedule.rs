@@ -132,7 +132,7 @@ pub struct Shard {
 }
 
 /// The most shards a run is split into.
-pub const MAX_SHARDS: u32 = 100_000;
+pub(super) const MAX_SHARDS: u32 = 100_000;
 
 impl Shard {
     pub fn parse(text: &str) -> Result<Shard, String> {

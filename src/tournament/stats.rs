@@ -283,7 +283,7 @@ fn root_between(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
 
 /// nElo's unit: 800 / ln 10 (a normalized Elo of this many is one
 /// standard deviation of a game's score above ½).
-pub const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
+pub(super) const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// The distribution over the five bins whose `t = (mean − ½) / σ` is
 /// `t_star` that is likeliest to have produced `observed`: van den Bergh's

@@ -13,7 +13,7 @@ use super::stats::{Pentanomial, Verdict};
 use super::{End, GameResult, PlayedGame, Settings};
 
 /// The forfeits a report lists one by one; past these it gives the count.
-pub const LISTED_FORFEITS: usize = 20;
+pub(super) const LISTED_FORFEITS: usize = 20;
 
 /// The game numbers seen, as a watermark (every game below it seen) and
 /// the few seen above it: games finish nearly in order, so this stays

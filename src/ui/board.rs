@@ -11,7 +11,7 @@ use crate::game::{Bits, Cell, Player, Position};
 
 /// What to show on a board besides the marks.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Marks {
+pub(super) struct Marks {
     pub last_move: Option<Cell>,
     /// The person's cursor, in human mode.
     pub cursor: Option<Cell>,
@@ -109,7 +109,12 @@ fn rule(
     Line::from(s)
 }
 
-pub fn lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> Vec<Line<'static>> {
+pub(super) fn lines(
+    pos: &Position,
+    style: BoardStyle,
+    c: ColorMode,
+    marks: Marks,
+) -> Vec<Line<'static>> {
     let n = pos.rules().size();
     let label = c.dim();
     let letters = (0..n).map(|i| (b'A' + i) as char);
@@ -182,7 +187,7 @@ pub fn lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> V
 
 /// The screen rectangle of each cell's content when the board is drawn
 /// with its top-left corner at (`x`, `y`), cell by cell in index order.
-pub fn cell_rects(style: BoardStyle, n: u8, x: u16, y: u16) -> Vec<Rect> {
+pub(super) fn cell_rects(style: BoardStyle, n: u8, x: u16, y: u16) -> Vec<Rect> {
     let n16 = n as u16;
     let left = x + row_label_width(style, n16);
     (0..n16 * n16)

@@ -16,7 +16,7 @@ use crate::app::{App, ColorMode, GameStatus, GameView, Thinking};
 use crate::game::Player;
 
 /// `41k`, `1.2M`: a count in at most five characters.
-pub fn si(n: f64) -> String {
+pub(super) fn si(n: f64) -> String {
     let (v, unit) = if n >= 1e9 {
         (n / 1e9, "G")
     } else if n >= 1e6 {
@@ -44,7 +44,7 @@ fn value_text(value: Value) -> String {
 }
 
 /// The info line: `MCTS 41k it·B2 62%` or `NEGA d7·C3 win in 5`.
-pub fn info_line(t: &Thinking, size: u8) -> String {
+pub(super) fn info_line(t: &Thinking, size: u8) -> String {
     let i = &t.info;
     let mut out = t.engine.label().to_string();
     match (i.depth, i.work) {
@@ -66,7 +66,7 @@ pub fn info_line(t: &Thinking, size: u8) -> String {
 
 /// The clock bar: `█████▌░░░░ 55/100ms`, or the CPU used when there is no
 /// clock. `width` is the bar's cells.
-pub fn clock_bar(t: &Thinking, width: usize) -> (String, String) {
+pub(super) fn clock_bar(t: &Thinking, width: usize) -> (String, String) {
     let used_ms = t.used.as_secs_f64() * 1e3;
     match t.clock {
         Some(clock) => {
@@ -87,7 +87,7 @@ pub fn clock_bar(t: &Thinking, width: usize) -> (String, String) {
 
 /// What a live game's board shows besides the marks: the last move, the
 /// thinking seat's candidate, the winning line, the opening's stones.
-pub fn marks(game: &GameView) -> board::Marks {
+pub(super) fn marks(game: &GameView) -> board::Marks {
     board::Marks {
         last_move: game.last_move,
         candidate: game
@@ -191,7 +191,7 @@ fn box_titles(
 }
 
 /// A board's name in a box title: "6x6·5" (side, and marks in a row).
-pub fn board_name(rules: crate::game::Rules) -> String {
+pub(super) fn board_name(rules: crate::game::Rules) -> String {
     format!("{n}x{n}·{}", rules.goal(), n = rules.size())
 }
 
@@ -200,7 +200,7 @@ const BESIDE: u16 = 18;
 
 /// Draws `game` in `rect`, its board as large as the box allows; the
 /// selected game's box stands out.
-pub fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, selected: bool) {
+pub(super) fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rect, selected: bool) {
     let c = app.config().color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let rules = game.pos.rules();

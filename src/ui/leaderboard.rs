@@ -4,8 +4,6 @@
 //! the panel; or, when the screen shows a tournament, its ranking,
 //! crosstable and pairs.
 
-use ratatui::Frame;
-use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
@@ -46,7 +44,7 @@ fn columns(standings: &[Standing]) -> Vec<Column> {
 }
 
 /// The tab's lines for a panel `width` wide (also what tests read).
-pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
+pub(super) fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let c = app.config().color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     if let Some(progress) = &app.tournament() {
@@ -176,8 +174,4 @@ fn tournament_lines(
         )));
     }
     out
-}
-
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    super::draw_scrolled(frame, app, lines(app, area.width), area);
 }

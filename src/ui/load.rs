@@ -36,7 +36,7 @@ fn pct(v: f64) -> String {
 }
 
 /// The tab's text, for an area `width` columns wide.
-pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
+pub(super) fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let c = app.config().color;
     let load = &app.load();
     let bold = Style::default().add_modifier(Modifier::BOLD);
@@ -189,11 +189,11 @@ fn seat_lines(app: &App, width: u16) -> Vec<Line<'static>> {
 }
 
 /// Points of a chart: (x, y).
-pub type Points = Vec<(f64, f64)>;
+pub(super) type Points = Vec<(f64, f64)>;
 
 /// The chart's points, in seconds before the last sample: the 1-minute
 /// load average and the ready count at each sample.
-pub fn chart_points(app: &App) -> (Points, Points) {
+pub(super) fn chart_points(app: &App) -> (Points, Points) {
     let load = &app.load();
     let ago = |h: &std::collections::VecDeque<(f64, f64)>| -> Points {
         h.iter().map(|&(t, v)| (t - load.at, v)).collect()
@@ -203,7 +203,7 @@ pub fn chart_points(app: &App) -> (Points, Points) {
 
 /// The run-queue chart: the 1-minute load average as a line and the ready
 /// count at each sample as dots, over the last ten minutes.
-pub fn chart<'a>(app: &App, avg: &'a [(f64, f64)], ready: &'a [(f64, f64)]) -> Chart<'a> {
+pub(super) fn chart<'a>(app: &App, avg: &'a [(f64, f64)], ready: &'a [(f64, f64)]) -> Chart<'a> {
     let c = app.config().color;
     let top = avg
         .iter()
@@ -245,7 +245,7 @@ pub fn chart<'a>(app: &App, avg: &'a [(f64, f64)], ready: &'a [(f64, f64)]) -> C
 /// The tab in `area`: its text, the part of `area` the text scrolls in,
 /// and the chart's part. The chart is kept whenever the panel holds it
 /// and the summary above it (the per-seat lines scroll instead).
-pub fn parts(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect, Option<Rect>) {
+pub(super) fn parts(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect, Option<Rect>) {
     let text = lines(app, area.width);
     let needed = text.len() as u16;
     let text_h = if area.height >= needed + CHART_MIN_HEIGHT {
@@ -260,7 +260,7 @@ pub fn parts(app: &App, area: Rect) -> (Vec<Line<'static>>, Rect, Option<Rect>) 
 }
 
 /// The run-queue chart in `area`.
-pub fn draw_chart(frame: &mut Frame, app: &App, area: Rect) {
+pub(super) fn draw_chart(frame: &mut Frame, app: &App, area: Rect) {
     let (avg, ready) = chart_points(app);
     frame.render_widget(chart(app, &avg, &ready), area);
 }

@@ -1,17 +1,17 @@
 //! The screen, drawn from the app state alone: nothing here changes it.
 
-pub mod board;
-pub mod game_box;
+mod board;
+mod game_box;
 pub mod human;
 pub mod layout;
-pub mod leaderboard;
-pub mod load;
+mod leaderboard;
+mod load;
 pub mod logo;
 pub mod palette;
-pub mod records;
-pub mod setup;
-pub mod table;
-pub mod zoom;
+mod records;
+mod setup;
+mod table;
+mod zoom;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};

@@ -8,7 +8,7 @@ use super::{game_box, result_text};
 use crate::app::{App, GameStatus};
 
 /// The tab's lines (human mode has its own: the session's games).
-pub fn lines(app: &App) -> Vec<Line<'static>> {
+pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
     if app.human().is_some() {
         return super::human::record_lines(app);
     }

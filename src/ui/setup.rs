@@ -11,7 +11,7 @@ use crate::app::App;
 use crate::app::setup::{BOARDS, Level, Setup};
 
 /// The start screen's lines.
-pub fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
+pub(super) fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
     let c = app.config().color;
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let choice = setup.choice;
@@ -83,7 +83,7 @@ pub fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
 }
 
 /// Draws the start screen in `area` (below the header).
-pub fn draw(frame: &mut Frame, app: &App, setup: &Setup, area: Rect) {
+pub(super) fn draw(frame: &mut Frame, app: &App, setup: &Setup, area: Rect) {
     let c = app.config().color;
     let text = lines(app, setup);
     let w = area.width.min(84);

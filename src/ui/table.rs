@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 
 /// One column: its title, its cells (one a row), and how much it matters
 /// (the lowest goes first when the table is too wide).
-pub struct Column {
+pub(super) struct Column {
     pub title: String,
     pub cells: Vec<String>,
     pub priority: u8,
@@ -44,7 +44,7 @@ fn kept(columns: &[Column], width: u16) -> Vec<usize> {
 
 /// The table's lines: a title line in `head`, then the rows (row `r` in
 /// `row_style(r)`), each no wider than `width` unless a single column is.
-pub fn lines(
+pub(super) fn lines(
     columns: &[Column],
     width: u16,
     head: Style,

@@ -17,7 +17,7 @@ use crate::app::{App, GameStatus, GameView};
 /// Columns the side panel wants beside the board.
 const INFO_WIDTH: u16 = 26;
 
-pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
+pub(super) fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
     let c = app.config().color;
     let n = game.pos.rules().size();
     let block = Block::default()
@@ -72,7 +72,7 @@ pub fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
 }
 
 /// The panel: engines, state, search, messages, record.
-pub fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
+pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
     let c = app.config().color;
     let n = game.pos.rules().size();
     let bold = Style::default().add_modifier(Modifier::BOLD);
