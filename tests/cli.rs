@@ -885,3 +885,21 @@ fn a_proof_that_takes_too_long_stops_at_the_timeout() {
     assert!(err.contains("proof not written"), "{err}");
     assert!(!path.exists());
 }
+
+/// The help names every built-in engine, read from the one list of kinds:
+/// a kind added there is in `--help` with nothing else written.
+#[test]
+fn the_help_names_every_built_in_engine() {
+    for args in [&["--help"][..], &["arena", "--help"]] {
+        let (code, out, _) = kxo(args);
+        assert_eq!(code, 0);
+        let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        for kind in kxo_tui::ai::BuiltIn::ALL {
+            assert!(flat.contains(&kind.to_string()), "{args:?} lacks {kind}");
+        }
+        assert!(
+            flat.contains(&kxo_tui::ai::BuiltIn::names()),
+            "{args:?}:\n{out}"
+        );
+    }
+}

@@ -22,10 +22,10 @@ pub struct ArenaArgs {
     /// the first engine against each of the others (gauntlet).
     #[arg(long, value_name = "FORMAT", default_value = "round-robin")]
     pub format: crate::tournament::Format,
-    /// O's engine in every game (sides mean sides: for pairs with colours
-    /// swapped, give --engine twice): random, negamax, mcts, rl, or an
-    /// outside program: 'brain:PATH [ARGS]'.
-    #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat)]
+    #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat,
+          help = format!("O's engine in every game (sides mean sides: for pairs with colours \
+                          swapped, give --engine twice): {}, or an outside program: \
+                          'brain:PATH [ARGS]'", crate::ai::BuiltIn::names()))]
     pub o: Option<SeatArg>,
     /// X's engine in every game (default negamax against --o's mcts).
     #[arg(long = "x", value_name = "ENGINE", value_parser = parse_seat)]

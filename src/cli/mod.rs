@@ -40,9 +40,9 @@ pub struct LiveArgs {
     pub games: u16,
     #[command(flatten)]
     pub board: BoardArgs,
-    /// Fix O's engine (random, negamax, mcts, rl, or an outside program:
-    /// 'brain:PATH [ARGS]'); default: a random pick every game.
-    #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat)]
+    #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat,
+          help = format!("Fix O's engine ({}, or an outside program: 'brain:PATH [ARGS]'); \
+                          default: a random pick every game", BuiltIn::names()))]
     pub o: Option<SeatArg>,
     /// Fix X's engine; default: a random pick every game.
     #[arg(long = "x", value_name = "ENGINE", value_parser = parse_seat)]
@@ -77,9 +77,9 @@ pub struct LiveArgs {
     /// loses a won position and never misses a win.
     #[arg(long, value_enum, requires = "human", conflicts_with = "ai")]
     pub level: Option<Level>,
-    /// With --human: name the computer's engine instead of a level
-    /// (random, negamax, mcts, rl; budget from --mcts-iterations or --think-ms).
-    #[arg(long, value_name = "ENGINE", value_parser = parse_seat, requires = "human")]
+    #[arg(long, value_name = "ENGINE", value_parser = parse_seat, requires = "human",
+          help = format!("With --human: name the computer's engine instead of a level \
+                          ({}; budget from --mcts-iterations or --think-ms)", BuiltIn::names()))]
     pub ai: Option<SeatArg>,
     /// The learning player's model file (default: under the user's data folder).
     #[arg(long, value_name = "PATH")]
