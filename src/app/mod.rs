@@ -1,10 +1,14 @@
 //! The state of the live screen, and the only place it changes.
 //!
-//! The shape is The Elm Architecture: the input layer (`crate::input`)
-//! turns terminal events into [`Action`]s, [`App::update`] applies one and
-//! returns the [`Effect`]s the tasks must carry out, and the UI draws from
-//! the state without changing it. This module imports no terminal, UI or
-//! scheduler types, so it is tested as plain data.
+//! The shape is The Elm Architecture. Every change is a [`Message`]: the
+//! person's input (the input layer, `crate::input`, turns terminal events
+//! into [`Action`]s through the key map), a seat's move or progress, a
+//! restart, a load sample, the renderer's measurements. [`App::update`]
+//! applies one and returns the [`Effect`]s the tasks must carry out; it is
+//! the only way in, and the fields are private (read them through the
+//! methods of `read.rs`). The UI draws from the state without changing it.
+//! This module imports no terminal, UI or scheduler types, so it is tested
+//! as plain data.
 
 pub mod action;
 mod game;
@@ -572,8 +576,8 @@ impl App {
         Vec::new()
     }
 
-    // What the tasks report: with `update`, the only ways the state
-    // changes (tests/architecture.rs checks the tasks use nothing else).
+    // What the tasks report, applied by `update` (app/message.rs): the
+    // only way the state changes (tests/architecture.rs checks it).
 
     /// The person's move, queued by the keyboard, is played.
     fn play_pending(
