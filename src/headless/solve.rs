@@ -77,6 +77,8 @@ pub fn solve_with(
     let started = Instant::now();
     let result = solver.solve(&pos);
     let me = pos.to_move();
+    let (move_names, ms) =
+        super::solve_report::moves_and_ms(moves, rules.size(), started.elapsed());
     let mut report = SolveReport {
         size: rules.size(),
         goal: rules.goal(),
@@ -86,12 +88,8 @@ pub fn solve_with(
         best_move: None,
         plies: None,
         nodes: solver.nodes(),
-        ms: (started.elapsed().as_secs_f64() * 1e6).round() / 1e3,
-        moves: Cell::parse_list(moves, rules.size())
-            .unwrap_or_default()
-            .iter()
-            .map(|c| c.name(rules.size()))
-            .collect(),
+        ms,
+        moves: move_names,
         to_move: me.symbol(),
         note: None,
     };

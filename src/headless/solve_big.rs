@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::solve_report::{SearchOptions, SolveReport};
+use super::solve_report::{SearchOptions, SolveReport, moves_and_ms};
 use crate::ai::big::BigNegamax;
 use crate::ai::{Budget, Value};
-use crate::game::{Cell, Player, Position};
+use crate::game::{Player, Position};
 
 /// How long `solve` searches a board above 8x8 when no `--timeout` is given.
 const BIG_BOARD_TIMEOUT: Duration = Duration::from_secs(10);
@@ -54,6 +54,7 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
         _ => None,
     };
     let interrupted = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+    let (moves, ms) = moves_and_ms(moves, rules.size(), analysis.elapsed);
     SolveReport {
         size: rules.size(),
         goal: rules.goal(),
@@ -70,12 +71,8 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
         best_move: Some(analysis.best.name(rules.size())),
         plies: settled.map(|(_, plies)| plies),
         nodes: analysis.nodes,
-        ms: (analysis.elapsed.as_secs_f64() * 1e6).round() / 1e3,
-        moves: Cell::parse_list(moves, rules.size())
-            .unwrap_or_default()
-            .iter()
-            .map(|c| c.name(rules.size()))
-            .collect(),
+        ms,
+        moves,
         to_move: me.symbol(),
         note: settled.is_none().then(|| {
             format!(

@@ -65,6 +65,17 @@ impl Default for SearchOptions {
 /// The most memory `solve`'s table takes unless told (MB).
 pub const DEFAULT_HASH_MB: usize = 1024;
 
+/// The report's moves ("B2,C3" read back as names) and its time in
+/// milliseconds to the microsecond: the same for every way `solve` answers.
+pub(super) fn moves_and_ms(moves: &str, size: u8, elapsed: Duration) -> (Vec<String>, f64) {
+    let names = crate::game::Cell::parse_list(moves, size)
+        .unwrap_or_default()
+        .iter()
+        .map(|c| c.name(size))
+        .collect();
+    (names, (elapsed.as_secs_f64() * 1e6).round() / 1e3)
+}
+
 impl SolveReport {
     pub fn to_text(&self) -> String {
         let from = if self.moves.is_empty() {
