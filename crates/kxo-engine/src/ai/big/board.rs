@@ -366,6 +366,56 @@ impl BigBoard {
         count
     }
 
+    /// Whether a stone of `p` on the empty `cell` can leave a double four
+    /// to make: it must raise windows to K - 2 stones so that one of their
+    /// empty cells lies in two such windows. A test read from the windows
+    /// before the move is played (playing it decides); it never says no
+    /// to a move that makes one, unless `p` has a double four already.
+    pub fn may_make_double_four(&self, t: &Tables, p: Player, cell: usize) -> bool {
+        match t.exact {
+            true => self.may_make_double_four_under::<true>(t, p, cell),
+            false => self.may_make_double_four_under::<false>(t, p, cell),
+        }
+    }
+
+    fn may_make_double_four_under<const EXACT: bool>(
+        &self,
+        t: &Tables,
+        p: Player,
+        cell: usize,
+    ) -> bool {
+        let k = t.goal as u32;
+        let me = p.index();
+        let centre = 1u32 << (k - 1 + beyond::<EXACT>());
+        // The empty cells of the windows raised, with how many each is in.
+        let mut raised = [(0usize, 0u8); 8 * MAX_GOAL as usize];
+        let mut count = 0;
+        let mut found = false;
+        self.for_each_window::<EXACT>(t, cell, p, |seg, w, mine, theirs| {
+            if found || theirs != 0 || mine + 3 != k {
+                return;
+            }
+            let mut empties = w & !seg.stones[me] & !centre;
+            while empties != 0 {
+                let e = seg.cell(empties.trailing_zeros());
+                empties &= empties - 1;
+                let times = match raised[..count].iter_mut().find(|(c, _)| *c == e) {
+                    Some(entry) => {
+                        entry.1 += 1;
+                        entry.1
+                    }
+                    None => {
+                        raised[count] = (e, 1);
+                        count += 1;
+                        1
+                    }
+                };
+                found |= self.fours[me][e] + times >= 2;
+            }
+        });
+        found
+    }
+
     /// The empty cells within two of a stone (none on an empty board).
     pub fn near(&self) -> Bits {
         self.near
@@ -551,9 +601,20 @@ impl BigBoard {
 
     /// A key for the position: its stones and the side to move.
     pub fn key(&self) -> u64 {
-        match self.to_move {
-            Player::O => self.hash,
-            Player::X => !self.hash,
+        Self::key_of(self.hash, self.to_move)
+    }
+
+    /// The key the position would have after the side to move plays the
+    /// empty `cell`, read without playing it.
+    pub fn key_after(&self, t: &Tables, cell: usize) -> u64 {
+        let me = self.to_move;
+        Self::key_of(self.hash ^ t.zobrist[cell][me.index()], me.other())
+    }
+
+    fn key_of(hash: u64, to_move: Player) -> u64 {
+        match to_move {
+            Player::O => hash,
+            Player::X => !hash,
         }
     }
 

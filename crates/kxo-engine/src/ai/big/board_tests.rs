@@ -335,3 +335,65 @@ fn a_board_rebuilt_from_a_position_is_the_same() {
     // O holds H8, I8, J8: G8 and K8 make four, no win cell yet.
     assert!(b.wins(Player::O).is_empty());
 }
+
+#[test]
+fn the_quick_test_never_turns_away_a_move_that_makes_a_double_four() {
+    for rule in [Rule::Freestyle, Rule::Standard] {
+        quick_double_four_test_under(Rules::new(15, 5).unwrap().with_rule(rule));
+    }
+}
+
+/// Over random positions: every empty cell after which a side that had
+/// no double four has one passes `may_make_double_four`, and the test
+/// turns most other cells away (else it would save nothing).
+fn quick_double_four_test_under(rules: Rules) {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(13);
+    let t = Tables::new(rules);
+    let (mut makers, mut passed, mut others) = (0, 0, 0);
+    while makers < 200 {
+        let mut pos = Position::new(rules);
+        let stones = rng.random_range(6..30);
+        while pos.move_count() < stones && !pos.outcome().is_over() {
+            let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
+            let _ = pos.play(c);
+        }
+        if pos.outcome().is_over() {
+            continue;
+        }
+        let b = BigBoard::from_position(&t, &pos);
+        let p = b.to_move();
+        if !b.wins(p).is_empty() || !b.wins(p.other()).is_empty() || b.double_four(&t, p).is_some()
+        {
+            continue;
+        }
+        for c in b.empty_cells(&t).iter() {
+            let mut next = b;
+            next.play(&t, c);
+            let quick = b.may_make_double_four(&t, p, c);
+            if next.wins(p).is_empty() && next.double_four(&t, p).is_some() {
+                makers += 1;
+                assert!(quick, "{pos:?}: {c} makes a double four");
+            } else {
+                others += 1;
+                passed += usize::from(quick);
+            }
+        }
+    }
+    assert!(
+        passed * 10 < others,
+        "{passed} of {others} other cells passed"
+    );
+}
+
+#[test]
+fn the_key_after_a_move_is_the_key_once_it_is_played() {
+    let rules = Rules::new(15, 5).unwrap();
+    let (t, b, _) = board(rules, "H8,H9,I8,I9,J8,G7");
+    for cell in b.empty_cells(&t).iter() {
+        let mut next = b;
+        next.play(&t, cell);
+        assert_eq!(b.key_after(&t, cell), next.key(), "{cell}");
+        assert_ne!(next.key(), b.key());
+    }
+}

@@ -175,9 +175,13 @@ fn potential(b: &BigBoard, p: crate::game::Player, cell: usize) -> u32 {
 /// window of K - 2 can ([`BigBoard::three_cells`]).
 fn threes(t: &Tables, b: &BigBoard, fours: Bits) -> Vec<usize> {
     let me = b.to_move();
+    // With a double four on the board every move keeps one: the quick
+    // test would leave those out.
+    let any = b.double_four(t, me).is_some();
     b.three_cells(me)
         .and_not(fours)
         .iter()
+        .filter(|&cell| any || b.may_make_double_four(t, me, cell))
         .filter(|&cell| {
             let mut next = *b;
             next.play(t, cell);
@@ -215,6 +219,24 @@ fn defend(search: &mut Search, b: &BigBoard, plies: u32) -> bool {
     let mut replies: Vec<usize> = replies.iter().collect();
     replies.sort_by_key(|&c| std::cmp::Reverse(potential(b, att, c)));
     replies.into_iter().all(|reply| {
+        // What the memo knows needs no move played.
+        let key = b.key_after(t, reply);
+        if search
+            .memo
+            .won
+            .get(&key)
+            .is_some_and(|&(_, p)| p < plies)
+        {
+            return true;
+        }
+        if search
+            .memo
+            .failed
+            .get(&key)
+            .is_some_and(|&p| p >= plies - 1)
+        {
+            return false;
+        }
         let mut next = *b;
         next.play(t, reply);
         search.attack(&next, plies - 1).is_some()
