@@ -12,6 +12,7 @@ mod mcts;
 mod negamax;
 pub mod patterns;
 pub mod shape;
+pub mod suite;
 pub mod vcf;
 pub mod vct;
 pub mod yardstick;

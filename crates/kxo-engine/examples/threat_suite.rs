@@ -1,0 +1,299 @@
+//! Builds the threat suite (`src/ai/big/threat_suite.txt`) from games,
+//! and measures it beside Rapfi.
+//!
+//! `threat_suite build [RAPFI] < games.txt` reads games, one a line, as
+//! cell indices of a 15x15 board separated by spaces (an arena state's
+//! `moves`). Walking each game back from its end, it asks kxo-tui's
+//! threat search (a million nodes, 35 plies) and, if a brain is named,
+//! Rapfi (a second) whether the side to move has a forced win; a win of
+//! 15 plies or more found by the threat search must also hold against
+//! every reply of the defender, each answered by a threat win two plies
+//! shorter. It prints the positions where the longer of the two wins is
+//! 15 to 35 plies, at most `PER_GAME` a game, each at least four plies
+//! longer than the last, and leaves a game after `MISSES` positions in a
+//! row where neither finds a win.
+//!
+//! `threat_suite measure [RAPFI] < suite.txt` prints, for each position,
+//! the threat search's plies, nodes and milliseconds, what Negamax makes
+//! of it in a second, and Rapfi's report in a second.
+//!
+//! `cargo run --release -p kxo-engine --example threat_suite -- measure /tmp/pbrain-rapfi \
+//!     < crates/kxo-engine/src/ai/big/threat_suite.txt`
+
+use std::io::{BufRead, Write};
+
+use kxo_engine::ai::big::{BigBoard, BigNegamax, Tables, vct};
+use kxo_engine::ai::{Unlimited, Value};
+use kxo_engine::game::{Cell, Position, Rules};
+
+const BUDGET: u32 = 1_000_000;
+/// Nodes for the win after each reply of the full-width check.
+const REPLY_BUDGET: u32 = 200_000;
+const PER_GAME: usize = 2;
+/// Positions in a row without a threat win after which a game is left:
+/// the win was made later.
+const MISSES: usize = 4;
+
+fn main() -> std::io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("measure") => measure(args.get(1).map(String::as_str)),
+        Some("build") => build(args.get(1).map(String::as_str)),
+        _ => Err(std::io::Error::other(
+            "usage: threat_suite build|measure [RAPFI]",
+        )),
+    }
+}
+
+/// Reads the suite's lines from standard input and prints, for each
+/// position, its labels, then the plies, nodes and milliseconds of
+/// kxo-tui's threat search (`-` for no win within the budget), then
+/// Rapfi's report given a second, if a brain is named.
+fn measure(rapfi: Option<&str>) -> std::io::Result<()> {
+    let rules = Rules::new(15, 5).expect("15x15, five in a row");
+    let t = Tables::new(rules);
+    let mut brain = rapfi.map(Brain::start).transpose()?;
+    println!("suite_kxo suite_rapfi | vct_plies vct_nodes vct_ms | negamax_1s nodes ms | rapfi_1s");
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let Some((names, labels)) = line.split_once('|') else {
+            continue;
+        };
+        let moves: Vec<Cell> = names
+            .split_whitespace()
+            .filter_map(|n| Cell::parse(n, 15).ok())
+            .collect();
+        let Ok(pos) = Position::from_moves(rules, &moves) else {
+            continue;
+        };
+        let b = BigBoard::from_position(&t, &pos);
+        let mut cols = vec![labels.trim().replace(" | ", " ")];
+        let mut budget = BUDGET;
+        let start = std::time::Instant::now();
+        let found = vct::find(&t, &b, 35, &mut budget);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        cols.push(match found {
+            Some((_, plies)) => format!("{plies} {} {ms:.1}", BUDGET - budget),
+            None => format!("- {} {ms:.1}", BUDGET - budget),
+        });
+        cols.push(negamax_second(rules, &pos));
+        if let Some(brain) = brain.as_mut() {
+            cols.push(format!("| {}", brain.think(&moves)?));
+        }
+        println!("{}", cols.join(" "));
+    }
+    Ok(())
+}
+
+/// What kxo-tui's Negamax makes of `pos` in a second: `W<plies>` for a
+/// win it proves, with the milliseconds it took, else its depth.
+fn negamax_second(rules: Rules, pos: &Position) -> String {
+    let mut engine = BigNegamax::new(rules);
+    engine.set_time_limit(std::time::Duration::from_secs(1));
+    let mut budget = Unlimited::new();
+    let analysis = engine.analyse(pos, &mut budget);
+    let ms = analysis.elapsed.as_secs_f64() * 1e3;
+    match analysis.value {
+        Value::Win { plies } => format!("W{plies} {} {ms:.0}", analysis.nodes),
+        _ => format!("d{} {} {ms:.0}", analysis.depth, analysis.nodes),
+    }
+}
+
+/// An outside brain on the Gomoku AI protocol, given a second a move.
+struct Brain {
+    path: String,
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    /// Its lines, read by a thread of their own, so that a brain that
+    /// stops answering costs a timeout, not the run.
+    output: std::sync::mpsc::Receiver<String>,
+}
+
+/// The longest a brain may be silent before it is started again.
+const SILENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
+impl Brain {
+    fn start(path: &str) -> std::io::Result<Brain> {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let missing = || std::io::Error::other("no pipe");
+        let input = child.stdin.take().ok_or_else(missing)?;
+        let stdout = std::io::BufReader::new(child.stdout.take().ok_or_else(missing)?);
+        let (send, output) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut brain = Brain {
+            path: path.to_string(),
+            child,
+            input,
+            output,
+        };
+        brain.send("START 15\nINFO timeout_turn 1000\nINFO timeout_match 10000000\nINFO rule 0")?;
+        brain.read_until(|l| l.starts_with("OK"))?;
+        Ok(brain)
+    }
+
+    fn send(&mut self, text: &str) -> std::io::Result<()> {
+        writeln!(self.input, "{text}")?;
+        self.input.flush()
+    }
+
+    /// Lines until one `done` accepts; the `MESSAGE` lines kept.
+    fn read_until(&mut self, done: impl Fn(&str) -> bool) -> std::io::Result<Vec<String>> {
+        let mut said = Vec::new();
+        loop {
+            let line = self
+                .output
+                .recv_timeout(SILENCE)
+                .map_err(|_| std::io::Error::other("the brain is silent or gone"))?;
+            let line = line.trim().to_string();
+            if done(&line) {
+                return Ok(said);
+            }
+            match line.strip_prefix("MESSAGE ") {
+                Some(text) => said.push(text.to_string()),
+                None => eprintln!("brain: {line}"),
+            }
+        }
+    }
+
+    /// The brain's last report on the position after `moves`; an empty
+    /// one, and a new brain, if it stops answering.
+    fn think(&mut self, moves: &[Cell]) -> std::io::Result<String> {
+        match self.ask(moves) {
+            Ok(report) => Ok(report),
+            Err(e) => {
+                eprintln!("brain: {e}; starting it again");
+                *self = Brain::start(&self.path)?;
+                Ok(String::new())
+            }
+        }
+    }
+
+    fn ask(&mut self, moves: &[Cell]) -> std::io::Result<String> {
+        let own = moves.len() % 2;
+        // A fresh start each time: nothing learned from the last position.
+        self.send("RESTART")?;
+        self.read_until(|l| l.starts_with("OK"))?;
+        let mut text = String::from("BOARD");
+        for (i, cell) in moves.iter().enumerate() {
+            let (row, col) = (cell.row(15), cell.col(15));
+            let field = if i % 2 == own { 1 } else { 2 };
+            text.push_str(&format!("\n{col},{row},{field}"));
+        }
+        text.push_str("\nDONE");
+        self.send(&text)?;
+        let said = self.read_until(|l| {
+            l.split_once(',')
+                .is_some_and(|(x, y)| x.parse::<u8>().is_ok() && y.parse::<u8>().is_ok())
+        })?;
+        Ok(said
+            .iter()
+            .rfind(|l| l.starts_with("Speed"))
+            .cloned()
+            .unwrap_or_default())
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.send("END");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn build(rapfi: Option<&str>) -> std::io::Result<()> {
+    let rules = Rules::new(15, 5).expect("15x15, five in a row");
+    let t = Tables::new(rules);
+    let mut brain = rapfi.map(Brain::start).transpose()?;
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    for (game, line) in std::io::stdin().lock().lines().enumerate() {
+        eprintln!("game {game}");
+        let moves: Vec<Cell> = line?
+            .split_whitespace()
+            .filter_map(|w| w.parse::<usize>().ok())
+            .map(Cell::from_index)
+            .collect();
+        let mut kept: Vec<u32> = Vec::new();
+        let mut misses = 0;
+        // From the end back: a win seen late is short; seen early, long.
+        for n in (6..moves.len()).rev() {
+            if kept.len() >= PER_GAME || misses >= MISSES {
+                break;
+            }
+            let Ok(pos) = Position::from_moves(rules, &moves[..n]) else {
+                continue;
+            };
+            if pos.outcome().is_over() {
+                continue;
+            }
+            let b = BigBoard::from_position(&t, &pos);
+            let mut budget = BUDGET;
+            let ours = vct::find(&t, &b, 35, &mut budget).filter(|&(cell, plies)| {
+                plies < 15 || holds_against_every_reply(&t, &b, cell, plies)
+            });
+            let theirs = match brain.as_mut() {
+                Some(brain) => mate_in(&brain.think(&moves[..n])?),
+                None => None,
+            };
+            if ours.is_none() && theirs.is_none() {
+                misses += 1;
+                continue;
+            }
+            misses = 0;
+            let longest = ours.map(|(_, p)| p).max(theirs).unwrap_or(0);
+            if !(15..=35).contains(&longest) || kept.iter().any(|&p| p + 4 > longest) {
+                continue;
+            }
+            kept.push(longest);
+            let names: Vec<String> = moves[..n].iter().map(|c| c.name(15)).collect();
+            let shown = |p: Option<u32>| p.map_or("-".to_string(), |p| p.to_string());
+            writeln!(
+                out,
+                "{} | {} | {}",
+                names.join(" "),
+                shown(ours.map(|(_, p)| p)),
+                shown(theirs)
+            )?;
+            out.flush()?;
+        }
+    }
+    Ok(())
+}
+
+/// The plies of the win a brain's report announces (`Eval +M13`).
+fn mate_in(report: &str) -> Option<u32> {
+    let at = report.find("Eval +M")? + "Eval +M".len();
+    let digits: String = report[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// Whether, after `cell`, the attacker wins against every empty cell the
+/// defender could play, each answered by a threat win within `plies - 2`.
+fn holds_against_every_reply(t: &Tables, b: &BigBoard, cell: usize, plies: u32) -> bool {
+    let mut next = *b;
+    next.play(t, cell);
+    if next.outcome().is_over() {
+        return true;
+    }
+    next.empty_cells(t).iter().all(|reply| {
+        let mut after = next;
+        after.play(t, reply);
+        let mut budget = REPLY_BUDGET;
+        !after.outcome().is_over() && vct::find(t, &after, plies - 2, &mut budget).is_some()
+    })
+}

@@ -1,0 +1,112 @@
+//! The threat suite: positions from games against Rapfi where the side
+//! to move has a forced win of 15 to 35 plies.
+//!
+//! Each line of `threat_suite.txt` is a position (its moves from the
+//! empty 15x15 board, free-style five in a row), then the plies of the win
+//! kxo-tui's threat search ([`super::vct`]) proves in it (`-` for none
+//! within a million nodes), then the plies of the win Rapfi announced in a
+//! second (`-` for none). A position is in the suite when the longer of
+//! the two is 15 to 35 plies; each win of kxo-tui's was also checked
+//! against every reply of the defender, not only the ones its search
+//! reads. `cargo run --release -p kxo-engine --example threat_suite`
+//! builds it from games and measures it beside Rapfi (BENCHMARKS.md).
+
+use crate::game::{Cell, Position, Rules};
+
+/// The suite's text.
+const TEXT: &str = include_str!("threat_suite.txt");
+
+/// One position of the suite.
+#[derive(Clone, Debug)]
+pub struct SuitePosition {
+    pub moves: Vec<Cell>,
+    /// The plies of the threat win kxo-tui's search proved, if any.
+    pub vct_plies: Option<u32>,
+    /// The plies of the win Rapfi announced, if any.
+    pub rapfi_plies: Option<u32>,
+}
+
+impl SuitePosition {
+    /// The rules of every position: 15x15, five in a row, free-style.
+    pub fn rules() -> Rules {
+        Rules::new(15, 5).unwrap_or_else(|_| unreachable!("15x15 with five is valid"))
+    }
+
+    /// The position itself.
+    pub fn position(&self) -> Position {
+        Position::from_moves(Self::rules(), &self.moves)
+            .unwrap_or_else(|e| unreachable!("the suite's moves are checked by its tests: {e:?}"))
+    }
+}
+
+/// The suite's positions, in the file's order.
+pub fn positions() -> Vec<SuitePosition> {
+    TEXT.lines().filter_map(parse).collect()
+}
+
+/// A line of the suite (`None` for a comment or a blank line).
+fn parse(line: &str) -> Option<SuitePosition> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let mut parts = line.split('|').map(str::trim);
+    let moves = parts
+        .next()?
+        .split_whitespace()
+        .map(|name| Cell::parse(name, 15).ok())
+        .collect::<Option<Vec<Cell>>>()?;
+    let plies = |text: Option<&str>| text.and_then(|t| t.parse().ok());
+    Some(SuitePosition {
+        moves,
+        vct_plies: plies(parts.next()),
+        rapfi_plies: plies(parts.next()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::big::{BigBoard, Tables, vct};
+
+    /// Every line is a position, so that none is dropped unread.
+    #[test]
+    fn every_line_is_a_position_of_the_suites_kind() {
+        let lines = TEXT
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .count();
+        let all = positions();
+        assert_eq!(all.len(), lines, "a line did not parse");
+        assert!(all.len() >= 50, "only {} positions", all.len());
+        let mut seen = std::collections::HashSet::new();
+        for p in &all {
+            let pos = Position::from_moves(SuitePosition::rules(), &p.moves).expect("legal moves");
+            assert!(!pos.outcome().is_over());
+            assert!(seen.insert(p.moves.clone()), "a position twice");
+            let longest = p
+                .vct_plies
+                .max(p.rapfi_plies)
+                .expect("a win, by one or the other");
+            assert!((15..=35).contains(&longest), "a win of {longest} plies");
+        }
+    }
+
+    /// The threat search still proves each win it proved when the suite
+    /// was made, as short, within the nodes a second allows.
+    #[test]
+    fn the_threat_search_proves_its_wins_in_the_suite() {
+        let rules = SuitePosition::rules();
+        let t = Tables::new(rules);
+        let mut proved = 0;
+        for p in positions() {
+            let Some(plies) = p.vct_plies else { continue };
+            let b = BigBoard::from_position(&t, &p.position());
+            let mut budget = 1_000_000;
+            let found = vct::find(&t, &b, 35, &mut budget);
+            assert_eq!(found.map(|f| f.1), Some(plies), "{:?}", p.moves);
+            proved += 1;
+        }
+        assert!(proved >= 20, "only {proved} threat wins in the suite");
+    }
+}
