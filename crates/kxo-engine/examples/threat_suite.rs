@@ -17,6 +17,8 @@
 //! the threat search's plies, nodes and milliseconds, what Negamax makes
 //! of it in a second, and Rapfi's report in a second.
 //!
+//! `threat_suite vct < suite.txt` runs the threat search alone, and sums.
+//!
 //! `cargo run --release -p kxo-engine --example threat_suite -- measure /tmp/pbrain-rapfi \
 //!     < crates/kxo-engine/src/ai/big/threat_suite.txt`
 
@@ -38,6 +40,7 @@ fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("measure") => measure(args.get(1).map(String::as_str)),
+        Some("vct") => vct_only(),
         Some("build") => build(args.get(1).map(String::as_str)),
         _ => Err(std::io::Error::other(
             "usage: threat_suite build|measure [RAPFI]",
@@ -97,6 +100,40 @@ fn negamax_second(rules: Rules, pos: &Position) -> String {
         Value::Win { plies } => format!("W{plies} {} {ms:.0}", analysis.nodes),
         _ => format!("d{} {} {ms:.0}", analysis.depth, analysis.nodes),
     }
+}
+
+/// The threat search alone over the suite's lines on standard input:
+/// how many it proves, and its nodes and time in all.
+fn vct_only() -> std::io::Result<()> {
+    let rules = Rules::new(15, 5).expect("15x15, five in a row");
+    let t = Tables::new(rules);
+    let (mut proved, mut nodes, mut seconds) = (0, 0u64, 0.0);
+    let mut proving = 0u64;
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let Some((names, _)) = line.split_once('|') else {
+            continue;
+        };
+        let moves: Vec<Cell> = names
+            .split_whitespace()
+            .filter_map(|n| Cell::parse(n, 15).ok())
+            .collect();
+        let Ok(pos) = Position::from_moves(rules, &moves) else {
+            continue;
+        };
+        let b = BigBoard::from_position(&t, &pos);
+        let mut budget = BUDGET;
+        let start = std::time::Instant::now();
+        let found = vct::find(&t, &b, 35, &mut budget);
+        seconds += start.elapsed().as_secs_f64();
+        nodes += u64::from(BUDGET - budget);
+        proved += usize::from(found.is_some());
+        if found.is_some() {
+            proving += u64::from(BUDGET - budget);
+        }
+    }
+    println!("proved {proved} ({proving} nodes), {nodes} nodes in all, {seconds:.2} s");
+    Ok(())
 }
 
 /// An outside brain on the Gomoku AI protocol, given a second a move.
