@@ -93,20 +93,25 @@ mod tests {
     }
 
     /// The threat search still proves each win it proved when the suite
-    /// was made, as short, within the nodes a second allows.
+    /// was made, as short, within the nodes a second allows; and, of the
+    /// whole suite, at least the 75 it proved when its replies were last
+    /// ordered (BENCHMARKS.md run AF), so that a change that makes it
+    /// weaker shows here.
     #[test]
     fn the_threat_search_proves_its_wins_in_the_suite() {
         let rules = SuitePosition::rules();
         let t = Tables::new(rules);
-        let mut proved = 0;
+        let (mut labelled, mut proved) = (0, 0);
         for p in positions() {
-            let Some(plies) = p.vct_plies else { continue };
             let b = BigBoard::from_position(&t, &p.position());
             let mut budget = 1_000_000;
             let found = vct::find(&t, &b, 35, &mut budget);
+            proved += usize::from(found.is_some());
+            let Some(plies) = p.vct_plies else { continue };
             assert_eq!(found.map(|f| f.1), Some(plies), "{:?}", p.moves);
-            proved += 1;
+            labelled += 1;
         }
-        assert!(proved >= 20, "only {proved} threat wins in the suite");
+        assert!(labelled >= 60, "only {labelled} threat wins in the suite");
+        assert!(proved >= 75, "only {proved} of the suite proved");
     }
 }
