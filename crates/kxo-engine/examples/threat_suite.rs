@@ -17,7 +17,10 @@
 //! the threat search's plies, nodes and milliseconds, what Negamax makes
 //! of it in a second, and Rapfi's report in a second.
 //!
-//! `threat_suite vct < suite.txt` runs the threat search alone, and sums.
+//! `threat_suite vct < suite.txt` runs the threat search alone, and sums;
+//! `threat_suite label < suite.txt` adds kxo-tui's label to the lines
+//! without one where the search now proves a win that holds against
+//! every reply.
 //!
 //! `cargo run --release -p kxo-engine --example threat_suite -- measure /tmp/pbrain-rapfi \
 //!     < crates/kxo-engine/src/ai/big/threat_suite.txt`
@@ -41,6 +44,7 @@ fn main() -> std::io::Result<()> {
     match args.first().map(String::as_str) {
         Some("measure") => measure(args.get(1).map(String::as_str)),
         Some("vct") => vct_only(),
+        Some("label") => label(),
         Some("build") => build(args.get(1).map(String::as_str)),
         _ => Err(std::io::Error::other(
             "usage: threat_suite build|measure [RAPFI]",
@@ -100,6 +104,39 @@ fn negamax_second(rules: Rules, pos: &Position) -> String {
         Value::Win { plies } => format!("W{plies} {} {ms:.0}", analysis.nodes),
         _ => format!("d{} {} {ms:.0}", analysis.depth, analysis.nodes),
     }
+}
+
+/// Reads the suite's lines and prints them again, with kxo-tui's label
+/// added where a line has none and the threat search now proves a win
+/// that holds against every reply.
+fn label() -> std::io::Result<()> {
+    let rules = Rules::new(15, 5).expect("15x15, five in a row");
+    let t = Tables::new(rules);
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [names, "-", rapfi] = parts[..] else {
+            println!("{line}");
+            continue;
+        };
+        let moves: Vec<Cell> = names
+            .split_whitespace()
+            .filter_map(|n| Cell::parse(n, 15).ok())
+            .collect();
+        let Ok(pos) = Position::from_moves(rules, &moves) else {
+            println!("{line}");
+            continue;
+        };
+        let b = BigBoard::from_position(&t, &pos);
+        let mut budget = BUDGET;
+        match vct::find(&t, &b, 35, &mut budget) {
+            Some((cell, plies)) if holds_against_every_reply(&t, &b, cell, plies) => {
+                println!("{names} | {plies} | {rapfi}");
+            }
+            _ => println!("{line}"),
+        }
+    }
+    Ok(())
 }
 
 /// The threat search alone over the suite's lines on standard input:
