@@ -1,0 +1,419 @@
+//! The live run's tests: its seats, learner and renderer run together
+//! through the scheduler (slices and CPU shares, clocks, pause, a game's
+//! end and restart, a task that suspends holding the state).
+
+use super::*;
+use crate::ai::ThinkLimit;
+use crate::app::GameStatus;
+use crate::tasks::clock::{Clock, ManualClock};
+use crate::tasks::scheduler::TaskState;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use std::time::Instant;
+
+fn live_with(config: LiveConfig, clock: SharedClock) -> Live {
+    let terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    Live::new(config, terminal, clock, None, None).unwrap()
+}
+
+fn press_ctrl_p(live: &mut Live) {
+    let key = TermEvent::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
+    live.push_input(key);
+    // The interactive tasks run first: the keyboard among them.
+    while !live.input.borrow().is_empty() {
+        live.sched.run_next();
+    }
+}
+
+fn seat_cpu(live: &Live) -> Vec<Duration> {
+    live.sched
+        .tasks()
+        .iter()
+        .filter(|t| matches!(t.role, TaskRole::Seat { .. }))
+        .map(|t| t.cpu())
+        .collect()
+}
+
+fn mcts_games(games: usize, think_ms: u64) -> LiveConfig {
+    LiveConfig {
+        games,
+        o: Some(crate::ai::BuiltIn::Mcts.into()),
+        x: Some(crate::ai::BuiltIn::Mcts.into()),
+        delay: Duration::ZERO,
+        limit: ThinkLimit::Millis(think_ms),
+        seed: 5,
+        ..LiveConfig::default()
+    }
+}
+
+#[test]
+fn a_task_that_suspends_holding_the_app_is_named() {
+    let clock = ManualClock::new(Instant::now());
+    let mut live = live_with(mcts_games(1, 20), Rc::new(clock.clone()));
+    let app = live.app.clone();
+    live.sched
+        .spawn("careless", TaskRole::Other, move |ctx| {
+            let held = app.borrow();
+            ctx.suspend(crate::tasks::Suspend::Yield);
+            drop(held);
+        })
+        .unwrap();
+    let mut outcome = Ok(true);
+    for _ in 0..100 {
+        outcome = live.step();
+        if outcome.is_err() {
+            break;
+        }
+    }
+    let err = outcome.expect_err("the borrow held across a suspension");
+    assert!(err.to_string().contains("careless"), "{err}");
+}
+
+#[test]
+fn a_thinking_seats_reports_wake_the_renderer_at_the_frame_rate() {
+    // One game, one seat thinking for a long clock: what changes on
+    // screen is its thinking bar, reported every slice. The renderer
+    // must draw it at --fps, not only when the header's clock ticks.
+    let config = LiveConfig {
+        fps: 30,
+        ..mcts_games(1, 60_000)
+    };
+    let mut live = live_with(config, Rc::new(SystemClock));
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(300) {
+        live.sched.wake_due(Instant::now());
+        live.sched.run_next();
+    }
+    let frames_before = live.frames.borrow().count;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(1) {
+        live.sched.wake_due(Instant::now());
+        live.sched.run_next();
+    }
+    let frames = live.frames.borrow().count - frames_before;
+    assert!(frames >= 15, "{frames} frames in a second at 30 fps");
+    assert!(frames <= 31, "{frames} frames in a second at 30 fps");
+}
+
+/// Runs a live screen whose learner holds `table` (having learned from
+/// `games` games) until the learner task reports: (figure, games).
+fn learner_figure(
+    mut config: LiveConfig,
+    table: &crate::ai::rl::SharedTable,
+    games: u64,
+) -> (f64, u64) {
+    let clock = ManualClock::new(Instant::now());
+    table.borrow_mut().games = games;
+    config.rl = Some(table.clone());
+    let mut live = live_with(config, Rc::new(clock.clone()));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while live.app.borrow().learner_accuracy().is_none() && Instant::now() < deadline {
+        live.sched.wake_due(clock.now());
+        live.sched.run_next();
+    }
+    let figure = live.app.borrow().learner_accuracy();
+    figure.expect("measured")
+}
+
+#[test]
+fn the_learner_task_measures_the_current_accuracy() {
+    use crate::ai::accuracy::{Judge, model_accuracy};
+    use crate::ai::rl::ValueTable;
+    let config = mcts_games(1, 20);
+    let table = Rc::new(RefCell::new(ValueTable::new(config.rules)));
+    let (share, at) = learner_figure(config, &table, 5);
+    assert_eq!(at, 5);
+    let expected = model_accuracy(&table, &mut Judge::new(table.borrow().rules()));
+    assert_eq!(Some(share as f32), expected);
+}
+
+#[test]
+fn above_8x8_the_learner_task_measures_the_score_against_the_yardstick() {
+    use crate::ai::big::yardstick::{YARDSTICK_GAMES, against_yardstick};
+    use crate::ai::rl::ValueTable;
+    let mut config = mcts_games(1, 60_000);
+    config.rules = crate::game::Rules::new(15, 5).unwrap();
+    // Above 8x8 a new model is line patterns.
+    let table = Rc::new(RefCell::new(ValueTable::new(config.rules)));
+    assert!(table.borrow().patterns().is_some());
+    let (share, at) = learner_figure(config, &table, 7);
+    assert_eq!(at, 7);
+    let seed = crate::ai::accuracy::SAMPLE_SEED;
+    let expected = against_yardstick(&table, YARDSTICK_GAMES, seed).score();
+    assert_eq!(share, expected);
+}
+
+#[test]
+fn nine_thinking_seats_get_the_same_cpu() {
+    // A long clock, so every O seat is still on its first move.
+    let clock = ManualClock::new(Instant::now());
+    let mut live = live_with(mcts_games(9, 60_000), Rc::new(clock.clone()));
+    // Past the staggered starts: every game's O seat is thinking.
+    clock.advance(Duration::from_secs(2));
+    // Each slice's CPU, from the thread's own clock, goes to the seat
+    // that ran it: a seat's meter counts a slice's wall time, which a
+    // preemption by another process would stretch for that seat alone.
+    let mut spent = vec![Duration::ZERO; seat_cpu(&live).len()];
+    // Until the seats have had 0.9 s of CPU between them, however
+    // busy the machine (a wall-clock window starves on a loaded one).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while spent.iter().sum::<Duration>() < Duration::from_millis(900) && Instant::now() < deadline {
+        live.sched.wake_due(clock.now());
+        let before = seat_cpu(&live);
+        let cpu = thread_cpu();
+        live.sched.run_next();
+        let cpu = thread_cpu() - cpu;
+        for ((total, after), before) in spent.iter_mut().zip(seat_cpu(&live)).zip(before) {
+            if after > before {
+                *total += cpu;
+            }
+        }
+    }
+    let cpu = seat_cpu(&live);
+    // O seats are the even ones; X seats wait for their turn.
+    let o: Vec<f64> = spent.iter().step_by(2).map(|d| d.as_secs_f64()).collect();
+    let mean = o.iter().sum::<f64>() / o.len() as f64;
+    assert!(mean > 0.05, "the seats hardly ran: {o:?}");
+    for share in &o {
+        assert!(
+            (share - mean).abs() <= 0.10 * mean,
+            "unequal shares {o:?} (mean {mean})"
+        );
+    }
+    assert!(cpu.iter().skip(1).step_by(2).all(|d| d.is_zero()));
+    // And the screen shows each of them thinking, with its clock used.
+    let a = live.app.borrow();
+    for g in a.games() {
+        let t = g.thinking.as_ref().expect("a thinking seat");
+        assert!(t.used > Duration::ZERO && !t.done);
+        assert!(t.info.work > 0 && t.info.best.is_some());
+    }
+}
+
+/// CPU time of the calling thread: unlike the wall clock, it does not
+/// run while the OS has the thread preempted for another process.
+fn thread_cpu() -> Duration {
+    crate::tasks::clock::thread_cpu_time()
+}
+
+/// Pins the calling thread to one CPU.
+fn pin_to(cpu: usize) {
+    // SAFETY: a zeroed cpu_set_t filled by CPU_SET, for this thread (0).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    }
+}
+
+#[test]
+fn a_seat_sharing_its_core_with_a_busy_thread_still_gets_its_whole_clock() {
+    // A busy loop on the same core takes about half of the wall time:
+    // a clock that counted wall time would end the move after about
+    // half of its CPU.
+    let busy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let spinning = busy.clone();
+    pin_to(0);
+    let competitor = std::thread::spawn(move || {
+        pin_to(0);
+        while spinning.load(std::sync::atomic::Ordering::Relaxed) {
+            std::hint::spin_loop();
+        }
+    });
+    let clock = ManualClock::new(Instant::now());
+    let mut live = live_with(mcts_games(1, 40), Rc::new(clock.clone()));
+    clock.advance(Duration::from_secs(2));
+    let (cpu_start, wall_start) = (thread_cpu(), Instant::now());
+    let deadline = wall_start + Duration::from_secs(10);
+    while live.app.borrow().games()[0].record.moves.is_empty() && Instant::now() < deadline {
+        live.sched.wake_due(clock.now());
+        live.sched.run_next();
+    }
+    let (cpu, wall) = (thread_cpu() - cpu_start, wall_start.elapsed());
+    busy.store(false, std::sync::atomic::Ordering::Relaxed);
+    let _ = competitor.join();
+    pin_to_all();
+    assert!(
+        !live.app.borrow().games()[0].record.moves.is_empty(),
+        "no move"
+    );
+    let charged = seat_cpu(&live)[0];
+    // The seat was charged its clock, and really had it: the thread's
+    // own CPU clock says so, whatever the wall clock did.
+    assert!(charged >= Duration::from_millis(40), "{charged:?}");
+    assert!(
+        cpu >= Duration::from_millis(38),
+        "the move had {cpu:?} of CPU in {wall:?} of wall time, charged {charged:?}"
+    );
+}
+
+/// Lets the calling thread run on every CPU again.
+fn pin_to_all() {
+    // SAFETY: as in `pin_to`, with every CPU the machine has.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for cpu in 0..std::thread::available_parallelism().map_or(1, |n| n.get()) {
+            libc::CPU_SET(cpu, &mut set);
+        }
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    }
+}
+
+#[test]
+fn a_seat_never_runs_past_its_slice_by_more_than_a_slice() {
+    use crate::tasks::seat::TIME_SLICE;
+    let mut live = live_with(mcts_games(2, 60_000), Rc::new(SystemClock));
+    // Each slice as the seat accounts it (its wall time, which yields
+    // no earlier than the slice), and the CPU the thread really spent
+    // in it (which a busy machine's preemptions do not inflate).
+    let (mut accounted, mut spent) = (Vec::new(), Vec::new());
+    while accounted.len() < 300 {
+        let before = seat_cpu(&live);
+        let cpu = thread_cpu();
+        live.sched.run_next();
+        let cpu = thread_cpu() - cpu;
+        let after = seat_cpu(&live);
+        for (a, b) in after.iter().zip(&before) {
+            if a > b {
+                accounted.push(*a - *b);
+                spent.push(cpu);
+            }
+        }
+    }
+    accounted.sort();
+    spent.sort();
+    assert!(accounted[0] >= TIME_SLICE, "a slice shorter than the slice");
+    let p95 = spent[spent.len() * 95 / 100];
+    assert!(p95 <= 2 * TIME_SLICE, "95th percentile slice {p95:?}");
+    assert!(*spent.last().unwrap() < Duration::from_millis(50));
+}
+
+#[test]
+fn the_clock_ends_a_search_and_pause_stops_every_clock() {
+    let clock = ManualClock::new(Instant::now());
+    let mut live = live_with(mcts_games(4, 20), Rc::new(clock.clone()));
+    clock.advance(Duration::from_secs(2));
+    // Until every game's first move (O's): each took about 20 ms of
+    // CPU, not more.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let all_moved = |live: &Live| {
+        live.app
+            .borrow()
+            .games()
+            .iter()
+            .all(|g| !g.record.moves.is_empty())
+    };
+    while !all_moved(&live) && Instant::now() < deadline {
+        live.sched.wake_due(clock.now());
+        live.sched.run_next();
+    }
+    assert!(all_moved(&live));
+    let per_move: Vec<Duration> = seat_cpu(&live).into_iter().step_by(2).collect();
+    for cpu in &per_move {
+        assert!(
+            *cpu >= Duration::from_millis(19) && *cpu <= Duration::from_millis(24),
+            "{per_move:?}"
+        );
+    }
+    // Pause: no seat runs or thinks, however long it lasts.
+    press_ctrl_p(&mut live);
+    assert!(live.app.borrow().paused());
+    for _ in 0..5 {
+        live.sched.run_round();
+    }
+    let moves = live.app.borrow().totals().moves;
+    let cpu = seat_cpu(&live);
+    let infos: Vec<_> = live
+        .app
+        .borrow()
+        .games()
+        .iter()
+        .map(|g| g.thinking.clone())
+        .collect();
+    for _ in 0..200 {
+        clock.advance(Duration::from_millis(50));
+        live.sched.wake_due(clock.now());
+        live.sched.run_round();
+    }
+    assert_eq!(live.app.borrow().totals().moves, moves);
+    assert_eq!(seat_cpu(&live), cpu, "a seat's clock ran while paused");
+    let after: Vec<_> = live
+        .app
+        .borrow()
+        .games()
+        .iter()
+        .map(|g| g.thinking.clone())
+        .collect();
+    assert_eq!(infos, after, "the thinking info changed while paused");
+    for task in live.sched.tasks() {
+        if matches!(task.role, TaskRole::Seat { .. }) {
+            assert!(
+                matches!(
+                    task.state,
+                    TaskState::Waiting(Event::Resume | Event::Turn(_), _)
+                ),
+                "{}: {:?}",
+                task.name,
+                task.state
+            );
+        }
+    }
+    // Resume: the same searches go on and moves are played.
+    press_ctrl_p(&mut live);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while live.app.borrow().totals().moves == moves && Instant::now() < deadline {
+        live.sched.wake_due(clock.now());
+        live.sched.run_next();
+    }
+    assert!(
+        live.app.borrow().totals().moves > moves,
+        "no move after resuming"
+    );
+}
+
+#[test]
+fn a_finished_game_holds_its_result_then_restarts_on_the_same_seats() {
+    let clock = ManualClock::new(Instant::now());
+    let hold = Duration::from_secs(3);
+    let mut live = live_with(
+        LiveConfig {
+            games: 1,
+            o: Some(crate::ai::BuiltIn::Random.into()),
+            x: Some(crate::ai::BuiltIn::Random.into()),
+            delay: Duration::ZERO,
+            hold,
+            ..LiveConfig::default()
+        },
+        Rc::new(clock.clone()),
+    );
+    let tasks = live.sched.tasks().len();
+    let run_until = |live: &mut Live, done: &dyn Fn(&App) -> bool| {
+        for _ in 0..100_000 {
+            if done(&live.app.borrow()) {
+                return;
+            }
+            live.sched.wake_due(clock.now());
+            if live.sched.run_next().is_none() {
+                // Nothing to do: time passes, without waiting for it.
+                clock.advance(Duration::from_millis(100));
+            }
+        }
+        panic!("never happened");
+    };
+    run_until(&mut live, &|a| {
+        matches!(a.games()[0].status, GameStatus::Over { .. })
+    });
+    let over_at = clock.now();
+    let result = live.app.borrow().games()[0].pos.outcome();
+    run_until(&mut live, &|a| a.games()[0].generation == 1);
+    assert!(clock.now() - over_at >= hold);
+    assert!(clock.now() - over_at <= hold + Duration::from_millis(100));
+    {
+        let a = live.app.borrow();
+        assert_eq!(a.games()[0].previous.as_ref().map(|p| p.1), Some(result));
+        assert_eq!(a.games()[0].status, GameStatus::Playing);
+    }
+    // The new game is played by the same coroutines: no task was added.
+    run_until(&mut live, &|a| a.games()[0].pos.move_count() > 0);
+    assert_eq!(live.sched.tasks().len(), tasks);
+}
