@@ -27,6 +27,7 @@
 
 use std::io::{BufRead, Write};
 
+use kxo_engine::ai::big::suite::SuitePosition;
 use kxo_engine::ai::big::{BigBoard, BigNegamax, Tables, vct};
 use kxo_engine::ai::{Unlimited, Value};
 use kxo_engine::game::{Cell, Position, Rules};
@@ -39,7 +40,19 @@ const PER_GAME: usize = 2;
 /// the win was made later.
 const MISSES: usize = 4;
 
-fn main() -> std::io::Result<()> {
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        // A reader that stopped reading (`| head`) is not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("threat_suite: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("measure") => measure(args.get(1).map(String::as_str)),
@@ -47,9 +60,36 @@ fn main() -> std::io::Result<()> {
         Some("label") => label(),
         Some("build") => build(args.get(1).map(String::as_str)),
         _ => Err(std::io::Error::other(
-            "usage: threat_suite build|measure [RAPFI]",
+            "usage: threat_suite build [RAPFI] | measure [RAPFI] | vct | label (reads standard input)",
         )),
     }
+}
+
+/// The suite's positions on standard input, with their boards; a line
+/// that is not one is named on standard error and left out.
+fn read_suite() -> std::io::Result<Vec<(SuitePosition, Position)>> {
+    let mut read = Vec::new();
+    for (number, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        match SuitePosition::parse(text).and_then(|p| p.position().map(|pos| (p, pos))) {
+            Some(entry) => read.push(entry),
+            None => eprintln!("line {}: not a position of the suite, left out", number + 1),
+        }
+    }
+    Ok(read)
+}
+
+/// The threat search's answer in `pos`, its nodes and its seconds.
+fn prove(t: &Tables, pos: &Position) -> (Option<(usize, u32)>, u32, f64) {
+    let b = BigBoard::from_position(t, pos);
+    let mut budget = BUDGET;
+    let start = std::time::Instant::now();
+    let found = vct::find(t, &b, 35, &mut budget);
+    (found, BUDGET - budget, start.elapsed().as_secs_f64())
 }
 
 /// Reads the suite's lines from standard input and prints, for each
@@ -57,37 +97,25 @@ fn main() -> std::io::Result<()> {
 /// kxo-tui's threat search (`-` for no win within the budget), then
 /// Rapfi's report given a second, if a brain is named.
 fn measure(rapfi: Option<&str>) -> std::io::Result<()> {
-    let rules = Rules::new(15, 5).expect("15x15, five in a row");
+    let rules = SuitePosition::rules();
     let t = Tables::new(rules);
     let mut brain = rapfi.map(Brain::start).transpose()?;
-    println!("suite_kxo suite_rapfi | vct_plies vct_nodes vct_ms | negamax_1s nodes ms | rapfi_1s");
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
-        let Some((names, labels)) = line.split_once('|') else {
-            continue;
-        };
-        let moves: Vec<Cell> = names
-            .split_whitespace()
-            .filter_map(|n| Cell::parse(n, 15).ok())
-            .collect();
-        let Ok(pos) = Position::from_moves(rules, &moves) else {
-            continue;
-        };
-        let b = BigBoard::from_position(&t, &pos);
-        let mut cols = vec![labels.trim().replace(" | ", " ")];
-        let mut budget = BUDGET;
-        let start = std::time::Instant::now();
-        let found = vct::find(&t, &b, 35, &mut budget);
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        cols.push(match found {
-            Some((_, plies)) => format!("{plies} {} {ms:.1}", BUDGET - budget),
-            None => format!("- {} {ms:.1}", BUDGET - budget),
-        });
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "suite_kxo suite_rapfi | vct_plies vct_nodes vct_ms | negamax_1s nodes ms | rapfi_1s"
+    )?;
+    for (p, pos) in read_suite()? {
+        let shown = |p: Option<u32>| p.map_or("-".to_string(), |p| p.to_string());
+        let mut cols = vec![shown(p.vct_plies), shown(p.rapfi_plies)];
+        let (found, nodes, seconds) = prove(&t, &pos);
+        let ms = seconds * 1e3;
+        cols.push(format!("{} {nodes} {ms:.1}", shown(found.map(|f| f.1))));
         cols.push(negamax_second(rules, &pos));
         if let Some(brain) = brain.as_mut() {
-            cols.push(format!("| {}", brain.think(&moves)?));
+            cols.push(format!("| {}", brain.think(&p.moves)?));
         }
-        println!("{}", cols.join(" "));
+        writeln!(out, "{}", cols.join(" "))?;
     }
     Ok(())
 }
@@ -110,31 +138,18 @@ fn negamax_second(rules: Rules, pos: &Position) -> String {
 /// added where a line has none and the threat search now proves a win
 /// that holds against every reply.
 fn label() -> std::io::Result<()> {
-    let rules = Rules::new(15, 5).expect("15x15, five in a row");
-    let t = Tables::new(rules);
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
-        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
-        let [names, "-", rapfi] = parts[..] else {
-            println!("{line}");
-            continue;
-        };
-        let moves: Vec<Cell> = names
-            .split_whitespace()
-            .filter_map(|n| Cell::parse(n, 15).ok())
-            .collect();
-        let Ok(pos) = Position::from_moves(rules, &moves) else {
-            println!("{line}");
-            continue;
-        };
-        let b = BigBoard::from_position(&t, &pos);
-        let mut budget = BUDGET;
-        match vct::find(&t, &b, 35, &mut budget) {
-            Some((cell, plies)) if holds_against_every_reply(&t, &b, cell, plies) => {
-                println!("{names} | {plies} | {rapfi}");
+    let t = Tables::new(SuitePosition::rules());
+    let mut out = std::io::stdout().lock();
+    for (mut p, pos) in read_suite()? {
+        if p.vct_plies.is_none() {
+            let b = BigBoard::from_position(&t, &pos);
+            if let (Some((cell, plies)), _, _) = prove(&t, &pos)
+                && holds_against_every_reply(&t, &b, cell, plies)
+            {
+                p.vct_plies = Some(plies);
             }
-            _ => println!("{line}"),
         }
+        writeln!(out, "{}", p.line())?;
     }
     Ok(())
 }
@@ -142,34 +157,22 @@ fn label() -> std::io::Result<()> {
 /// The threat search alone over the suite's lines on standard input:
 /// how many it proves, and its nodes and time in all.
 fn vct_only() -> std::io::Result<()> {
-    let rules = Rules::new(15, 5).expect("15x15, five in a row");
-    let t = Tables::new(rules);
-    let (mut proved, mut nodes, mut seconds) = (0, 0u64, 0.0);
-    let mut proving = 0u64;
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
-        let Some((names, _)) = line.split_once('|') else {
-            continue;
-        };
-        let moves: Vec<Cell> = names
-            .split_whitespace()
-            .filter_map(|n| Cell::parse(n, 15).ok())
-            .collect();
-        let Ok(pos) = Position::from_moves(rules, &moves) else {
-            continue;
-        };
-        let b = BigBoard::from_position(&t, &pos);
-        let mut budget = BUDGET;
-        let start = std::time::Instant::now();
-        let found = vct::find(&t, &b, 35, &mut budget);
-        seconds += start.elapsed().as_secs_f64();
-        nodes += u64::from(BUDGET - budget);
-        proved += usize::from(found.is_some());
+    let t = Tables::new(SuitePosition::rules());
+    let (mut proved, mut proving, mut nodes, mut seconds) = (0, 0u64, 0u64, 0.0);
+    for (_, pos) in read_suite()? {
+        let (found, used, took) = prove(&t, &pos);
+        seconds += took;
+        nodes += u64::from(used);
         if found.is_some() {
-            proving += u64::from(BUDGET - budget);
+            proved += 1;
+            proving += u64::from(used);
         }
     }
-    println!("proved {proved} ({proving} nodes), {nodes} nodes in all, {seconds:.2} s");
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "proved {proved} ({proving} nodes), {nodes} nodes in all, {seconds:.2} s"
+    )?;
     Ok(())
 }
 
@@ -331,15 +334,12 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
                 continue;
             }
             kept.push(longest);
-            let names: Vec<String> = moves[..n].iter().map(|c| c.name(15)).collect();
-            let shown = |p: Option<u32>| p.map_or("-".to_string(), |p| p.to_string());
-            writeln!(
-                out,
-                "{} | {} | {}",
-                names.join(" "),
-                shown(ours.map(|(_, p)| p)),
-                shown(theirs)
-            )?;
+            let found = SuitePosition {
+                moves: moves[..n].to_vec(),
+                vct_plies: ours.map(|(_, p)| p),
+                rapfi_plies: theirs,
+            };
+            writeln!(out, "{}", found.line())?;
             out.flush()?;
         }
     }

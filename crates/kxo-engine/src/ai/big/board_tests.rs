@@ -283,22 +283,28 @@ fn double_fours_are_the_moves_that_leave_two_win_cells() {
     }
 }
 
+/// A position of 6 to 29 random stones near the centre of 15x15, so that
+/// shapes form; `None` if one side made a line on the way.
+fn crowded_centre(rng: &mut impl rand::Rng, rules: Rules) -> Option<Position> {
+    use rand::RngExt;
+    let mut pos = Position::new(rules);
+    let stones = rng.random_range(6..30);
+    while pos.move_count() < stones && !pos.outcome().is_over() {
+        let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
+        let _ = pos.play(c);
+    }
+    (!pos.outcome().is_over()).then_some(pos)
+}
+
 fn double_fours_under(rules: Rules) {
-    use rand::{RngExt, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
     let t = Tables::new(rules);
     let (mut seen, mut doubles) = (0, 0);
     while seen < 300 {
-        // Stones near the centre, so that shapes form.
-        let mut pos = Position::new(rules);
-        let stones = rng.random_range(6..30);
-        while pos.move_count() < stones && !pos.outcome().is_over() {
-            let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
-            let _ = pos.play(c);
-        }
-        if pos.outcome().is_over() {
+        let Some(pos) = crowded_centre(&mut rng, rules) else {
             continue;
-        }
+        };
         let b = BigBoard::from_position(&t, &pos);
         for p in [Player::O, Player::X] {
             if !b.wins(p).is_empty() {
@@ -347,20 +353,14 @@ fn the_quick_test_never_turns_away_a_move_that_makes_a_double_four() {
 /// no double four has one passes `may_make_double_four`, and the test
 /// turns most other cells away (else it would save nothing).
 fn quick_double_four_test_under(rules: Rules) {
-    use rand::{RngExt, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(13);
     let t = Tables::new(rules);
     let (mut makers, mut passed, mut others) = (0, 0, 0);
     while makers < 200 {
-        let mut pos = Position::new(rules);
-        let stones = rng.random_range(6..30);
-        while pos.move_count() < stones && !pos.outcome().is_over() {
-            let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
-            let _ = pos.play(c);
-        }
-        if pos.outcome().is_over() {
+        let Some(pos) = crowded_centre(&mut rng, rules) else {
             continue;
-        }
+        };
         let b = BigBoard::from_position(&t, &pos);
         let p = b.to_move();
         if !b.wins(p).is_empty() || !b.wins(p.other()).is_empty() || b.double_four(&t, p).is_some()

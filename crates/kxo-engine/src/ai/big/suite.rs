@@ -32,36 +32,49 @@ impl SuitePosition {
         Rules::new(15, 5).unwrap_or_else(|_| unreachable!("15x15 with five is valid"))
     }
 
-    /// The position itself.
-    pub fn position(&self) -> Position {
-        Position::from_moves(Self::rules(), &self.moves)
-            .unwrap_or_else(|e| unreachable!("the suite's moves are checked by its tests: {e:?}"))
+    /// The position itself, if its moves are legal (the suite's own are,
+    /// by its tests).
+    pub fn position(&self) -> Option<Position> {
+        Position::from_moves(Self::rules(), &self.moves).ok()
+    }
+
+    /// A line of the suite (`None` for a comment, a blank line, or a line
+    /// that is not one).
+    pub fn parse(line: &str) -> Option<SuitePosition> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return None;
+        }
+        let mut parts = line.split('|').map(str::trim);
+        let moves = parts
+            .next()?
+            .split_whitespace()
+            .map(|name| Cell::parse(name, 15).ok())
+            .collect::<Option<Vec<Cell>>>()?;
+        let plies = |text: Option<&str>| text.and_then(|t| t.parse().ok());
+        Some(SuitePosition {
+            moves,
+            vct_plies: plies(parts.next()),
+            rapfi_plies: plies(parts.next()),
+        })
+    }
+
+    /// The position as a line of the suite.
+    pub fn line(&self) -> String {
+        let names: Vec<String> = self.moves.iter().map(|c| c.name(15)).collect();
+        let shown = |p: Option<u32>| p.map_or("-".to_string(), |p| p.to_string());
+        format!(
+            "{} | {} | {}",
+            names.join(" "),
+            shown(self.vct_plies),
+            shown(self.rapfi_plies)
+        )
     }
 }
 
 /// The suite's positions, in the file's order.
 pub fn positions() -> Vec<SuitePosition> {
-    TEXT.lines().filter_map(parse).collect()
-}
-
-/// A line of the suite (`None` for a comment or a blank line).
-fn parse(line: &str) -> Option<SuitePosition> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
-        return None;
-    }
-    let mut parts = line.split('|').map(str::trim);
-    let moves = parts
-        .next()?
-        .split_whitespace()
-        .map(|name| Cell::parse(name, 15).ok())
-        .collect::<Option<Vec<Cell>>>()?;
-    let plies = |text: Option<&str>| text.and_then(|t| t.parse().ok());
-    Some(SuitePosition {
-        moves,
-        vct_plies: plies(parts.next()),
-        rapfi_plies: plies(parts.next()),
-    })
+    TEXT.lines().filter_map(SuitePosition::parse).collect()
 }
 
 #[cfg(test)]
@@ -81,7 +94,11 @@ mod tests {
         assert!(all.len() >= 50, "only {} positions", all.len());
         let mut seen = std::collections::HashSet::new();
         for p in &all {
-            let pos = Position::from_moves(SuitePosition::rules(), &p.moves).expect("legal moves");
+            let pos = p.position().expect("legal moves");
+            assert_eq!(
+                SuitePosition::parse(&p.line()).map(|q| q.line()),
+                Some(p.line())
+            );
             assert!(!pos.outcome().is_over());
             assert!(seen.insert(p.moves.clone()), "a position twice");
             let longest = p
@@ -103,7 +120,7 @@ mod tests {
         let t = Tables::new(rules);
         let (mut labelled, mut proved) = (0, 0);
         for p in positions() {
-            let b = BigBoard::from_position(&t, &p.position());
+            let b = BigBoard::from_position(&t, &p.position().expect("legal moves"));
             let mut budget = 1_000_000;
             let found = vct::find(&t, &b, 35, &mut budget);
             proved += usize::from(found.is_some());
