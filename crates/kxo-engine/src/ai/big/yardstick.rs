@@ -35,7 +35,10 @@ pub fn play_yardstick(
     let mut negamax = BigNegamax::new(rules).with_seed(seed.wrapping_add(u64::from(g)));
     // Its threat searches are sized by the time: a few milliseconds'.
     negamax.set_time_limit(Duration::from_millis(5));
-    let mut yardstick = Yardstick(negamax);
+    let mut yardstick = Ticked {
+        engine: negamax,
+        ticks: YARDSTICK_TICKS,
+    };
     let side = if g.is_multiple_of(2) {
         Player::O
     } else {
@@ -49,7 +52,7 @@ pub fn play_yardstick(
 }
 
 /// A search budget of a fixed number of ticks, whatever the clock says.
-struct Ticks(u32);
+pub(crate) struct Ticks(pub u32);
 
 impl Budget for Ticks {
     fn tick(&mut self) -> bool {
@@ -61,15 +64,19 @@ impl Budget for Ticks {
     }
 }
 
-/// Negamax held to [`YARDSTICK_TICKS`] a move.
-struct Yardstick(BigNegamax);
+/// Negamax held to `ticks` a move (the yardstick: [`YARDSTICK_TICKS`]),
+/// so that its games are the same on any machine.
+pub(crate) struct Ticked {
+    pub engine: BigNegamax,
+    pub ticks: u32,
+}
 
-impl Engine for Yardstick {
+impl Engine for Ticked {
     fn label(&self) -> std::borrow::Cow<'static, str> {
         "NEGA".into()
     }
     fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {
-        self.0.choose(pos, &mut Ticks(YARDSTICK_TICKS))
+        self.engine.choose(pos, &mut Ticks(self.ticks))
     }
 }
 
