@@ -627,6 +627,34 @@ fn a_brain_whose_name_holds_escape_codes_is_shown_escaped() {
 }
 
 #[test]
+fn brains_off_five_in_a_row_are_reminded_that_the_protocol_has_no_k() {
+    let own = |goal: &str| {
+        format!(
+            "brain:{} brain --engine random --goal {goal}",
+            env!("CARGO_BIN_EXE_kxo-tui")
+        )
+    };
+    let reminder = "told only the board size";
+    for (size, goal, warned) in [("10", "4", true), ("15", "5", false)] {
+        let seat = own(goal);
+        let args = [
+            "arena", "--size", size, "--goal", goal, "--o", &seat, "--x", "random", "--games", "2",
+            "--seed", "3",
+        ];
+        let (code, out, err) = kxo(&args);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(err.contains(reminder), warned, "{size}x{goal}: {err}");
+        // Told K, the brain plays every game out: no forfeit.
+        assert!(!out.contains("forfeits:"), "{out}");
+    }
+    // Engines of kxo-tui's own know K: no reminder.
+    let (_, _, err) = kxo(&[
+        "arena", "--size", "10", "--goal", "4", "--o", "random", "--x", "random", "--games", "2",
+    ]);
+    assert!(!err.contains(reminder), "{err}");
+}
+
+#[test]
 fn o_and_x_fix_the_sides_and_engines_pair_with_colours_swapped() {
     let dir = tempfile::tempdir().unwrap();
     let firsts = |args: &[&str]| -> Vec<String> {
