@@ -22,6 +22,11 @@
 //! without one where the search now proves a win that holds against
 //! every reply.
 //!
+//! `threat_suite rate RAPFI < games.txt` prints, for each game, Rapfi's
+//! eval at each of the first player's turns from its third move on
+//! (`ply:eval`, `*` where the game's move is not Rapfi's choice): where a
+//! game was won, thrown away or lost (BENCHMARKS.md run AG).
+//!
 //! `cargo run --release -p kxo-engine --example threat_suite -- measure /tmp/pbrain-rapfi \
 //!     < crates/kxo-engine/src/ai/big/threat_suite.txt`
 
@@ -59,8 +64,9 @@ fn run() -> std::io::Result<()> {
         Some("vct") => vct_only(),
         Some("label") => label(),
         Some("build") => build(args.get(1).map(String::as_str)),
+        Some("rate") if args.len() == 2 => rate(&args[1]),
         _ => Err(std::io::Error::other(
-            "usage: threat_suite build [RAPFI] | measure [RAPFI] | vct | label (reads standard input)",
+            "usage: threat_suite build [RAPFI] | measure [RAPFI] | vct | label | rate RAPFI (reads standard input)",
         )),
     }
 }
@@ -224,8 +230,11 @@ impl Brain {
         self.input.flush()
     }
 
-    /// Lines until one `done` accepts; the `MESSAGE` lines kept.
-    fn read_until(&mut self, done: impl Fn(&str) -> bool) -> std::io::Result<Vec<String>> {
+    /// Lines until one `done` accepts: the `MESSAGE` lines, and that line.
+    fn read_until(
+        &mut self,
+        done: impl Fn(&str) -> bool,
+    ) -> std::io::Result<(Vec<String>, String)> {
         let mut said = Vec::new();
         loop {
             let line = self
@@ -234,7 +243,7 @@ impl Brain {
                 .map_err(|_| std::io::Error::other("the brain is silent or gone"))?;
             let line = line.trim().to_string();
             if done(&line) {
-                return Ok(said);
+                return Ok((said, line));
             }
             match line.strip_prefix("MESSAGE ") {
                 Some(text) => said.push(text.to_string()),
@@ -246,17 +255,22 @@ impl Brain {
     /// The brain's last report on the position after `moves`; an empty
     /// one, and a new brain, if it stops answering.
     fn think(&mut self, moves: &[Cell]) -> std::io::Result<String> {
+        Ok(self.think_move(moves)?.0)
+    }
+
+    /// The same, with the move it chose (none if it stopped answering).
+    fn think_move(&mut self, moves: &[Cell]) -> std::io::Result<(String, Option<Cell>)> {
         match self.ask(moves) {
-            Ok(report) => Ok(report),
+            Ok(answer) => Ok(answer),
             Err(e) => {
                 eprintln!("brain: {e}; starting it again");
                 *self = Brain::start(&self.path)?;
-                Ok(String::new())
+                Ok((String::new(), None))
             }
         }
     }
 
-    fn ask(&mut self, moves: &[Cell]) -> std::io::Result<String> {
+    fn ask(&mut self, moves: &[Cell]) -> std::io::Result<(String, Option<Cell>)> {
         let own = moves.len() % 2;
         // A fresh start each time: nothing learned from the last position.
         self.send("RESTART")?;
@@ -269,15 +283,13 @@ impl Brain {
         }
         text.push_str("\nDONE");
         self.send(&text)?;
-        let said = self.read_until(|l| {
-            l.split_once(',')
-                .is_some_and(|(x, y)| x.parse::<u8>().is_ok() && y.parse::<u8>().is_ok())
-        })?;
-        Ok(said
+        let (said, answer) = self.read_until(|l| cell_of(l).is_some())?;
+        let report = said
             .iter()
             .rfind(|l| l.starts_with("Speed"))
             .cloned()
-            .unwrap_or_default())
+            .unwrap_or_default();
+        Ok((report, cell_of(&answer)))
     }
 }
 
@@ -297,11 +309,7 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
     let mut out = out.lock();
     for (game, line) in std::io::stdin().lock().lines().enumerate() {
         eprintln!("game {game}");
-        let moves: Vec<Cell> = line?
-            .split_whitespace()
-            .filter_map(|w| w.parse::<usize>().ok())
-            .map(Cell::from_index)
-            .collect();
+        let moves = game_moves(&line?);
         let mut kept: Vec<u32> = Vec::new();
         let mut misses = 0;
         // From the end back: a win seen late is short; seen early, long.
@@ -344,6 +352,50 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The cell of a brain's answer `x,y` on the 15x15 board.
+fn cell_of(answer: &str) -> Option<Cell> {
+    let (x, y) = answer.split_once(',')?;
+    let (col, row) = (x.trim().parse::<u8>().ok()?, y.trim().parse::<u8>().ok()?);
+    (col < 15 && row < 15).then(|| Cell::from_row_col(row, col, 15))
+}
+
+/// What a brain's report says of the position (`Eval -M22`, `Eval 135`).
+fn eval_of(report: &str) -> &str {
+    report
+        .split('|')
+        .find_map(|field| field.trim().strip_prefix("Eval "))
+        .map_or("?", str::trim)
+}
+
+/// Rapfi's view of every game on standard input (one a line, as for
+/// `build`) at each of the first player's turns from its third move on:
+/// `ply:eval`, with `*` where the game's move differs from Rapfi's.
+fn rate(rapfi: &str) -> std::io::Result<()> {
+    let mut brain = Brain::start(rapfi)?;
+    let mut out = std::io::stdout().lock();
+    for (game, line) in std::io::stdin().lock().lines().enumerate() {
+        let moves = game_moves(&line?);
+        let mut seen = Vec::new();
+        for n in (4..moves.len().saturating_sub(1)).step_by(2) {
+            let (report, choice) = brain.think_move(&moves[..n])?;
+            let differs = if choice == Some(moves[n]) { "" } else { "*" };
+            seen.push(format!("{n}:{}{differs}", eval_of(&report)));
+        }
+        writeln!(out, "{game} {}", seen.join(" "))?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// A game's moves from a line of cell indices (an arena state's `moves`).
+fn game_moves(line: &str) -> Vec<Cell> {
+    line.split_whitespace()
+        .filter_map(|w| w.parse::<usize>().ok())
+        .filter(|&i| i < 15 * 15)
+        .map(Cell::from_index)
+        .collect()
 }
 
 /// The plies of the win a brain's report announces (`Eval +M13`).
