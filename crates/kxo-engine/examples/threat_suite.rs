@@ -119,7 +119,10 @@ fn measure(rapfi: Option<&str>) -> std::io::Result<()> {
         cols.push(format!("{} {nodes} {ms:.1}", shown(found.map(|f| f.1))));
         cols.push(negamax_second(rules, &pos));
         if let Some(brain) = brain.as_mut() {
-            cols.push(format!("| {}", brain.think(&p.moves)?));
+            cols.push(format!(
+                "| {}",
+                kxo_engine::text::shown(&brain.think(&p.moves)?)
+            ));
         }
         writeln!(out, "{}", cols.join(" "))?;
     }
@@ -247,7 +250,7 @@ impl Brain {
             }
             match line.strip_prefix("MESSAGE ") {
                 Some(text) => said.push(text.to_string()),
-                None => eprintln!("brain: {line}"),
+                None => eprintln!("brain: {}", kxo_engine::text::shown(&line)),
             }
         }
     }
@@ -381,7 +384,9 @@ fn rate(rapfi: &str) -> std::io::Result<()> {
         for n in (4..moves.len().saturating_sub(1)).step_by(2) {
             let (report, choice) = brain.think_move(&moves[..n])?;
             let differs = if choice == Some(moves[n]) { "" } else { "*" };
-            seen.push(format!("{n}:{}{differs}", eval_of(&report)));
+            // The brain's words, escaped: it is an outside program.
+            let eval = kxo_engine::text::shown(eval_of(&report));
+            seen.push(format!("{n}:{eval}{differs}"));
         }
         writeln!(out, "{game} {}", seen.join(" "))?;
         out.flush()?;
