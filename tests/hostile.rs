@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, bin, brain_script, run_fed, run_measured};
+use common::{Run, bin, brain_script, pid_in, run_fed, run_measured};
 
 /// Runs [`bin`] to its end with a scratch data folder: status, stdout,
 /// stderr.
@@ -375,15 +375,7 @@ fn a_terminal_closed_without_sighup_ends_the_screen_and_its_brains() {
         }
         drop(master);
     });
-    let start = Instant::now();
-    while !pidfile.exists() && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let escapee: i32 = fs::read_to_string(&pidfile)
-        .expect("the brain started its escapee")
-        .trim()
-        .parse()
-        .expect("pid");
+    let escapee = pid_in(&pidfile, Duration::from_secs(10));
     assert!(running(escapee));
     close.store(true, std::sync::atomic::Ordering::Relaxed);
     reader.join().expect("reader");
@@ -420,11 +412,7 @@ fn a_brains_setsid_child_ends_with_it_in_arena() {
         "{}",
         run.text()
     );
-    let escapee: i32 = fs::read_to_string(&pidfile)
-        .expect("the brain started its escapee")
-        .trim()
-        .parse()
-        .expect("pid");
+    let escapee = pid_in(&pidfile, Duration::from_secs(10));
     std::thread::sleep(Duration::from_millis(100));
     let alive = running(escapee);
     // SAFETY: kill(2) on a stray, to leave nothing behind if the test fails.

@@ -97,11 +97,8 @@ fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
             forfeit.contains(&format!("faulty.sh (X) {ending}")) && forfeit.contains(reason),
             "{mode}: {forfeit}"
         );
-        let pid: u32 = std::fs::read_to_string(&pidfile)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+        let pid = u32::try_from(common::pid_in(&pidfile, std::time::Duration::from_secs(10)))
+            .expect("a pid");
         assert!(
             !group_alive(pid),
             "{mode}: brain {pid} or its children still run"
@@ -306,11 +303,11 @@ fn a_failing_brain_forfeits_on_the_live_screen_and_is_gone_after_quit() {
     assert!(screen.contains("O wins"), "{screen}");
     s.send(CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
-    let pid: u32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let pid = u32::try_from(common::pid_in(
+        std::path::Path::new(&pidfile),
+        std::time::Duration::from_secs(10),
+    ))
+    .expect("a pid");
     assert!(!group_alive(pid));
 }
 

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::CommandFactory;
-use common::{Run, run_env};
+use common::{Run, pid_in, run_env};
 
 /// How a command uses the file its flag names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -566,19 +566,6 @@ fn alive(pid: i32) -> bool {
 }
 
 /// Waits until `file` holds a number (a pid a test brain wrote).
-fn pid_in(file: &Path, limit: Duration) -> i32 {
-    let start = std::time::Instant::now();
-    loop {
-        if let Some(pid) = fs::read_to_string(file)
-            .ok()
-            .and_then(|t| t.trim().parse().ok())
-        {
-            return pid;
-        }
-        assert!(start.elapsed() < limit, "no pid in {}", file.display());
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 #[test]
 fn every_command_ends_cleanly_on_sigint_sigterm_and_sighup() {

@@ -399,3 +399,20 @@ pub fn run_env(
         elapsed,
     }
 }
+
+/// The process id a test's brain writes to `file`, once the file holds
+/// one: the shell creates the file before it writes the number, so its
+/// being there is not enough.
+pub fn pid_in(file: &std::path::Path, limit: Duration) -> i32 {
+    let start = Instant::now();
+    loop {
+        if let Some(pid) = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            return pid;
+        }
+        assert!(start.elapsed() < limit, "no pid in {}", file.display());
+        thread::sleep(Duration::from_millis(20));
+    }
+}
