@@ -312,7 +312,10 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
     let mut out = out.lock();
     for (game, line) in std::io::stdin().lock().lines().enumerate() {
         eprintln!("game {game}");
-        let moves = game_moves(&line?);
+        let Some(moves) = game_moves(&line?) else {
+            eprintln!("line {}: not a game of legal moves, left out", game + 1);
+            continue;
+        };
         let mut kept: Vec<u32> = Vec::new();
         let mut misses = 0;
         // From the end back: a win seen late is short; seen early, long.
@@ -379,7 +382,10 @@ fn rate(rapfi: &str) -> std::io::Result<()> {
     let mut brain = Brain::start(rapfi)?;
     let mut out = std::io::stdout().lock();
     for (game, line) in std::io::stdin().lock().lines().enumerate() {
-        let moves = game_moves(&line?);
+        let Some(moves) = game_moves(&line?) else {
+            eprintln!("line {}: not a game of legal moves, left out", game + 1);
+            continue;
+        };
         let mut seen = Vec::new();
         for n in (4..moves.len().saturating_sub(1)).step_by(2) {
             let (report, choice) = brain.think_move(&moves[..n])?;
@@ -394,23 +400,23 @@ fn rate(rapfi: &str) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A game's moves from a line of cell indices (an arena state's `moves`).
-fn game_moves(line: &str) -> Vec<Cell> {
-    line.split_whitespace()
-        .filter_map(|w| w.parse::<usize>().ok())
-        .filter(|&i| i < 15 * 15)
-        .map(Cell::from_index)
-        .collect()
+/// A game's moves from a line of cell indices (an arena state's
+/// `moves`), if every word is a cell of the 15x15 board and the moves are
+/// legal in turn (a word left out would hand the later moves to the other
+/// side).
+fn game_moves(line: &str) -> Option<Vec<Cell>> {
+    let moves = line
+        .split_whitespace()
+        .map(|w| w.parse::<usize>().ok().filter(|&i| i < 15 * 15))
+        .map(|i| i.map(Cell::from_index))
+        .collect::<Option<Vec<Cell>>>()?;
+    Position::from_moves(SuitePosition::rules(), &moves).ok()?;
+    Some(moves)
 }
 
 /// The plies of the win a brain's report announces (`Eval +M13`).
 fn mate_in(report: &str) -> Option<u32> {
-    let at = report.find("Eval +M")? + "Eval +M".len();
-    let digits: String = report[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
+    eval_of(report).strip_prefix("+M")?.parse().ok()
 }
 
 /// Whether, after `cell`, the attacker wins against every empty cell the
