@@ -208,7 +208,12 @@ impl BigNegamax {
         if width != usize::MAX && b.double_four(t, me.other()).is_some() {
             // The other side threatens an open four: only a stone in one
             // of its windows of K - 2, or a four of our own, can answer.
-            let answers = candidates & (b.four_cells(me) | b.four_cells(me.other()));
+            // Of those, the ones that make a four or leave no double
+            // four: every other move loses to it.
+            let answers: Bits = (candidates & (b.four_cells(me) | b.four_cells(me.other())))
+                .iter()
+                .filter(|&c| super::vct::may_hold(t, b, c))
+                .collect();
             if !answers.is_empty() {
                 candidates = answers;
             }
@@ -547,10 +552,12 @@ mod tests {
 
     #[test]
     fn valuing_the_initiative_wins_at_equal_nodes() {
-        // 100 games at about 19,000 nodes a move: 56% (the window score
+        // 300 games at about 6,400 nodes a move: 60% (the window score
         // alone against itself scores about 50%; at 50 ms a move in the
-        // arena the initiative scores 65%, BENCHMARKS.md run AG).
-        let score = initiative_match(Initiative::DEFAULT, Initiative::NONE, 150, 50);
+        // arena the initiative scores 65%, BENCHMARKS.md run AG). 100
+        // games were too few: the same engine scored 54% on the first 50
+        // pairs and 59% on 150 (run AH).
+        let score = initiative_match(Initiative::DEFAULT, Initiative::NONE, 50, 150);
         assert!(score >= 0.55, "{score}");
     }
 

@@ -133,21 +133,7 @@ fn attack(search: &mut Search, b: &BigBoard, plies: u32) -> Option<usize> {
             return Some(cell);
         }
     }
-    // A four of the defender must be blocked; otherwise fours first, then
-    // threes.
-    let candidates: Vec<usize> = if threats.count() == 1 {
-        threats.iter().collect()
-    } else {
-        let fours = b.four_cells(me);
-        let mut moves: Vec<usize> = fours.iter().collect();
-        if plies >= 5 {
-            moves.extend(threes(t, b, fours));
-        }
-        // The threats that build the most first.
-        moves.sort_by_key(|&c| std::cmp::Reverse(potential(b, me, c)));
-        moves
-    };
-    for cell in candidates {
+    for cell in threats_to_try(t, b, plies) {
         if *search.budget == 0 {
             return None;
         }
@@ -158,6 +144,25 @@ fn attack(search: &mut Search, b: &BigBoard, plies: u32) -> Option<usize> {
         }
     }
     None
+}
+
+/// The attacker's moves in `b` (attacker to move, no win cell of its
+/// own, the defender at most one) with `plies` left: the block of the
+/// defender's four, or else its fours, and its threes when five plies or
+/// more are left, the threats that build the most first.
+fn threats_to_try(t: &Tables, b: &BigBoard, plies: u32) -> Vec<usize> {
+    let me = b.to_move();
+    let threats = b.wins(me.other());
+    if threats.count() == 1 {
+        return threats.iter().collect();
+    }
+    let fours = b.four_cells(me);
+    let mut moves: Vec<usize> = fours.iter().collect();
+    if plies >= 5 {
+        moves.extend(threes(t, b, fours));
+    }
+    moves.sort_by_key(|&c| std::cmp::Reverse(potential(b, me, c)));
+    moves
 }
 
 /// How much a stone of `p` on `cell` builds: the fours and windows of
@@ -190,6 +195,55 @@ fn threes(t: &Tables, b: &BigBoard, fours: Bits) -> Vec<usize> {
         .collect()
 }
 
+/// What the defender (to move in `b`, with no win cell) faces after the
+/// attacker's move.
+enum Answer {
+    /// Two win cells or more: one block cannot stop them.
+    Lost,
+    /// No threat: the attacker's move forced nothing.
+    Free,
+    /// These replies could stop the threat (every other move loses), the
+    /// likeliest refutations first.
+    Replies(Vec<usize>),
+}
+
+fn answers(t: &Tables, b: &BigBoard) -> Answer {
+    let def = b.to_move();
+    let att = def.other();
+    let threats = b.wins(att);
+    let replies = match threats.count() {
+        0 => {
+            if b.double_four(t, att).is_none() {
+                return Answer::Free;
+            }
+            (b.four_cells(att) | b.four_cells(def)) & b.empty_cells(t)
+        }
+        1 => threats,
+        _ => return Answer::Lost,
+    };
+    // The likeliest refutations first: the defender's own fours (the
+    // attacker must answer them, and they may break its threats), the
+    // ones that make the most win cells first, then where the attacker's
+    // lines meet. (Against the suite: a third of the nodes, and six more
+    // wins proved within a million: BENCHMARKS.md run AF.)
+    let mut replies: Vec<usize> = replies.iter().collect();
+    replies.sort_by_key(|&c| std::cmp::Reverse((b.fours_at(def, c), potential(b, att, c))));
+    Answer::Replies(replies)
+}
+
+/// Whether the side to move's stone on `reply` could hold against the
+/// other side's double four: it makes a four of its own (which must be
+/// answered first), or it leaves the other side no double four. Any
+/// other move loses to the double four.
+pub fn may_hold(t: &Tables, b: &BigBoard, reply: usize) -> bool {
+    let me = b.to_move();
+    b.fours_at(me, reply) > 0 || {
+        let mut next = *b;
+        next.play(t, reply);
+        next.double_four(t, me.other()).is_none()
+    }
+}
+
 /// Whether the attacker, who just moved in `b`, wins against every reply
 /// of the defender (to move) within `plies`.
 fn defend(search: &mut Search, b: &BigBoard, plies: u32) -> bool {
@@ -203,25 +257,11 @@ fn defend(search: &mut Search, b: &BigBoard, plies: u32) -> bool {
         return false;
     }
     *search.budget -= 1;
-    let threats = b.wins(att);
-    let replies = match threats.count() {
-        0 => {
-            if b.double_four(t, att).is_none() {
-                // The attacker's move threatened nothing.
-                return false;
-            }
-            (b.four_cells(att) | b.four_cells(def)) & b.empty_cells(t)
-        }
-        1 => threats,
-        _ => return true,
+    let replies = match answers(t, b) {
+        Answer::Lost => return true,
+        Answer::Free => return false,
+        Answer::Replies(replies) => replies,
     };
-    // The likeliest refutations first: the defender's own fours (the
-    // attacker must answer them, and they may break its threats), the
-    // ones that make the most win cells first, then where the attacker's
-    // lines meet. (Against the suite: a third of the nodes, and six more
-    // wins proved within a million: BENCHMARKS.md run AF.)
-    let mut replies: Vec<usize> = replies.iter().collect();
-    replies.sort_by_key(|&c| std::cmp::Reverse((b.fours_at(def, c), potential(b, att, c))));
     replies.into_iter().all(|reply| {
         // What the memo knows needs no move played.
         let key = b.key_after(t, reply);
