@@ -75,6 +75,27 @@ impl SpecEngine {
     }
 }
 
+/// A note for a run whose outside brains play a line other than five:
+/// the Gomoku AI protocol tells a brain only the board size, so a brain
+/// left at five would end games the run goes on with (and forfeit), or
+/// play on past a line that won. `None` when no brain is in `engines` or
+/// the line is five.
+pub fn brain_goal_note<'a>(
+    engines: impl IntoIterator<Item = &'a SpecEngine>,
+    rules: Rules,
+) -> Option<String> {
+    let k = rules.goal();
+    let brain = engines
+        .into_iter()
+        .any(|e| matches!(e, SpecEngine::Brain(_)));
+    (brain && k != 5).then(|| {
+        format!(
+            "outside brains are told only the board size (the Gomoku AI protocol has no K): \
+             set each to {k} in a row yourself, as 'brain:kxo-tui brain --goal {k}' is"
+        )
+    })
+}
+
 impl From<BuiltIn> for SpecEngine {
     fn from(kind: BuiltIn) -> SpecEngine {
         SpecEngine::BuiltIn(kind)

@@ -31,6 +31,11 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
     }
     let (model, warning) = open_learner(&args, &mut config)?;
     terminal::check_can_draw()?;
+    // The learner's problem and the configuration's note, both kept.
+    let warning = match (config.warning.take(), warning) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    };
     config.warning = warning.clone();
     let signals = Signals::install()?;
     crate::tasks::panics::set_quiet(true);

@@ -212,6 +212,12 @@ impl LiveArgs {
             rule: self.board.rule.into(),
             ..crate::app::setup::Choice::default()
         });
+        // A brain seat off five in a row must be told K by hand.
+        let seats = [&o, &x].into_iter().flatten();
+        let planned = tournament
+            .iter()
+            .flat_map(|p| p.specs.iter().map(|s| &s.engine));
+        let warning = crate::engines::brain_goal_note(seats.chain(planned), rules);
         Ok(crate::app::LiveConfig {
             setup,
             show,
@@ -220,7 +226,7 @@ impl LiveArgs {
             rl: None,
             animate: !self.no_anim,
             utf8: crate::ui::logo::utf8_locale(),
-            warning: None,
+            warning,
             games,
             o,
             x,
@@ -621,6 +627,49 @@ mod tests {
         let cli =
             Cli::try_parse_from(std::iter::once("kxo-tui").chain(args.iter().copied())).unwrap();
         cli.live
+    }
+
+    /// A brain seat, or a brain in the screen's tournament, off five in
+    /// a row: the screen says that K must be set by hand (the Gomoku AI
+    /// protocol has no K), as `arena` does; at five, or with no brain, it
+    /// says nothing.
+    #[test]
+    fn brain_seats_off_five_in_a_row_are_warned_that_the_protocol_has_no_k() {
+        use crate::ui::palette::ColorMode;
+        let warning = |args: &[&str]| live(args).config(ColorMode::None, None).unwrap().warning;
+        for args in [
+            &["--size", "10", "--goal", "4", "--o", "brain:/bin/cat"][..],
+            &[
+                "--size",
+                "20",
+                "--goal",
+                "6",
+                "--human",
+                "o",
+                "--ai",
+                "brain:/bin/cat",
+            ],
+            &[
+                "--size",
+                "10",
+                "--goal",
+                "4",
+                "--engine",
+                "a=negamax",
+                "--engine",
+                "b=brain:/bin/cat",
+            ],
+        ] {
+            let w = warning(args).unwrap_or_else(|| panic!("no warning for {args:?}"));
+            let k = args[3];
+            assert!(w.contains(&format!("brain --goal {k}")), "{args:?}: {w}");
+        }
+        for args in [
+            &["--gomoku", "--o", "brain:/bin/cat"][..],
+            &["--size", "10", "--goal", "4", "--o", "negamax"],
+        ] {
+            assert_eq!(warning(args), None, "{args:?}");
+        }
     }
 
     #[test]

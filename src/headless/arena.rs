@@ -152,18 +152,8 @@ fn tournament_command(args: ArenaOptions) -> anyhow::Result<std::process::ExitCo
     let settings = settings(&args, rules, &specs, &openings, seed);
     settings.check().map_err(super::InputError)?;
     preflight(&specs, rules)?;
-    if rules.goal() != 5
-        && specs
-            .iter()
-            .any(|s| matches!(s.engine, SpecEngine::Brain(_)))
-    {
-        // A brain set to five in a row would end games the arena goes on
-        // with, and forfeit.
-        crate::note!(
-            "note: outside brains are told only the board size (the Gomoku AI protocol has no K): \
-             set each to {k} in a row yourself, as 'brain:kxo-tui brain --goal {k}' is",
-            k = rules.goal()
-        );
+    if let Some(note) = crate::engines::brain_goal_note(specs.iter().map(|s| &s.engine), rules) {
+        crate::note!("note: {note}");
     }
     let model = open_learner(&args, rules, &kinds)?;
     if model.is_some() && args.jobs.is_some_and(|j| j > 1) {
