@@ -252,10 +252,11 @@ fn info_limits_are_kept() {
     );
     let start = Instant::now();
     xy(&b.ask("TURN 7,7"));
-    // 90% of the turn limit less a margin: the brain reports its time.
+    // The turn limit less a reserve (30 ms here): the brain reports its
+    // time.
     let spent = start.elapsed();
     let said = b.messages.last().cloned().unwrap_or_default();
-    assert!((300..=540).contains(&reported_ms(&said)), "{said}");
+    assert!((300..=570).contains(&reported_ms(&said)), "{said}");
     assert!(
         spent < Duration::from_millis(600) + Duration::from_millis(400),
         "{spent:?}"
@@ -489,7 +490,7 @@ fn replies_come_within_timeout_turn_down_to_50_ms() {
     ALONE.set(true);
     // The threat searches too must watch the clock: every reply, over
     // many tactical positions of 15x15 and 20x20, within the manager's
-    // limit (the brain aims at 90% of it less 30 ms).
+    // limit (the brain aims at it less 30 ms).
     let mut late = Vec::new();
     let mut asked = 0;
     for (size, games) in [(15u8, 8u64), (20, 4)] {
