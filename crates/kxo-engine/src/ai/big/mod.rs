@@ -20,4 +20,4 @@ pub mod yardstick;
 pub use board::{BigBoard, Tables};
 pub use learner::BigRl;
 pub use mcts::{BigMcts, tactical_moves};
-pub use negamax::{BigNegamax, DEFAULT_TIME, Initiative, WIDTH};
+pub use negamax::{BigNegamax, DEFAULT_TIME, WIDTH};
