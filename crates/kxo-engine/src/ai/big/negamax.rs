@@ -159,17 +159,25 @@ impl BigNegamax {
     /// root, at most [`WIDTH`] below. Only the forced ones when there is a
     /// threat.
     fn ordered_moves(&self, b: &BigBoard, width: usize) -> Vec<usize> {
+        self.moves_against_threes(b, width).0
+    }
+
+    /// [`Self::ordered_moves`], and whether they answer a three (the
+    /// other side has a double four to make; read only below the root,
+    /// where the search needs it, so that it is read once a node).
+    fn moves_against_threes(&self, b: &BigBoard, width: usize) -> (Vec<usize>, bool) {
         let t = &self.tables;
         let me = b.to_move();
         if let Some(win) = b.wins(me).first() {
-            return vec![win];
+            return (vec![win], false);
         }
         let threats = b.wins(me.other());
         if !threats.is_empty() {
-            return threats.iter().collect();
+            return (threats.iter().collect(), false);
         }
         let mut candidates = b.candidates(t);
-        if width != usize::MAX && b.double_four(t, me.other()).is_some() {
+        let against_three = width != usize::MAX && b.double_four(t, me.other()).is_some();
+        if against_three {
             // The other side threatens an open four: only a stone in one
             // of its windows of K - 2, or a four of our own, can answer.
             // Of those, the ones that make a four or leave no double
@@ -203,7 +211,8 @@ impl BigNegamax {
             scored.truncate(width);
         }
         scored.sort_unstable_by(order);
-        scored.into_iter().map(|(_, c)| c).collect()
+        let moves = scored.into_iter().map(|(_, c)| c).collect();
+        (moves, against_three)
     }
 
     /// Searches `pos` (not over) by iterative deepening until the clock
@@ -392,7 +401,7 @@ impl BigNegamax {
                 }
             }
         }
-        let mut moves = self.ordered_moves(b, WIDTH);
+        let (mut moves, against_three) = self.moves_against_threes(b, WIDTH);
         if moves.is_empty() {
             return 0;
         }
@@ -406,9 +415,7 @@ impl BigNegamax {
         // Answering a three (the other side has a double four to make) is
         // nearly forced: the replies that can hold are few, so, as for a
         // four, the ply is not counted.
-        let defending = !forced
-            && moves.len() <= self.defence_extension
-            && b.double_four(&self.tables, me.other()).is_some();
+        let defending = against_three && moves.len() <= self.defence_extension;
         let next_depth = if forced || defending {
             depth
         } else {
