@@ -386,6 +386,32 @@ impl BigNegamax {
         b.eval()
     }
 
+    /// What the table's `slot` knows of the position `key`, searched to
+    /// `depth` within the window (alpha, beta), `ply` plies from the
+    /// root: a score that settles it, and the best move found there.
+    fn probe(
+        &self,
+        slot: usize,
+        key: u64,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: i32,
+    ) -> (Option<i32>, Option<usize>) {
+        let entry = self.table[slot];
+        if entry.key != key || entry.bound == Bound::None {
+            return (None, None);
+        }
+        let score = SCALE.read_table(entry.score, ply);
+        let settles = i32::from(entry.depth) >= depth
+            && match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+                Bound::None => false,
+            };
+        (settles.then_some(score), Some(usize::from(entry.best)))
+    }
+
     fn search(
         &mut self,
         b: &BigBoard,
@@ -432,22 +458,9 @@ impl BigNegamax {
         }
         let key = b.key();
         let slot = key as usize & (self.table.len() - 1);
-        let entry = self.table[slot];
-        let mut known_best = None;
-        if entry.key == key && entry.bound != Bound::None {
-            known_best = Some(entry.best as usize);
-            if i32::from(entry.depth) >= depth {
-                let score = SCALE.read_table(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return score;
-                }
-            }
+        let (settled, known_best) = self.probe(slot, key, depth, (alpha, beta), ply);
+        if let Some(score) = settled {
+            return score;
         }
         let (mut moves, against_three) = self.moves_against_threes(b, WIDTH);
         if moves.is_empty() {
