@@ -281,11 +281,8 @@ impl BigMcts {
     /// search): the leaf is then proven lost for the side that moved
     /// into it, and marked so.
     fn wins_by_fours(&mut self, node: usize, board: &BigBoard) -> bool {
-        if board.four_cells(board.to_move()).is_empty() {
-            return false;
-        }
         let mut tries = LEAF_VCF_BUDGET;
-        if super::vcf::find(&self.tables, board, LEAF_VCF_PLIES, &mut tries).is_none() {
+        if super::vcf::win_length(&self.tables, board, LEAF_VCF_PLIES, &mut tries).is_none() {
             return false;
         }
         let n = &mut self.nodes[node];

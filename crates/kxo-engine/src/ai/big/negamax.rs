@@ -377,13 +377,12 @@ impl BigNegamax {
     /// plies from the root: a win if a few fours find one, else the
     /// window score.
     fn leaf(&self, b: &BigBoard, ply: i32) -> i32 {
-        if self.leaf_vcf_tries > 0 && !b.four_cells(b.to_move()).is_empty() {
-            let mut tries = self.leaf_vcf_tries;
-            if let Some(line) = super::vcf::find(&self.tables, b, LEAF_VCF_PLIES, &mut tries) {
-                return WIN - (ply + line.len() as i32);
-            }
+        // No tries (`with_leaf_vcf(0)`) finds nothing: the window score.
+        let mut tries = self.leaf_vcf_tries;
+        match super::vcf::win_length(&self.tables, b, LEAF_VCF_PLIES, &mut tries) {
+            Some(plies) => WIN - (ply + plies as i32),
+            None => b.eval(),
         }
-        b.eval()
     }
 
     /// What the table's `slot` knows of the position `key`, searched to
@@ -580,7 +579,8 @@ mod tests {
     fn answering_a_three_at_no_cost_in_plies_proves_more_wins() {
         // The same nodes on any machine: the extension reads the threat
         // lines deeper than counting every ply does (23 wins against 10
-        // when it was made, BENCHMARKS.md run AH).
+        // when it was made, BENCHMARKS.md run AH; 46 against 33 with the
+        // leaves' VCF and the reductions, run AI).
         let with = suite_wins(|e| e.with_defence_extension(DEFENCE_EXTENSION));
         let without = suite_wins(|e| e.with_defence_extension(0));
         eprintln!("extension: {with} with, {without} without");

@@ -26,7 +26,55 @@ pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Optio
     search(t, b, max_plies, budget, &mut line).then_some(line)
 }
 
-fn search(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32, line: &mut Vec<usize>) -> bool {
+/// The plies of a VCF for the side to move in `b`, as [`find`] would
+/// find it, without its moves: for the searches' leaves, where it is
+/// asked at nearly every node and must not allocate. `None` at once
+/// when the side to move can make no four.
+pub fn win_length(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<u32> {
+    let me = b.to_move();
+    if b.four_cells(me).is_empty() && b.wins(me).is_empty() {
+        return None;
+    }
+    let mut line = Length(0);
+    search(t, b, max_plies, budget, &mut line).then_some(line.0)
+}
+
+/// Where the search writes the line it is on: its moves, or only how
+/// many there are.
+trait Line {
+    fn push(&mut self, cell: usize);
+    fn len(&self) -> usize;
+    fn truncate(&mut self, len: usize);
+}
+
+impl Line for Vec<usize> {
+    fn push(&mut self, cell: usize) {
+        Vec::push(self, cell);
+    }
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn truncate(&mut self, len: usize) {
+        Vec::truncate(self, len);
+    }
+}
+
+/// A line's length alone.
+struct Length(u32);
+
+impl Line for Length {
+    fn push(&mut self, _cell: usize) {
+        self.0 += 1;
+    }
+    fn len(&self) -> usize {
+        self.0 as usize
+    }
+    fn truncate(&mut self, len: usize) {
+        self.0 = len as u32;
+    }
+}
+
+fn search(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32, line: &mut impl Line) -> bool {
     let me = b.to_move();
     let opp = me.other();
     if let Some(win) = b.wins(me).first() {
@@ -233,6 +281,11 @@ mod tests {
             let found = find(&t, &b, 7, &mut budget);
             let slow = slow_vcf(&pos, 7);
             assert_eq!(found.is_some(), slow, "{pos:?} {found:?}");
+            // The leaves' form finds the same line's length, and as soon.
+            let mut leaf_budget = 1_000_000;
+            let length = win_length(&t, &b, 7, &mut leaf_budget);
+            assert_eq!(length, found.as_ref().map(|l| l.len() as u32), "{pos:?}");
+            assert_eq!(leaf_budget, budget, "{pos:?}");
             if let Some(line) = found {
                 assert!(is_vcf(&t, &b, &line), "a false VCF {line:?} in {pos:?}");
                 with += 1;
