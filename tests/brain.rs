@@ -490,7 +490,7 @@ fn replies_come_within_timeout_turn_down_to_50_ms() {
     ALONE.set(true);
     // The threat searches too must watch the clock: every reply, over
     // many tactical positions of 15x15 and 20x20, within the manager's
-    // limit (the brain aims at it less 30 ms).
+    // limit (the brain aims at it less 20 ms).
     let mut late = Vec::new();
     let mut asked = 0;
     for (size, games) in [(15u8, 8u64), (20, 4)] {

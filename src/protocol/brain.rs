@@ -66,7 +66,7 @@ struct Limits {
 
 impl Limits {
     /// Thinking time for the next move: the brain's own, cut to the turn
-    /// limit less a reserve for the reply (a twentieth of it, at least 30
+    /// limit less a reserve for the reply (a twentieth of it, at least 20
     /// ms; a limit of 0 asks for a move as fast as possible), and to a
     /// fifteenth of what is left of the match (nothing left: at once).
     fn think_time(&self, own_ms: u64) -> Duration {
@@ -74,7 +74,7 @@ impl Limits {
         if let Some(turn) = self.timeout_turn {
             // A manager's "no limit" may be near u64::MAX: no arithmetic
             // on its numbers may wrap.
-            ms = ms.min(turn.saturating_sub((turn / 20).max(30)));
+            ms = ms.min(turn.saturating_sub((turn / 20).max(20)));
         }
         if let Some(left) = self.time_left
             && (self.timeout_match > 0 || left <= 0)

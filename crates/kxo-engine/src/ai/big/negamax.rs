@@ -177,10 +177,11 @@ impl BigNegamax {
 
     /// The part of the move's time the alpha-beta search may take (the
     /// threat search before it included): the check after it has the
-    /// rest (against Rapfi at 200 ms it took 1–5 ms: moves of 113–117 ms
-    /// when the search stopped at 112, BENCHMARKS.md run AH).
+    /// rest, a sixteenth (a check takes 1–5 ms at 200 ms a move,
+    /// BENCHMARKS.md run AH, and tries no alternative once the move's
+    /// time is up).
     fn search_time(&self) -> Duration {
-        self.move_time * 7 / 8
+        self.move_time * 15 / 16
     }
 
     /// Nodes for a threat search: about `per_ms` a millisecond of the
@@ -351,16 +352,31 @@ impl BigNegamax {
         }
         let (mut best, value, depth) = result;
         if !matches!(value, Value::Win { .. }) {
-            best = self.avoid_threat_wins(&root, best, &moves);
+            best = self.avoid_threat_wins(&root, best, &moves, budget);
         }
         self.analysis(best, value, depth, budget)
     }
 
     /// `best`, unless it lets the other side win by threats (a VCT after
     /// it) and one of the next few moves in `order` does not.
-    fn avoid_threat_wins(&self, root: &BigBoard, best: usize, order: &[usize]) -> usize {
+    fn avoid_threat_wins(
+        &self,
+        root: &BigBoard,
+        best: usize,
+        order: &[usize],
+        clock: &dyn Budget,
+    ) -> usize {
         let budget = self.threat_budget(30, AVOID_BUDGET, 40_000);
-        super::vct::avoiding_threat_wins(&self.tables, root, best, order, budget, AVOID_TRIES)
+        let in_time = || clock.elapsed() < self.move_time;
+        super::vct::avoiding_threat_wins(
+            &self.tables,
+            root,
+            best,
+            order,
+            budget,
+            AVOID_TRIES,
+            in_time,
+        )
     }
 
     fn analysis(&self, best: usize, value: Value, depth: u32, budget: &dyn Budget) -> Analysis {

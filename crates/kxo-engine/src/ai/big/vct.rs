@@ -87,7 +87,9 @@ impl Search<'_> {
 
 /// `best` in `root`, unless it lets the other side win by threats (a VCT
 /// after it, within `budget` nodes) and one of the next `tries` moves in
-/// `order` does not: the engines' last look before they play.
+/// `order` does not: the engines' last look before they play. Each
+/// alternative is tried only while `in_time()` says the move's time is
+/// not up, so the look costs at most one search past it.
 pub fn avoiding_threat_wins(
     t: &Tables,
     root: &BigBoard,
@@ -95,6 +97,7 @@ pub fn avoiding_threat_wins(
     order: &[usize],
     budget: u32,
     tries: usize,
+    mut in_time: impl FnMut() -> bool,
 ) -> usize {
     let allows_vct = |m: usize| {
         let mut next = *root;
@@ -110,6 +113,7 @@ pub fn avoiding_threat_wins(
         .copied()
         .filter(|&m| m != best)
         .take(tries)
+        .take_while(|_| in_time())
         .find(|&m| !allows_vct(m))
         .unwrap_or(best)
 }
@@ -376,6 +380,31 @@ mod tests {
             );
         }
         assert!(threes > 0, "no VCT began with a three");
+    }
+
+    #[test]
+    fn the_last_look_takes_another_move_only_while_there_is_time() {
+        let rules = Rules::new(15, 5).unwrap();
+        // X to move against O's open three G8-H8-I8: only a block at
+        // F8 or J8 keeps O from an open four.
+        let (t, b) = board(rules, &["G8", "H8", "I8"], &["A1", "O1"]);
+        assert_eq!(b.to_move(), Player::X);
+        let cell = |name| Cell::parse(name, 15).unwrap().index();
+        let (far, block) = (cell("O14"), cell("J8"));
+        let order = [far, cell("N14"), block];
+        let mut asked = 0;
+        let chosen = avoiding_threat_wins(&t, &b, far, &order, 20_000, 6, || {
+            asked += 1;
+            true
+        });
+        assert_eq!(chosen, block);
+        // One question before each alternative tried: N14, then J8.
+        assert_eq!(asked, 2);
+        // Out of time: the move found by the search stands.
+        assert_eq!(
+            avoiding_threat_wins(&t, &b, far, &order, 20_000, 6, || false),
+            far
+        );
     }
 
     #[test]
