@@ -269,14 +269,12 @@ impl BigNegamax {
         let mut moves = self.ordered_moves(&root, usize::MAX);
         let first = moves.first().copied().unwrap_or(0);
         let mut result = (first, Value::Unknown(root.eval()), 0u32);
-        if moves.len() == 1 {
-            // A win, the only block, or the opening move.
-            let value = if root.wins(root.to_move()).contains(first) {
-                Value::Win { plies: 1 }
-            } else {
-                Value::Unknown(root.eval())
-            };
-            return self.analysis(first, value, 0, budget);
+        if root.wins(root.to_move()).contains(first) {
+            return self.analysis(first, Value::Win { plies: 1 }, 0, budget);
+        }
+        if pos.move_count() == 0 {
+            // The centre: nothing to read.
+            return self.analysis(first, Value::Unknown(root.eval()), 0, budget);
         }
         // A forced win by fours: no need to search further.
         let mut tries = super::vcf::ROOT_BUDGET;
@@ -616,6 +614,36 @@ mod tests {
         let without = suite_wins(|e| e.with_leaf_vcf(0));
         eprintln!("leaf vcf: {with} with, {without} without");
         assert!(with >= without + 8, "{with} with, {without} without");
+    }
+
+    #[test]
+    fn a_forced_block_is_searched_through_to_the_win_behind_it() {
+        // In a fifth of the suite the side to move must first block a
+        // four; the win comes after. Playing the block unread (as the
+        // engine did) proves none of them.
+        let rules = crate::ai::big::suite::SuitePosition::rules();
+        let t = Tables::new(rules);
+        let (mut forced, mut proved) = (0, 0);
+        for p in crate::ai::big::suite::positions() {
+            let pos = p.position().expect("legal moves");
+            let b = BigBoard::from_position(&t, &pos);
+            if b.wins(b.to_move().other()).count() != 1 {
+                continue;
+            }
+            forced += 1;
+            let mut engine = BigNegamax::new(rules);
+            engine.set_time_limit(Duration::from_millis(5));
+            let analysis = engine.analyse(&pos, &mut Ticks(800));
+            assert_eq!(
+                analysis.best,
+                Cell::from_index(b.wins(b.to_move().other()).first().unwrap_or(0))
+            );
+            assert!(analysis.depth > 0, "{:?} not searched", p.moves);
+            proved += usize::from(matches!(analysis.value, Value::Win { .. }));
+        }
+        eprintln!("forced blocks: {proved} of {forced} proved");
+        assert!(forced >= 10, "only {forced} forced blocks in the suite");
+        assert!(proved + 2 >= forced, "{proved} of {forced} proved");
     }
 
     /// The depth `engine` reaches on each of the threat suite's positions,
