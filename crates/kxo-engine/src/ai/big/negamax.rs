@@ -646,6 +646,28 @@ mod tests {
         assert!(proved + 2 >= forced, "{proved} of {forced} proved");
     }
 
+    #[test]
+    fn the_threat_search_before_thinking_reads_past_17_plies() {
+        // The suite's threat wins of 19 plies and more, each given the
+        // threat nodes of a second and no alpha-beta: the search before
+        // thinking proves them (it stopped at 17 plies before, and
+        // proved none).
+        let rules = crate::ai::big::suite::SuitePosition::rules();
+        let (mut long, mut proved) = (0, 0);
+        for p in crate::ai::big::suite::positions() {
+            if p.vct_plies.is_none_or(|plies| plies < 19) {
+                continue;
+            }
+            long += 1;
+            let mut engine = BigNegamax::new(rules);
+            engine.set_time_limit(Duration::from_secs(1));
+            let analysis = engine.analyse(&p.position().expect("legal moves"), &mut Ticks(1));
+            proved += usize::from(matches!(analysis.value, Value::Win { plies } if plies >= 19));
+        }
+        eprintln!("threat wins past 17 plies: {proved} of {long}");
+        assert!(proved * 2 >= long, "{proved} of {long}");
+    }
+
     /// The depth `engine` reaches on each of the threat suite's positions,
     /// summed, and the wins it proves; each position held to about
     /// 100,000 nodes (its threat searches before the alpha-beta as small

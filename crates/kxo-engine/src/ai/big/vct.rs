@@ -39,9 +39,14 @@ struct Search<'a> {
 }
 
 /// The engines' search for a VCT before they think: sequences up to this
-/// many plies, within this many nodes.
-pub const ROOT_PLIES: u32 = 17;
+/// many plies (the suite's longest wins; the nodes, not the plies, bound
+/// its time), within at least this many nodes.
+pub const ROOT_PLIES: u32 = 35;
 pub const ROOT_BUDGET: u32 = 4_000;
+
+/// The last look's searches, one for each move it weighs: shorter, so
+/// that a few fit in the little time left.
+const LOOK_PLIES: u32 = 17;
 
 /// The first move of a VCT for the side to move in `b`, and the plies to
 /// the win, if one is found within `max_plies` plies and `budget` nodes.
@@ -103,7 +108,7 @@ pub fn avoiding_threat_wins(
         let mut next = *root;
         next.play(t, m);
         let mut left = budget;
-        !next.outcome().is_over() && find(t, &next, ROOT_PLIES, &mut left).is_some()
+        !next.outcome().is_over() && find(t, &next, LOOK_PLIES, &mut left).is_some()
     };
     if !allows_vct(best) {
         return best;
