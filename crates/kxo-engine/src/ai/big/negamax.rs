@@ -618,7 +618,7 @@ mod tests {
 
     #[test]
     fn a_forced_block_is_searched_through_to_the_win_behind_it() {
-        // In a fifth of the suite the side to move must first block a
+        // In 14 of the suite's 115 positions the side to move must block a
         // four; the win comes after. Playing the block unread (as the
         // engine did) proves none of them.
         let rules = crate::ai::big::suite::SuitePosition::rules();
