@@ -650,8 +650,9 @@ mod tests {
     fn the_threat_search_before_thinking_reads_past_17_plies() {
         // The suite's threat wins of 19 plies and more, each given the
         // threat nodes of a second and no alpha-beta: the search before
-        // thinking proves them (it stopped at 17 plies before, and
-        // proved none).
+        // thinking proves them (19 of 21 when it was made, by nodes, the
+        // same on any machine; it stopped at 17 plies before, and proved
+        // none).
         let rules = crate::ai::big::suite::SuitePosition::rules();
         let (mut long, mut proved) = (0, 0);
         for p in crate::ai::big::suite::positions() {
@@ -665,7 +666,7 @@ mod tests {
             proved += usize::from(matches!(analysis.value, Value::Win { plies } if plies >= 19));
         }
         eprintln!("threat wins past 17 plies: {proved} of {long}");
-        assert!(proved * 2 >= long, "{proved} of {long}");
+        assert!(proved + 2 >= long, "{proved} of {long}");
     }
 
     /// The depth `engine` reaches on each of the threat suite's positions,
