@@ -202,13 +202,23 @@ fn incremental_state_matches_brute_force_in_random_games() {
         for _ in 0..20 {
             let mut pos = Position::new(rules);
             let mut b = BigBoard::empty();
+            // The same game played as the search by fours plays it.
+            let mut for_fours = BigBoard::empty();
             while !pos.outcome().is_over() {
                 let empty: Vec<usize> = pos.empty().iter().collect();
                 let c = empty[rng.random_range(0..empty.len())];
                 let want_win = b.wins(pos.to_move()).contains(c);
                 pos.play(Cell::from_index(c)).unwrap();
                 b.play(&t, c);
+                for_fours.play_for_fours(&t, c);
                 assert_eq!(b.outcome(), pos.outcome());
+                assert_eq!(for_fours.to_move(), b.to_move());
+                for p in [Player::O, Player::X] {
+                    assert_eq!(for_fours.stones(p), b.stones(p));
+                    assert_eq!(for_fours.wins(p), b.wins(p), "{pos:?}");
+                    assert_eq!(for_fours.four_cells(p), b.four_cells(p), "{pos:?}");
+                    assert_eq!(for_fours.fours[p.index()], b.fours[p.index()]);
+                }
                 assert_eq!(
                     want_win,
                     pos.outcome().is_over() && pos.outcome() != Outcome::Draw

@@ -113,6 +113,8 @@ pub struct BigNegamax {
     defence_extension: usize,
     /// Fours tried for a win at each leaf (0: none).
     leaf_vcf_tries: u32,
+    /// The leaves' wins by fours, by position.
+    leaf_wins: super::vcf::WinLengths,
     /// Whether late quiet moves are searched a ply shallower first.
     late_move_reductions: bool,
 }
@@ -130,6 +132,7 @@ impl BigNegamax {
             table_bits: TABLE_BITS,
             defence_extension: DEFENCE_EXTENSION,
             leaf_vcf_tries: LEAF_VCF_TRIES,
+            leaf_wins: super::vcf::WinLengths::new(16),
             late_move_reductions: true,
         }
     }
@@ -393,10 +396,13 @@ impl BigNegamax {
     /// The score of a leaf `b` (no win in one for either side), `ply`
     /// plies from the root: a win if a few fours find one, else the
     /// window score.
-    fn leaf(&self, b: &BigBoard, ply: i32) -> i32 {
+    fn leaf(&mut self, b: &BigBoard, ply: i32) -> i32 {
         // No tries (`with_leaf_vcf(0)`) finds nothing: the window score.
-        let mut tries = self.leaf_vcf_tries;
-        match super::vcf::win_length(&self.tables, b, LEAF_VCF_PLIES, &mut tries) {
+        let tries = self.leaf_vcf_tries;
+        match self
+            .leaf_wins
+            .win_length(&self.tables, b, LEAF_VCF_PLIES, tries)
+        {
             Some(plies) => WIN - (ply + plies as i32),
             None => b.eval(),
         }

@@ -9,8 +9,7 @@
 //! step is checked by the board's own win cells.
 
 use super::board::{BigBoard, Tables};
-#[cfg(test)]
-use crate::game::Player;
+use crate::game::{Bits, Player};
 
 /// The engines' search for a VCF before they think: sequences up to this
 /// many plies, with up to this many fours tried (well under a millisecond
@@ -23,7 +22,7 @@ pub const ROOT_BUDGET: u32 = 20_000;
 /// last the attacker's winning move.
 pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<Vec<usize>> {
     let mut line = Vec::new();
-    search(t, b, max_plies, budget, &mut line).then_some(line)
+    search(t, &FoursBoard(*b), max_plies, budget, &mut line).then_some(line)
 }
 
 /// The plies of a VCF for the side to move in `b`, as [`find`] would
@@ -36,7 +35,72 @@ pub fn win_length(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) ->
         return None;
     }
     let mut line = Length(0);
-    search(t, b, max_plies, budget, &mut line).then_some(line.0)
+    search(t, &FoursBoard(*b), max_plies, budget, &mut line).then_some(line.0)
+}
+
+/// [`win_length`] remembered by position, for a search that asks it at
+/// its leaves: they are reached again by other orders of the same moves,
+/// and in the next iteration of a deepening search. A slot keeps the
+/// last position put in it; the answers hold for one `max_plies` and
+/// budget.
+pub struct WinLengths {
+    /// The position's key, and its answer: 0 for none, else the plies.
+    slots: Vec<(u64, u8)>,
+}
+
+impl WinLengths {
+    /// Room for 2^`bits` positions.
+    pub fn new(bits: u32) -> WinLengths {
+        WinLengths {
+            slots: vec![(0, 0); 1 << bits],
+        }
+    }
+
+    /// [`win_length`] of `b`, read from the slots when it was asked before.
+    pub fn win_length(
+        &mut self,
+        t: &Tables,
+        b: &BigBoard,
+        max_plies: u32,
+        budget: u32,
+    ) -> Option<u32> {
+        let me = b.to_move();
+        if b.four_cells(me).is_empty() && b.wins(me).is_empty() {
+            return None;
+        }
+        let key = b.key();
+        let slot = key as usize & (self.slots.len() - 1);
+        let (known, plies) = self.slots[slot];
+        if known == key && key != 0 {
+            return (plies != 0).then_some(u32::from(plies));
+        }
+        let mut budget = budget;
+        let found = win_length(t, b, max_plies, &mut budget);
+        let plies = found.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
+        self.slots[slot] = (key, plies);
+        found
+    }
+}
+
+/// A board as the search by fours plays it: its moves keep only the win
+/// cells and the fours up to date ([`BigBoard::play_for_fours`], a third
+/// less work a move), so only those are read.
+#[derive(Clone, Copy)]
+struct FoursBoard(BigBoard);
+
+impl FoursBoard {
+    fn play(&mut self, t: &Tables, cell: usize) {
+        self.0.play_for_fours(t, cell);
+    }
+    fn to_move(&self) -> Player {
+        self.0.to_move()
+    }
+    fn wins(&self, p: Player) -> Bits {
+        self.0.wins(p)
+    }
+    fn four_cells(&self, p: Player) -> Bits {
+        self.0.four_cells(p)
+    }
 }
 
 /// Where the search writes the line it is on: its moves, or only how
@@ -74,7 +138,7 @@ impl Line for Length {
     }
 }
 
-fn search(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32, line: &mut impl Line) -> bool {
+fn search(t: &Tables, b: &FoursBoard, plies: u32, budget: &mut u32, line: &mut impl Line) -> bool {
     let me = b.to_move();
     let opp = me.other();
     if let Some(win) = b.wins(me).first() {
@@ -112,10 +176,9 @@ fn search(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32, line: &mut imp
         if made.count() >= 2 {
             // Two winning cells: block one, the other wins.
             let block = made.first().unwrap_or(cell);
-            let mut after = next;
-            after.play(t, block);
+            next.play(t, block);
             line.push(block);
-            if let Some(win) = after.wins(me).first() {
+            if let Some(win) = next.wins(me).first() {
                 line.push(win);
                 return true;
             }
@@ -123,10 +186,9 @@ fn search(t: &Tables, b: &BigBoard, plies: u32, budget: &mut u32, line: &mut imp
             continue;
         }
         let block = made.first().unwrap_or(cell);
-        let mut after = next;
-        after.play(t, block);
+        next.play(t, block);
         line.push(block);
-        if search(t, &after, plies - 2, budget, line) {
+        if search(t, &next, plies - 2, budget, line) {
             return true;
         }
         line.truncate(line.len() - 2);
@@ -249,6 +311,37 @@ mod tests {
             }
         }
         false
+    }
+
+    #[test]
+    fn remembered_win_lengths_are_the_ones_searched() {
+        // Four slots for many positions: each answer, asked once or again
+        // after other positions took its slot, is the search's own.
+        let rules = Rules::new(15, 5).unwrap();
+        let t = Tables::new(rules);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut memo = WinLengths::new(2);
+        let mut boards = Vec::new();
+        while boards.len() < 60 {
+            let mut pos = Position::new(rules);
+            while pos.move_count() < rng.random_range(10..30) {
+                let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
+                let _ = pos.play(c);
+            }
+            if !pos.outcome().is_over() {
+                boards.push(BigBoard::from_position(&t, &pos));
+            }
+        }
+        let mut found = 0;
+        for b in boards.iter().chain(&boards).chain(boards.iter().rev()) {
+            let mut budget = 20;
+            let want = win_length(&t, b, 21, &mut budget);
+            assert_eq!(memo.win_length(&t, b, 21, 20), want);
+            assert_eq!(memo.win_length(&t, b, 21, 20), want, "asked again");
+            found += usize::from(want.is_some());
+        }
+        // Both answers met.
+        assert!(found > 0 && found < 3 * boards.len(), "{found}");
     }
 
     #[test]
