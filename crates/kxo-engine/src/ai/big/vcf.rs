@@ -92,7 +92,7 @@ impl FoursBoard {
     fn play(&mut self, t: &Tables, cell: usize) {
         self.0.play_for_fours(t, cell);
     }
-    fn to_move(&self) -> Player {
+    fn side_to_move(&self) -> Player {
         self.0.to_move()
     }
     fn wins(&self, p: Player) -> Bits {
@@ -139,7 +139,7 @@ impl Line for Length {
 }
 
 fn search(t: &Tables, b: &FoursBoard, plies: u32, budget: &mut u32, line: &mut impl Line) -> bool {
-    let me = b.to_move();
+    let me = b.side_to_move();
     let opp = me.other();
     if let Some(win) = b.wins(me).first() {
         line.push(win);
