@@ -1,11 +1,15 @@
-//! Engine speed: win test, random playout, MCTS iterations, solve.
+//! Engine speed: win test, random playout, MCTS iterations, Negamax on
+//! 15x15, solve.
 //!
 //! Run: `cargo bench --bench main`. Figures go in BENCHMARKS.md.
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use kxo_tui::ai::big::BigMcts;
+
+use kxo_tui::ai::Budget;
+use kxo_tui::ai::big::{BigMcts, BigNegamax};
 use kxo_tui::ai::playout::random_playout;
 use kxo_tui::ai::{Mcts, MctsLimit, Solver};
 use kxo_tui::game::{Cell, Position, Rule, Rules};
@@ -124,6 +128,44 @@ fn gomoku(c: &mut Criterion) {
     group.finish();
 }
 
+/// A node budget: Negamax ticks it every 128 nodes; the clock reads zero,
+/// so the work is the same on any machine.
+struct Nodes(u32);
+
+impl Budget for Nodes {
+    fn tick(&mut self) -> bool {
+        self.0 = self.0.saturating_sub(1);
+        self.0 > 0
+    }
+    fn elapsed(&self) -> Duration {
+        Duration::ZERO
+    }
+}
+
+/// Negamax on 15x15: about 100,000 alpha-beta nodes (800 ticks) from
+/// threat-suite positions it does not prove, a new engine each time, its
+/// threat searches before thinking sized for a second (200,000 nodes).
+/// The time for the same work: its speed, to compare between builds.
+fn negamax(c: &mut Criterion) {
+    let mut group = c.benchmark_group("negamax");
+    group.sample_size(10);
+    let suite = kxo_tui::ai::big::suite::positions();
+    // Lines 2, 9 and 22 of the suite: quiet wins of 25-31 plies.
+    for line in [2, 9, 22] {
+        let Some(pos) = suite.get(line - 1).and_then(|p| p.position()) else {
+            continue;
+        };
+        group.bench_function(format!("15x15_suite_line_{line}_800_ticks"), |b| {
+            b.iter(|| {
+                let mut engine = BigNegamax::new(pos.rules());
+                engine.set_time_limit(Duration::from_secs(1));
+                engine.analyse(black_box(&pos), &mut Nodes(800))
+            })
+        });
+    }
+    group.finish();
+}
+
 fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     for goal in [3, 4] {
@@ -159,5 +201,5 @@ fn solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, win_test, playout, mcts, gomoku, solve);
+criterion_group!(benches, win_test, playout, mcts, gomoku, negamax, solve);
 criterion_main!(benches);
