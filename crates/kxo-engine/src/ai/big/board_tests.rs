@@ -1,6 +1,7 @@
 //! The big board's incremental state against brute force.
 use super::*;
-use crate::game::{Cell, Rule};
+use crate::ai::big::shape::{PatternIndex, window_weight};
+use crate::game::{Cell, DIRECTIONS, Rule, Rules};
 
 fn board(rules: Rules, moves: &str) -> (Tables, BigBoard, Position) {
     let t = Tables::new(rules);

@@ -11,7 +11,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::board::{BigBoard, Tables};
+use super::{BigBoard, Tables};
 use crate::ai::rl::SharedTable;
 use crate::ai::{Budget, Engine};
 use crate::game::{Cell, GameRecord, Player, Position, Rules};

@@ -21,7 +21,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::board::{BigBoard, Tables};
+use super::{BigBoard, Tables};
 use crate::ai::mcts::{
     DRAWN, LOST, Limit, Node, ONGOING, WON, most_visited_child, progress, run_batches,
     select_among_first, tables, visit,

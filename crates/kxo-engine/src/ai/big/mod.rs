@@ -13,11 +13,13 @@ mod negamax;
 pub mod patterns;
 pub mod shape;
 pub mod suite;
+mod tables;
 pub mod vcf;
 pub mod vct;
 pub mod yardstick;
 
-pub use board::{BigBoard, Tables};
+pub use board::BigBoard;
 pub use learner::BigRl;
 pub use mcts::{BigMcts, tactical_moves};
 pub use negamax::{BigNegamax, DEFAULT_TIME, WIDTH};
+pub use tables::Tables;

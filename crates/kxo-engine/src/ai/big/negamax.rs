@@ -22,7 +22,7 @@
 
 use std::time::Duration;
 
-use super::board::{BigBoard, Tables};
+use super::{BigBoard, Tables};
 use crate::ai::score::Scale;
 use crate::ai::{Analysis, Budget, Engine, Estimate, SearchInfo, Threat, ThreatKind, Value};
 use crate::game::{Bits, Cell, Outcome, Position, Rules};

@@ -14,8 +14,8 @@
 //! what a move would gain is read in that many lookups
 //! ([`LinePatterns::gain`]), without playing it.
 
-use super::board::{BigBoard, Tables};
 use super::shape::PatternIndex;
+use super::{BigBoard, Tables};
 use crate::game::Player;
 
 /// Step of a learning update, shared out over the windows with stones.

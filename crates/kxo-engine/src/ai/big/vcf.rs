@@ -8,7 +8,7 @@
 //! deeper than a full-width search. A sequence found is a proof: every
 //! step is checked by the board's own win cells.
 
-use super::board::{BigBoard, Tables};
+use super::{BigBoard, Tables};
 use crate::game::{Bits, Player};
 
 /// The engines' search for a VCF before they think: sequences up to this

@@ -19,7 +19,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::board::{BigBoard, Tables};
+use super::{BigBoard, Tables};
 use crate::game::Bits;
 
 /// What one search learned of the attacker's positions it met (threat
