@@ -196,6 +196,15 @@ impl BigBoard {
             .find(|&c| self.new_win_cells(t, p, c) >= 2)
     }
 
+    /// Whether `p` has a double four once the side to move plays `cell`:
+    /// played on a copy that keeps only what the test reads, the fours
+    /// ([`BigBoard::play_for_fours`]).
+    pub fn double_four_after(&self, t: &Tables, cell: usize, p: Player) -> bool {
+        let mut next = *self;
+        next.play_for_fours(t, cell);
+        next.double_four(t, p).is_some()
+    }
+
     /// How many different win cells a stone of `p` on the empty `cell`
     /// makes: the other empty cell of each window of K - 2 through it (the
     /// windows are read, the board is not copied).

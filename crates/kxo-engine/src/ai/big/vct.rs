@@ -196,11 +196,7 @@ fn threes(t: &Tables, b: &BigBoard, fours: Bits) -> Vec<usize> {
         .and_not(fours)
         .iter()
         .filter(|&cell| any || b.may_make_double_four(t, me, cell))
-        .filter(|&cell| {
-            let mut next = *b;
-            next.play(t, cell);
-            next.double_four(t, me).is_some()
-        })
+        .filter(|&cell| b.double_four_after(t, cell, me))
         .collect()
 }
 
@@ -246,11 +242,7 @@ fn answers(t: &Tables, b: &BigBoard) -> Answer {
 /// other move loses to the double four.
 pub fn may_hold(t: &Tables, b: &BigBoard, reply: usize) -> bool {
     let me = b.to_move();
-    b.fours_at(me, reply) > 0 || {
-        let mut next = *b;
-        next.play(t, reply);
-        next.double_four(t, me.other()).is_none()
-    }
+    b.fours_at(me, reply) > 0 || !b.double_four_after(t, reply, me.other())
 }
 
 /// Whether the attacker, who just moved in `b`, wins against every reply
