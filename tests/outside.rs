@@ -46,6 +46,40 @@ fn group_alive(pid: u32) -> bool {
 }
 
 #[test]
+fn lines_that_answer_nothing_cost_a_brain_nothing() {
+    // Before each move the brain writes stray lines (PentaZen's message
+    // split by its depth written as a raw byte, an empty line, words):
+    // Gomocup's manager skips them, and so does kxo-tui.
+    let brain = format!(
+        "brain:env SLOW_BRAIN_MS=5 SLOW_NOISE=1 {}",
+        script("slow.sh")
+    );
+    let (code, out, err) = kxo(
+        &[
+            "arena",
+            "--size",
+            "15",
+            "--goal",
+            "5",
+            "--o",
+            "random",
+            "--x",
+            &brain,
+            "--games",
+            "2",
+            "--think-ms",
+            "500",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(report.get("forfeits").is_none(), "{out}\n{err}");
+    assert_eq!(report["games"], 2);
+}
+
+#[test]
 fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
     let cases = [
         ("exit", "forfeits", "the brain exited"),

@@ -6,9 +6,10 @@
 //! suspends the seat's coroutine until the scheduler's poll sees the pipe
 //! readable (no thread per brain), and in `arena` is a plain `poll`.
 //!
-//! A brain that does not start, exits, sends garbage, plays an occupied or
-//! off-board cell, answers `ERROR`/`UNKNOWN`, or takes longer than its
-//! time and a tolerance forfeits the game ([`Forfeit`]); its process is
+//! A brain that does not start, exits, plays an occupied or off-board
+//! cell, answers `ERROR`/`UNKNOWN`, or takes longer than its time and a
+//! tolerance (sending only garbage meanwhile, or nothing) forfeits the
+//! game ([`Forfeit`]); its process is
 //! killed and reaped at once, and every brain still running is killed when
 //! kxo-tui exits ([`kill_all`]).
 
@@ -235,16 +236,18 @@ impl OutsideBrain {
         let process = self.process.insert(started);
         process.send(&format!("START {}", self.rules.size()))?;
         let deadline = Instant::now() + START_TIMEOUT;
+        let answered_start =
+            |reply: &str| Forfeit::DidNotStart(format!("it answered '{}' to START", shown(reply)));
         let reply =
-            read_reply(process, budget, deadline, &mut self.messages).map_err(|e| match e {
-                Forfeit::TooSlow(_) => Forfeit::DidNotStart("no answer to START".into()),
-                other => other,
+            read_reply(process, budget, deadline, Expect::Ok, &mut self.messages).map_err(|e| {
+                match e {
+                    Forfeit::TooSlow(_) => Forfeit::DidNotStart("no answer to START".into()),
+                    Forfeit::Garbage(line) => answered_start(&line),
+                    other => other,
+                }
             })?;
-        if !reply.eq_ignore_ascii_case("OK") {
-            return Err(Forfeit::DidNotStart(format!(
-                "it answered '{}' to START",
-                shown(&reply)
-            )));
+        if !Expect::is_ok(&reply) {
+            return Err(answered_start(&reply));
         }
         let mut info = vec![
             (
@@ -351,8 +354,8 @@ impl OutsideBrain {
                 .move_limit
                 .unwrap_or(due + self.settings.margin + setup);
         self.cpu_before = process_cpu(process.child.id());
-        let reply =
-            read_reply(process, budget, deadline, &mut self.messages).map_err(|e| match e {
+        let reply = read_reply(process, budget, deadline, Expect::Move, &mut self.messages)
+            .map_err(|e| match e {
                 Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),
                 other => other,
             })?;
@@ -362,14 +365,8 @@ impl OutsideBrain {
             (Some(before), Some(after)) => after.saturating_sub(before),
             _ => Duration::ZERO,
         };
-        let (x, y) = parse_xy(&reply).ok_or_else(|| {
-            let word = reply.split_whitespace().next().unwrap_or("");
-            if ["ERROR", "UNKNOWN"].contains(&word.to_ascii_uppercase().as_str()) {
-                Forfeit::Refused(reply.clone())
-            } else {
-                Forfeit::Garbage(reply.clone())
-            }
-        })?;
+        // The only answers that are not moves: ERROR and UNKNOWN.
+        let (x, y) = parse_xy(&reply).ok_or_else(|| Forfeit::Refused(reply.clone()))?;
         let cell = cell_at(x, y, size).ok_or_else(|| Forfeit::OffBoard(format!("{x},{y}")))?;
         if pos.at(cell).is_some() {
             return Err(Forfeit::Occupied(format!("{x},{y}")));
@@ -386,8 +383,8 @@ impl OutsideBrain {
         };
         process.send("RESTART")?;
         let deadline = Instant::now() + self.think + self.settings.margin;
-        let reply = read_reply(process, budget, deadline, &mut self.messages)?;
-        if !reply.eq_ignore_ascii_case("OK") {
+        let reply = read_reply(process, budget, deadline, Expect::Ok, &mut self.messages)?;
+        if !Expect::is_ok(&reply) {
             return Err(Forfeit::Refused(reply));
         }
         self.in_game = false;
@@ -422,12 +419,54 @@ pub fn preflight(command: &BrainCommand, rules: Rules) -> Result<(), Forfeit> {
 
 /// The next line that is not MESSAGE or DEBUG (those are kept or dropped),
 /// waiting through the budget until `deadline`.
+/// What a wait takes as the brain's answer. Any other line, not a
+/// `MESSAGE` or `DEBUG` either, is noise: it stays in the transcript and
+/// the wait goes on, as in Gomocup's own manager, which skips a line that
+/// is not `x,y`. (PentaZen writes its search depth as a raw byte: depth
+/// 10 or 13 is a line break, and the rest of its message a line of its
+/// own.) A brain that sends only noise loses when its time is up, with
+/// the last line it sent as the reason ([`Forfeit::Garbage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// `OK`, to `START` and `RESTART`.
+    Ok,
+    /// `x,y`.
+    Move,
+}
+
+impl Expect {
+    fn answers(self, line: &str) -> bool {
+        let word = first_word(line);
+        word == "ERROR"
+            || word == "UNKNOWN"
+            || match self {
+                Expect::Ok => word == "OK",
+                Expect::Move => parse_xy(line).is_some(),
+            }
+    }
+
+    /// Whether `reply` (an answer) is `OK`, with or without words after it.
+    fn is_ok(reply: &str) -> bool {
+        first_word(reply) == "OK"
+    }
+}
+
+/// A line's first word, in capitals.
+fn first_word(line: &str) -> String {
+    line.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase()
+}
+
 fn read_reply(
     process: &mut Process,
     budget: &mut dyn PipeBudget,
     deadline: Instant,
+    expect: Expect,
     messages: &mut Vec<String>,
 ) -> Result<String, Forfeit> {
+    let mut noise = None;
     loop {
         while let Some(line) = process.try_line()? {
             let upper = line.to_ascii_uppercase();
@@ -436,12 +475,14 @@ fn read_reply(
                     messages.remove(0);
                 }
                 messages.push(text.to_string());
-            } else if !upper.starts_with("DEBUG") {
+            } else if expect.answers(&line) {
                 return Ok(line);
+            } else if !upper.starts_with("DEBUG") && !line.trim().is_empty() {
+                noise = Some(line);
             }
         }
         if Instant::now() >= deadline {
-            return Err(Forfeit::TooSlow(Duration::ZERO));
+            return Err(noise.map_or(Forfeit::TooSlow(Duration::ZERO), Forfeit::Garbage));
         }
         if !budget.wait_readable(process.stdout.as_raw_fd(), deadline) && Instant::now() < deadline
         {

@@ -61,6 +61,7 @@ impl fmt::Display for BrainCommand {
 pub enum Forfeit {
     DidNotStart(String),
     Exited,
+    /// Only lines that answer nothing (the last of them) in its time.
     Garbage(String),
     Refused(String),
     Occupied(String),
@@ -75,7 +76,11 @@ impl fmt::Display for Forfeit {
         match self {
             Forfeit::DidNotStart(why) => write!(f, "the brain did not start: {}", shown(why)),
             Forfeit::Exited => f.write_str("the brain exited"),
-            Forfeit::Garbage(line) => write!(f, "the brain sent '{}', not a move", shown(line)),
+            Forfeit::Garbage(line) => write!(
+                f,
+                "the brain sent '{}', not a move, and no move in its time",
+                shown(line)
+            ),
             Forfeit::Refused(line) => write!(f, "the brain answered '{}'", shown(line)),
             Forfeit::Occupied(m) => write!(f, "the brain played {m}, a taken cell"),
             Forfeit::OffBoard(m) => write!(f, "the brain played {m}, off the board"),

@@ -6,6 +6,10 @@
 # was told of and plays left to right, top to bottom. Each command it
 # reads is appended to $BRAIN_LOG when that is set; with $BRAIN_STAMPS
 # set, the time (ns) it answers and reads each line is appended there.
+# With $SLOW_NOISE set, before each move it writes lines that answer
+# nothing, as PentaZen does (its depth as a raw byte, here a line feed, a
+# carriage return and a control byte, splitting its message), and an
+# empty line.
 delay=$(awk "BEGIN { print ${SLOW_BRAIN_MS:-1500} / 1000 }")
 first_delay=$(awk "BEGIN { print ${SLOW_FIRST_MS:-${SLOW_BRAIN_MS:-1500}} / 1000 }")
 first=1
@@ -20,6 +24,11 @@ play() {
                 taken="$taken$x,$y "
                 if [ $first = 1 ]; then sleep "$first_delay"; else sleep "$delay"; fi
                 first=0
+                if [ -n "$SLOW_NOISE" ]; then
+                    printf 'MESSAGE dep \n-\025 ev -222 nd 207k tm 229 sp 906\n'
+                    printf 'MESSAGE dep \r-\021 ev 8 nd 269k tm 252\n\n'
+                    echo "thinking about $x,$y"
+                fi
                 echo "MESSAGE slow brain plays $x,$y"
                 [ -n "$BRAIN_STAMPS" ] && echo "answer $(date +%s%N)" >> "$BRAIN_STAMPS"
                 echo "$x,$y"
