@@ -155,7 +155,7 @@ impl BigMcts {
     /// One playout from `pos` (not over), as the search runs them; the
     /// winner, `None` for a draw. For benchmarks and tests.
     pub fn playout_from(&mut self, pos: &Position) -> f32 {
-        self.playout(BigBoard::from_position(&self.tables, pos))
+        self.playout(&mut BigBoard::from_position(&self.tables, pos))
     }
 
     fn search(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
@@ -245,7 +245,8 @@ impl BigMcts {
                     if node != 0 && self.wins_by_fours(node, &board) {
                         break reward_of(board.to_move());
                     }
-                    break self.playout(board);
+                    // On the iteration's own board: no copy of it.
+                    break self.playout(&mut board);
                 }
                 self.expand(node, &board);
             }
@@ -351,7 +352,7 @@ impl BigMcts {
     /// [`PLAYOUT_MOVES`] moves without a result, the line-count evaluation
     /// decides. Returns O's reward: 1 for a win, 0 for a loss, 0.5 for a
     /// draw, in between for an evaluation.
-    fn playout(&mut self, mut board: BigBoard) -> f32 {
+    fn playout(&mut self, board: &mut BigBoard) -> f32 {
         for _ in 0..PLAYOUT_MOVES {
             if board.outcome() == Outcome::Draw {
                 return 0.5;

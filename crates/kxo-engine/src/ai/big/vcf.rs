@@ -9,7 +9,8 @@
 //! step is checked by the board's own win cells.
 
 use super::{BigBoard, Tables};
-use crate::game::{Bits, Player};
+#[cfg(test)]
+use crate::game::Player;
 
 /// The engines' search for a VCF before they think: sequences up to this
 /// many plies, with up to this many fours tried (well under a millisecond
@@ -22,7 +23,7 @@ pub const ROOT_BUDGET: u32 = 20_000;
 /// last the attacker's winning move.
 pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<Vec<usize>> {
     let mut line = Vec::new();
-    search(t, &FoursBoard(*b), max_plies, budget, &mut line).then_some(line)
+    search(t, b, max_plies, budget, &mut line).then_some(line)
 }
 
 /// The plies of a VCF for the side to move in `b`, as [`find`] would
@@ -35,7 +36,7 @@ pub fn win_length(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) ->
         return None;
     }
     let mut line = Length(0);
-    search(t, &FoursBoard(*b), max_plies, budget, &mut line).then_some(line.0)
+    search(t, b, max_plies, budget, &mut line).then_some(line.0)
 }
 
 /// [`win_length`] remembered by position, for a search that asks it at
@@ -92,14 +93,31 @@ impl FoursBoard {
     fn play(&mut self, t: &Tables, cell: usize) {
         self.0.play_for_fours(t, cell);
     }
-    fn side_to_move(&self) -> Player {
-        self.0.to_move()
+}
+
+/// What the search by fours reads of a board: the position it starts
+/// from (a [`BigBoard`], read where it is) or one it played.
+trait Fours {
+    /// A copy to play a four on.
+    fn to_play_on(&self) -> FoursBoard;
+    fn board(&self) -> &BigBoard;
+}
+
+impl Fours for BigBoard {
+    fn to_play_on(&self) -> FoursBoard {
+        FoursBoard(*self)
     }
-    fn wins(&self, p: Player) -> Bits {
-        self.0.wins(p)
+    fn board(&self) -> &BigBoard {
+        self
     }
-    fn four_cells(&self, p: Player) -> Bits {
-        self.0.four_cells(p)
+}
+
+impl Fours for FoursBoard {
+    fn to_play_on(&self) -> FoursBoard {
+        *self
+    }
+    fn board(&self) -> &BigBoard {
+        &self.0
     }
 }
 
@@ -138,10 +156,11 @@ impl Line for Length {
     }
 }
 
-fn search(t: &Tables, b: &FoursBoard, plies: u32, budget: &mut u32, line: &mut impl Line) -> bool {
-    let me = b.side_to_move();
+fn search(t: &Tables, b: &impl Fours, plies: u32, budget: &mut u32, line: &mut impl Line) -> bool {
+    let here = b.board();
+    let me = here.to_move();
     let opp = me.other();
-    if let Some(win) = b.wins(me).first() {
+    if let Some(win) = here.wins(me).first() {
         line.push(win);
         return true;
     }
@@ -151,25 +170,25 @@ fn search(t: &Tables, b: &FoursBoard, plies: u32, budget: &mut u32, line: &mut i
     // An opponent's four must be blocked first: the block must itself be
     // a four to keep the initiative. Only the cells where a stone makes
     // a four can.
-    let threats = b.wins(opp);
+    let threats = here.wins(opp);
     let candidates = match threats.count() {
-        0 => b.four_cells(me),
-        1 => threats & b.four_cells(me),
+        0 => here.four_cells(me),
+        1 => threats & here.four_cells(me),
         _ => return false,
     };
     for cell in candidates.iter() {
         if *budget == 0 {
             return false;
         }
-        let mut next = *b;
+        let mut next = b.to_play_on();
         next.play(t, cell);
-        let made = next.wins(me);
+        let made = next.0.wins(me);
         if made.is_empty() {
             continue;
         }
         *budget -= 1;
         // The opponent, to move, wins first if it can.
-        if !next.wins(opp).is_empty() {
+        if !next.0.wins(opp).is_empty() {
             continue;
         }
         line.push(cell);
@@ -178,7 +197,7 @@ fn search(t: &Tables, b: &FoursBoard, plies: u32, budget: &mut u32, line: &mut i
             let block = made.first().unwrap_or(cell);
             next.play(t, block);
             line.push(block);
-            if let Some(win) = next.wins(me).first() {
+            if let Some(win) = next.0.wins(me).first() {
                 line.push(win);
                 return true;
             }
