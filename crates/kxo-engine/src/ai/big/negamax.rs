@@ -70,6 +70,9 @@ const AVOID_TRIES: usize = 6;
 /// (a second's search) 2^17 entries were too few: the threat suite's
 /// positions reached 10 plies less in all, and 6 fewer wins were proved.
 const TABLE_BITS: u32 = 20;
+/// Positions whose leaf answer (a win by fours or none) is kept: 2^16,
+/// 1 MiB (2^18 was slower, BENCHMARKS.md run AL).
+const LEAF_WINS_BITS: u32 = 16;
 
 /// What a table entry says of its score.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -132,7 +135,7 @@ impl BigNegamax {
             table_bits: TABLE_BITS,
             defence_extension: DEFENCE_EXTENSION,
             leaf_vcf_tries: LEAF_VCF_TRIES,
-            leaf_wins: super::vcf::WinLengths::new(16),
+            leaf_wins: super::vcf::WinLengths::new(LEAF_WINS_BITS),
             late_move_reductions: true,
         }
     }
@@ -575,9 +578,12 @@ impl Engine for BigNegamax {
         self.analyse(pos, budget).best
     }
 
-    /// Its table as large as `bytes` allows: a power of two of entries,
-    /// from 2^10 up to its usual 2^20.
+    /// Its leaves' answers in a sixteenth of `bytes` (up to their usual
+    /// 1 MiB), and its table as large as the rest allows: a power of two
+    /// of entries, from 2^10 up to its usual 2^20.
     fn set_memory_limit(&mut self, bytes: usize) {
+        self.leaf_wins.fit(bytes / 16, LEAF_WINS_BITS);
+        let bytes = bytes.saturating_sub(self.leaf_wins.bytes());
         let entries = (bytes / std::mem::size_of::<Entry>()).max(1 << 10);
         let bits = (usize::BITS - 1 - entries.leading_zeros()).min(TABLE_BITS);
         if bits != self.table_bits {
@@ -744,7 +750,12 @@ mod tests {
         let entry = std::mem::size_of::<Entry>();
         e.set_memory_limit(1 << 20);
         e.choose(&pos, &mut Unlimited::new());
-        assert!(e.table.len() * entry <= 1 << 20 && e.table.len() * entry * 2 > 1 << 20);
+        // The table and the leaves' answers, within the limit together;
+        // the table the largest power of two in what is left.
+        let (table, leaves) = (e.table.len() * entry, e.leaf_wins.bytes());
+        assert!(table + leaves <= 1 << 20, "{table} + {leaves}");
+        assert!(table * 2 > (1 << 20) - leaves, "{table} + {leaves}");
+        assert_eq!(leaves, 1 << 16);
         // Never below 2^10 entries, never above its usual size.
         e.set_memory_limit(0);
         e.choose(&pos, &mut Unlimited::new());
@@ -752,5 +763,6 @@ mod tests {
         e.set_memory_limit(usize::MAX);
         e.choose(&pos, &mut Unlimited::new());
         assert_eq!(e.table.len(), 1 << TABLE_BITS);
+        assert_eq!(e.leaf_wins.bytes(), 16 << LEAF_WINS_BITS);
     }
 }

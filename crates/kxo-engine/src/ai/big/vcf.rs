@@ -57,6 +57,21 @@ impl WinLengths {
         }
     }
 
+    /// Resized, if it must be, to the most positions that fit in `bytes`:
+    /// a power of two from 2^8 to 2^`max_bits` (what it holds is lost).
+    pub fn fit(&mut self, bytes: usize, max_bits: u32) {
+        let slots = (bytes / std::mem::size_of::<(u64, u8)>()).max(1 << 8);
+        let bits = (usize::BITS - 1 - slots.leading_zeros()).min(max_bits);
+        if self.slots.len() != 1 << bits {
+            *self = WinLengths::new(bits);
+        }
+    }
+
+    /// The memory its slots take.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(self.slots.as_slice())
+    }
+
     /// [`win_length`] of `b`, read from the slots when it was asked before.
     pub fn win_length(
         &mut self,
