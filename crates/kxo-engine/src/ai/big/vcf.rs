@@ -42,8 +42,8 @@ pub fn win_length(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) ->
 /// [`win_length`] remembered by position, for a search that asks it at
 /// its leaves: they are reached again by other orders of the same moves,
 /// and in the next iteration of a deepening search. A slot keeps the
-/// last position put in it; the answers hold for one `max_plies` and
-/// budget.
+/// last position put in it. The answers hold for one `max_plies` and
+/// budget: a search asks always with the same.
 pub struct WinLengths {
     /// The position's key, and its answer: 0 for none, else the plies.
     slots: Vec<(u64, u8)>,
@@ -92,8 +92,11 @@ impl WinLengths {
         }
         let mut budget = budget;
         let found = win_length(t, b, max_plies, &mut budget);
-        let plies = found.and_then(|p| u8::try_from(p).ok()).unwrap_or(0);
-        self.slots[slot] = (key, plies);
+        // A win too long for a byte (no leaf search asks past 21 plies)
+        // is not kept: it would read back as none.
+        if let Ok(plies) = u8::try_from(found.unwrap_or(0)) {
+            self.slots[slot] = (key, plies);
+        }
         found
     }
 }
