@@ -187,9 +187,15 @@ fn turns_are_answered_with_legal_moves_and_bad_ones_refused() {
         assert!(!taken.contains(&second) && second != (0, 0), "{engine}");
         // A take-back, then the same cell may be played again.
         assert_eq!(b.ask("TAKEBACK 0,0"), "OK");
-        // A cell with no stone (never the engine's own last move).
-        let empty = if second == (14, 14) { "13,14" } else { "14,14" };
-        assert!(b.ask(&format!("TAKEBACK {empty}")).starts_with("ERROR"));
+        // A cell with no stone: none of the moves played (the random
+        // engine's first move may be anywhere, a corner too).
+        taken.push(second);
+        let empty = [(14, 14), (13, 14), (14, 13)]
+            .into_iter()
+            .find(|c| !taken.contains(c))
+            .expect("three cells, two stones of the engine's");
+        let answer = b.ask(&format!("TAKEBACK {},{}", empty.0, empty.1));
+        assert!(answer.starts_with("ERROR"), "{engine}: {answer}");
         assert!(b.messages.iter().any(|m| m.contains("ms")), "{engine}");
     }
 }
