@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use kxo_tui::ai::Budget;
+use kxo_tui::ai::big::yardstick::Ticks;
 use kxo_tui::ai::big::{BigMcts, BigNegamax};
 use kxo_tui::ai::playout::random_playout;
 use kxo_tui::ai::{Mcts, MctsLimit, Solver};
@@ -128,20 +128,6 @@ fn gomoku(c: &mut Criterion) {
     group.finish();
 }
 
-/// A node budget: Negamax ticks it every 128 nodes; the clock reads zero,
-/// so the work is the same on any machine.
-struct Nodes(u32);
-
-impl Budget for Nodes {
-    fn tick(&mut self) -> bool {
-        self.0 = self.0.saturating_sub(1);
-        self.0 > 0
-    }
-    fn elapsed(&self) -> Duration {
-        Duration::ZERO
-    }
-}
-
 /// Negamax on 15x15: about 100,000 alpha-beta nodes (800 ticks) from
 /// threat-suite positions it does not prove, a new engine each time, its
 /// threat searches before thinking sized for a second (200,000 nodes).
@@ -159,7 +145,7 @@ fn negamax(c: &mut Criterion) {
             b.iter(|| {
                 let mut engine = BigNegamax::new(pos.rules());
                 engine.set_time_limit(Duration::from_secs(1));
-                engine.analyse(black_box(&pos), &mut Nodes(800))
+                engine.analyse(black_box(&pos), &mut Ticks(800))
             })
         });
     }

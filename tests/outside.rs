@@ -87,6 +87,12 @@ fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
         ("occupied", "forfeits", "a taken cell"),
         ("offboard", "forfeits", "99,99, off the board"),
         ("refuse", "forfeits", "answered 'ERROR"),
+        // Lines without end: read in batches between looks at the clock.
+        (
+            "flood",
+            "forfeits",
+            "sent 'thinking', not a move, and no move",
+        ),
         // Past its 200 ms and the margin: the one clock rule says how.
         (
             "slow",

@@ -92,6 +92,8 @@ const SETTLE: Duration = Duration::from_millis(20);
 /// MESSAGE lines kept per brain until they are collected: a brain that
 /// floods them costs nothing more than this.
 const MAX_MESSAGES: usize = 16;
+/// Lines read from a brain between two looks at its clock.
+const LINES_A_WAIT: usize = 64;
 
 /// An outside brain playing one game (a seat holds it as
 /// `tournament::SeatEngine::Outside`).
@@ -468,7 +470,13 @@ fn read_reply(
 ) -> Result<String, Forfeit> {
     let mut noise = None;
     loop {
-        while let Some(line) = process.try_line()? {
+        // At most a batch of lines between two looks at the clock and two
+        // waits: a brain that floods its pipe still loses at its deadline,
+        // and on the live screen the other tasks still run.
+        for _ in 0..LINES_A_WAIT {
+            let Some(line) = process.try_line()? else {
+                break;
+            };
             let upper = line.to_ascii_uppercase();
             if let Some(text) = upper.strip_prefix("MESSAGE").map(|_| line[7..].trim()) {
                 if messages.len() == MAX_MESSAGES {

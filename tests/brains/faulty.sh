@@ -7,6 +7,7 @@
 #   refuse    answers a move with ERROR
 #   slow      answers after 3 s (past any test's time and tolerance)
 #   silent    never answers a move
+#   flood     answers a move with MESSAGE and other lines, without end
 #   stubborn  never answers a move, ignores SIGTERM, SIGHUP and SIGPIPE and
 #             stops reading: it outlives a manager that dies (unless the
 #             kernel ends it with the manager)
@@ -23,6 +24,7 @@ move() {
         refuse) echo "ERROR I would rather not" ;;
         slow) sleep 3; echo "0,0" ;;
         silent) ;;
+        flood) yes "$(printf 'MESSAGE busy\nthinking')" ;;
         stubborn) trap '' TERM HUP PIPE; while :; do sleep 1; done ;;
     esac
 }

@@ -51,8 +51,9 @@ pub fn play_yardstick(
     (record, side)
 }
 
-/// A search budget of a fixed number of ticks, whatever the clock says.
-pub(crate) struct Ticks(pub u32);
+/// A search budget of a fixed number of ticks, whatever the clock says
+/// (Negamax ticks every 128 nodes): the same work on any machine.
+pub struct Ticks(pub u32);
 
 impl Budget for Ticks {
     fn tick(&mut self) -> bool {
