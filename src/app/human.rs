@@ -139,7 +139,9 @@ impl App {
     /// Human mode's actions; `None` when not in human mode or the action is
     /// not one of them.
     pub(super) fn update_human(&mut self, action: Action, now: Instant) -> Option<Vec<Effect>> {
-        if self.help && action != Action::Escape {
+        // Under the help nothing is for the game: Esc closes the help
+        // first (the general actions), a typed coordinate stays.
+        if self.help {
             return None;
         }
         let human = self.human.as_mut()?;
@@ -578,6 +580,19 @@ mod tests {
         );
         a.press(Action::Type('9'), now);
         assert!(a.human.as_ref().unwrap().message.is_some());
+    }
+
+    #[test]
+    fn escape_closes_the_help_before_it_drops_a_typed_coordinate() {
+        let mut a = human_app();
+        let now = Instant::now();
+        a.press(Action::Type('b'), now);
+        a.press(Action::ToggleHelp, now);
+        a.press(Action::Escape, now);
+        assert!(!a.help, "the help, on top, goes first");
+        assert_eq!(a.human.as_ref().unwrap().typed, "B");
+        a.press(Action::Escape, now);
+        assert_eq!(a.human.as_ref().unwrap().typed, "");
     }
 
     /// Plays O's `moves` and X's `replies` through the app, as the seats

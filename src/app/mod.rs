@@ -689,6 +689,8 @@ impl App {
                 self.page = page;
             }
             Action::ToggleZoom => self.zoomed = !self.zoomed,
+            // Esc closes what is on top: the help over the zoom.
+            Action::Escape if self.help => self.help = false,
             Action::Escape if self.zoomed => self.zoomed = false,
             Action::Scroll(by) => {
                 self.tab_scroll = self
@@ -697,7 +699,6 @@ impl App {
                     .min(self.scroll_room);
             }
             Action::ToggleHelp => self.help = !self.help,
-            Action::Escape if self.help => self.help = false,
             // The renderer measures the new size; the screen redraws at once.
             Action::Resize(..) => {}
             _ => return Vec::new(),

@@ -40,6 +40,19 @@ fn actions_switch_tabs_pause_help_and_quit() {
 }
 
 #[test]
+fn escape_closes_the_help_before_the_zoom_under_it() {
+    let mut a = app();
+    let now = Instant::now();
+    a.press(Action::ToggleZoom, now);
+    a.press(Action::ToggleHelp, now);
+    a.press(Action::Escape, now);
+    assert!(!a.help(), "the help, on top, goes first");
+    assert!(a.zoomed(), "the zoom stays under it");
+    a.press(Action::Escape, now);
+    assert!(!a.zoomed());
+}
+
+#[test]
 fn fixed_engines_stay_fixed_and_others_vary() {
     let mut a = app();
     let mut o_kinds = std::collections::HashSet::new();
