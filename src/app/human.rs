@@ -445,7 +445,7 @@ impl App {
             "{}: you play {}, the computer is {}",
             choice.board().name,
             choice.side,
-            choice.level.name()
+            choice.level.is(&choice.board())
         ));
         effects.push(Effect::Redraw);
         effects

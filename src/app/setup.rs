@@ -13,6 +13,10 @@ pub struct Board {
     pub about: &'static str,
     pub size: u8,
     pub goal: u8,
+    /// Whether Negamax reads every game on it to the end within a move,
+    /// so that the top level is perfect there (on the others it is the
+    /// strongest engine, no more).
+    pub read_to_the_end: bool,
 }
 
 /// The games offered, in order.
@@ -22,30 +26,35 @@ pub const BOARDS: [Board; 5] = [
         about: "tic-tac-toe: a draw with best play",
         size: 3,
         goal: 3,
+        read_to_the_end: true,
     },
     Board {
         name: "4x4, three in a row",
         about: "kxo's own board: the first player wins with best play",
         size: 4,
         goal: 3,
+        read_to_the_end: true,
     },
     Board {
         name: "4x4, four in a row",
         about: "a draw with best play, and a long one",
         size: 4,
         goal: 4,
+        read_to_the_end: true,
     },
     Board {
         name: "7x7, five in a row",
         about: "a draw with best play; the computer cannot see to the end",
         size: 7,
         goal: 5,
+        read_to_the_end: false,
     },
     Board {
         name: "Gomoku: 15x15, five in a row",
         about: "the classic: threats of four and three",
         size: 15,
         goal: 5,
+        read_to_the_end: false,
     },
 ];
 
@@ -58,7 +67,8 @@ pub enum Level {
     Medium,
     /// MCTS with 50,000 iterations.
     Hard,
-    /// Negamax: never misses a win, never lets a won position go.
+    /// Negamax: perfect where it reads the game to the end (never misses a
+    /// win, never lets a won position go), the strongest engine elsewhere.
     Perfect,
 }
 
@@ -71,6 +81,29 @@ impl Level {
             Level::Medium => "medium",
             Level::Hard => "hard",
             Level::Perfect => "perfect",
+        }
+    }
+
+    /// How the computer plays at this level on `board`, in a few words:
+    /// the top level claims perfection only where Negamax reads to the end.
+    pub fn about(self, board: &Board) -> &'static str {
+        match self {
+            Level::Easy => "random moves",
+            Level::Medium => "MCTS, 500 iterations a move: it blunders now and then",
+            Level::Hard => "MCTS, 50,000 iterations a move",
+            Level::Perfect if board.read_to_the_end => {
+                "Negamax: never misses a win, never lets one go"
+            }
+            Level::Perfect => "Negamax, the strongest: not perfect here, it cannot read to the end",
+        }
+    }
+
+    /// What the computer is at this level on `board`, for "the computer
+    /// is …": only perfect where it is.
+    pub fn is(self, board: &Board) -> &'static str {
+        match self {
+            Level::Perfect if !board.read_to_the_end => "Negamax (the strongest level)",
+            level => level.name(),
         }
     }
 
@@ -228,6 +261,52 @@ impl Setup {
 mod tests {
     use super::*;
     use crate::app::Direction;
+
+    /// The top level claims perfection only where Negamax proves the
+    /// game's value from the empty board within a move (on small boards
+    /// its move is bounded by nodes, not time, so this holds on any
+    /// machine): asked, not assumed.
+    #[test]
+    fn the_top_level_is_called_perfect_only_where_negamax_reads_to_the_end() {
+        use crate::ai::{Budget, SearchInfo};
+        use std::time::{Duration, Instant};
+        /// The live screen's budget as far as a search can tell: no clock
+        /// of its own, so the engine's own limits apply.
+        struct Watch {
+            start: Instant,
+            proved: bool,
+        }
+        impl Budget for Watch {
+            fn tick(&mut self) -> bool {
+                true
+            }
+            fn elapsed(&self) -> Duration {
+                self.start.elapsed()
+            }
+            fn report(&mut self, info: &SearchInfo) {
+                self.proved |= info.proved;
+            }
+        }
+        for board in BOARDS {
+            let rules = Rules::new(board.size, board.goal).expect("the board's rules");
+            let (kind, limit) = Level::Perfect.engine();
+            let mut engine = crate::ai::make_engine(kind, rules, limit, 1);
+            let mut watch = Watch {
+                start: Instant::now(),
+                proved: false,
+            };
+            engine.choose(&crate::game::Position::new(rules), &mut watch);
+            assert_eq!(watch.proved, board.read_to_the_end, "{}", board.name);
+            let perfect = Level::Perfect.about(&board).contains("never misses a win");
+            assert_eq!(perfect, board.read_to_the_end, "{}", board.name);
+            assert_eq!(
+                Level::Perfect.is(&board) == "perfect",
+                board.read_to_the_end,
+                "{}",
+                board.name
+            );
+        }
+    }
 
     #[test]
     fn a_choice_survives_its_file_and_a_damaged_file_costs_a_default() {

@@ -73,8 +73,9 @@ pub struct LiveArgs {
     pub human: Option<Player>,
     /// With --human: how strong the computer is. easy: random moves;
     /// medium: MCTS with 500 iterations a move (blunders now and then);
-    /// hard: MCTS with 50,000 iterations; perfect: Negamax, which never
-    /// loses a won position and never misses a win.
+    /// hard: MCTS with 50,000 iterations; perfect: Negamax, which on
+    /// small boards (3x3, 4x4) never loses a won position and never misses
+    /// a win, and on larger ones is the strongest level, not perfect.
     #[arg(long, value_enum, requires = "human", conflicts_with = "ai")]
     pub level: Option<Level>,
     #[arg(long, value_name = "ENGINE", value_parser = parse_seat, requires = "human",

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
 
 use crate::app::App;
-use crate::app::setup::{BOARDS, Level, Setup};
+use crate::app::setup::{BOARDS, Setup};
 
 /// The start screen's lines.
 pub(super) fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
@@ -42,12 +42,7 @@ pub(super) fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
         crate::game::Player::O => "O (you move first)".to_string(),
         crate::game::Player::X => "X (the computer moves first)".to_string(),
     };
-    let level_about = match choice.level {
-        Level::Easy => "random moves",
-        Level::Medium => "MCTS, 500 iterations a move: it blunders now and then",
-        Level::Hard => "MCTS, 50,000 iterations a move",
-        Level::Perfect => "Negamax: never misses a win, never lets one go",
-    };
+    let level_about = choice.level.about(&board);
     let mut out = vec![
         Line::from(Span::styled("Play against the computer", bold)),
         Line::from(""),
