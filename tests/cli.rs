@@ -40,6 +40,38 @@ fn solve_from_given_moves() {
 }
 
 #[test]
+fn beyond_8x8_solve_settles_a_win_by_threats_and_else_says_what_it_expects() {
+    // Gomoku, O to move with an open three: a win by fours, a proof.
+    let moves = "H8,A1,I8,A3,J8,A5";
+    let (code, out, err) = kxo(&["solve", "--gomoku", "--moves", moves, "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v = json(&out);
+    assert_eq!(v["value"], "first", "{out}");
+    assert_eq!(v["plies"], 3, "{out}");
+    assert!(
+        v["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("proved by threats"),
+        "{out}"
+    );
+    // X to move against the open three: the search sees X lose, but only
+    // over the replies it read: unsettled, and it says what it expects.
+    let (code, out, err) = kxo(&[
+        "solve",
+        "--gomoku",
+        "--timeout",
+        "1",
+        "--moves",
+        "H8,A1,I8,A3,J8",
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("value:     unsettled"), "{out}");
+    assert!(out.contains("it sees a loss in"), "{out}");
+    assert!(out.contains("not a proof"), "{out}");
+}
+
+#[test]
 fn a_solve_that_runs_out_of_time_says_so_and_exits_3() {
     let started = std::time::Instant::now();
     // (8,8,5) is far beyond a second ((7,7,5) no longer is).

@@ -1,6 +1,8 @@
 //! `kxo-tui solve` on boards above 8x8, beyond the solver: a heuristic
-//! search until the timeout, settled only when the position is decided
-//! at once.
+//! search until the timeout, settled only by a proof: a win or loss at
+//! once, or a win by threats (fours, or fours and threes), whose every
+//! step the threat searches check against all the replies that could
+//! answer it.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -8,16 +10,18 @@ use std::time::{Duration, Instant};
 
 use super::solve_report::{SearchOptions, SolveReport, moves_and_ms};
 use crate::ai::big::BigNegamax;
-use crate::ai::{Budget, Value};
+use crate::ai::{Budget, SearchInfo, Value};
 use crate::game::{Player, Position};
 
 /// How long `solve` searches a board above 8x8 when no `--timeout` is given.
 const BIG_BOARD_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The budget of a big-board search: the clock and Ctrl-C.
+/// The budget of a big-board search: the clock and Ctrl-C; it notes a
+/// win the threat searches proved.
 struct StopBudget {
     start: Instant,
     stop: Option<Arc<AtomicBool>>,
+    won_by_threats: bool,
 }
 
 impl Budget for StopBudget {
@@ -30,12 +34,20 @@ impl Budget for StopBudget {
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
+    fn report(&mut self, info: &SearchInfo) {
+        // The alpha-beta's "proved" is over the moves it chose to read; a
+        // threat search's win is a proof.
+        if info.proved && info.threat.is_some() {
+            self.won_by_threats = true;
+        }
+    }
 }
 
 /// Boards above 8x8: no exhaustive proof is within reach, so the search
 /// runs the big-board Negamax until the timeout and reports its best move,
 /// unsettled — unless the position is decided at once (a win in one, or
-/// two threats of the opponent that no move stops).
+/// two threats of the opponent that no move stops) or the side to move
+/// wins by threats. An unsettled report says what the search expects.
 pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) -> SolveReport {
     let rules = pos.rules();
     let timeout = options.timeout.unwrap_or(BIG_BOARD_TIMEOUT);
@@ -45,13 +57,21 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
     let mut budget = StopBudget {
         start: Instant::now(),
         stop: options.stop,
+        won_by_threats: false,
     };
     let analysis = engine.analyse(pos, &mut budget);
     let me = pos.to_move();
     let settled = match analysis.value {
         Value::Win { plies: 1 } => Some((me, 1)),
         Value::Loss { plies: 2 } => Some((me.other(), 2)),
+        Value::Win { plies } if budget.won_by_threats => Some((me, plies)),
         _ => None,
+    };
+    // What the search expects, when it found more than a score.
+    let expects = match analysis.value {
+        Value::Win { plies } => format!("; it sees a win in {plies} plies for {me}"),
+        Value::Loss { plies } => format!("; it sees a loss in {plies} plies for {me}"),
+        _ => String::new(),
     };
     let interrupted = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
     let (moves, ms) = moves_and_ms(moves, rules.size(), analysis.elapsed);
@@ -74,15 +94,23 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
         ms,
         moves,
         to_move: me.symbol(),
-        note: settled.is_none().then(|| {
-            format!(
+        note: match settled {
+            Some((_, plies)) if plies > 2 => Some(format!(
+                "{} is beyond this solver; this win is proved by threats (each \
+                 reply that could answer them read): a forced line of {plies} plies, \
+                 and a shorter one may exist",
+                rules.beyond_small().unwrap_or_default(),
+            )),
+            Some(_) => None,
+            None => Some(format!(
                 "{} is beyond this solver: the best move is what a heuristic \
-                 search found in {:.1} s of the {:.0} s allowed (depth {}), not a proof",
+                 search found in {:.1} s of the {:.0} s allowed (depth {}){expects} \
+                 against the replies it read, not a proof",
                 rules.beyond_small().unwrap_or_default(),
                 analysis.elapsed.as_secs_f64(),
                 timeout.as_secs_f64(),
                 analysis.depth
-            )
-        }),
+            )),
+        },
     }
 }
