@@ -61,10 +61,11 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
     };
     let analysis = engine.analyse(pos, &mut budget);
     let me = pos.to_move();
+    // Who wins, in how many plies, and whether by a threat search's line.
     let settled = match analysis.value {
-        Value::Win { plies: 1 } => Some((me, 1)),
-        Value::Loss { plies: 2 } => Some((me.other(), 2)),
-        Value::Win { plies } if budget.won_by_threats => Some((me, plies)),
+        Value::Win { plies: 1 } => Some((me, 1, false)),
+        Value::Loss { plies: 2 } => Some((me.other(), 2, false)),
+        Value::Win { plies } if budget.won_by_threats => Some((me, plies, true)),
         _ => None,
     };
     // What the search expects, when it found more than a score.
@@ -73,13 +74,14 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
         Value::Loss { plies } => format!("; it sees a loss in {plies} plies for {me}"),
         _ => String::new(),
     };
+    let beyond = rules.beyond_small().unwrap_or_default();
     let interrupted = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
     let (moves, ms) = moves_and_ms(moves, rules.size(), analysis.elapsed);
     SolveReport {
         size: rules.size(),
         goal: rules.goal(),
         rule: rules.rule(),
-        value: settled.map(|(winner, _)| match winner {
+        value: settled.map(|(winner, ..)| match winner {
             Player::O => "first",
             Player::X => "second",
         }),
@@ -89,24 +91,22 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
             (None, false) => Some("timeout"),
         },
         best_move: Some(analysis.best.name(rules.size())),
-        plies: settled.map(|(_, plies)| plies),
+        plies: settled.map(|(_, plies, _)| plies),
         nodes: analysis.nodes,
         ms,
         moves,
         to_move: me.symbol(),
         note: match settled {
-            Some((_, plies)) if plies > 2 => Some(format!(
-                "{} is beyond this solver; this win is proved by threats (each \
+            Some((_, plies, true)) => Some(format!(
+                "{beyond} is beyond this solver; this win is proved by threats (each \
                  reply that could answer them read): a forced line of {plies} plies, \
-                 and a shorter one may exist",
-                rules.beyond_small().unwrap_or_default(),
+                 and a shorter one may exist"
             )),
             Some(_) => None,
             None => Some(format!(
-                "{} is beyond this solver: the best move is what a heuristic \
+                "{beyond} is beyond this solver: the best move is what a heuristic \
                  search found in {:.1} s of the {:.0} s allowed (depth {}){expects} \
                  against the replies it read, not a proof",
-                rules.beyond_small().unwrap_or_default(),
                 analysis.elapsed.as_secs_f64(),
                 timeout.as_secs_f64(),
                 analysis.depth
