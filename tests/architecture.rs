@@ -52,9 +52,62 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// The code before the file's unit tests.
-fn non_test_code(text: &str) -> String {
+/// The code of the file at `path` before its unit tests: none at all for
+/// a file of unit tests that a module includes under `#[cfg(test)]` with
+/// `#[path = "…"]` (as `board.rs` does `board_tests.rs`).
+fn non_test_code(path: &str, text: &str) -> String {
+    if test_only_files().iter().any(|f| f == path) {
+        return String::new();
+    }
     code(text.split("#[cfg(test)]").next().unwrap_or(""))
+}
+
+/// The files that are unit tests through and through: each one a module
+/// includes by `#[cfg(test)]` then `#[path = "name.rs"]`, found in the
+/// including file's folder.
+fn test_only_files() -> &'static [String] {
+    static FOUND: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    FOUND.get_or_init(find_test_only_files)
+}
+
+fn find_test_only_files() -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, text) in every_source() {
+        let dir = Path::new(&path).parent().expect("a source's folder");
+        let mut lines = text.lines().map(str::trim);
+        while let Some(line) = lines.next() {
+            if line != "#[cfg(test)]" {
+                continue;
+            }
+            let name = lines
+                .next()
+                .and_then(|l| l.strip_prefix("#[path = \""))
+                .and_then(|l| l.strip_suffix("\"]"));
+            if let Some(name) = name {
+                out.push(dir.join(name).display().to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn files_of_unit_tests_are_found_from_the_modules_that_include_them() {
+    let found = test_only_files();
+    for name in ["board_tests.rs", "negamax_tests.rs"] {
+        assert!(
+            found
+                .iter()
+                .any(|f| f.ends_with(&format!("/ai/big/{name}"))),
+            "{name} not in {found:?}"
+        );
+    }
+    let (path, text) = every_source()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("/ai/big/negamax_tests.rs"))
+        .expect("negamax_tests.rs");
+    assert!(text.contains("eprintln!"));
+    assert_eq!(non_test_code(&path, &text), "");
 }
 
 /// Every path a file's `use` declarations import, with grouped trees
@@ -426,7 +479,7 @@ fn the_readme_pictures_are_in_docs() {
 fn the_live_state_has_one_door() {
     let mut doors = Vec::new();
     for (path, text) in sources("src/app") {
-        let code = non_test_code(&text);
+        let code = non_test_code(&path, &text);
         let mut in_app = false;
         for line in code.lines() {
             let trimmed = line.trim_start();
@@ -462,7 +515,7 @@ fn the_live_state_has_one_door() {
         "App's fields written from outside: {public:?}"
     );
     for (path, text) in sources("src/tasks") {
-        let code: String = non_test_code(&text)
+        let code: String = non_test_code(&path, &text)
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect();
@@ -540,7 +593,7 @@ fn no_module_imports_itself_round_a_circle() {
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (path, text) in &files {
         let from = module_of(path);
-        let code = non_test_code(text);
+        let code = non_test_code(path, text);
         let words = code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'));
         for word in words.filter(|w| w.starts_with("crate::") || w.starts_with("super::")) {
             if let Some(to) = resolve(&from, word)
@@ -676,7 +729,7 @@ fn files_are_opened_only_through_the_gate() {
         if path.contains("/src/gate/") {
             continue;
         }
-        for needle in stray_file_access(&non_test_code(&text)) {
+        for needle in stray_file_access(&non_test_code(&path, &text)) {
             strays.push(format!("{path}: {needle}"));
         }
     }
@@ -696,7 +749,7 @@ fn standard_output_is_written_only_through_out() {
         if path.ends_with("/src/out.rs") {
             continue;
         }
-        let code = non_test_code(&text);
+        let code = non_test_code(&path, &text);
         for needle in ["println!", "print!(", "eprintln!", "eprint!("] {
             if code.contains(needle) {
                 strays.push(format!("{path}: {needle}"));
