@@ -4,9 +4,19 @@ use super::*;
 use crate::ai::Unlimited;
 use crate::ai::big::yardstick::Ticks;
 
-/// The wins of the threat suite that `engine` proves.
-fn suite_wins(engine: impl Fn(BigNegamax) -> BigNegamax) -> usize {
-    suite_depths(engine).1
+/// Asserts that the search `with` a feature proves at least 8 more of
+/// the suite's wins than `without` it, at the same nodes.
+fn assert_proves_more(
+    what: &str,
+    with: impl Fn(BigNegamax) -> BigNegamax,
+    without: impl Fn(BigNegamax) -> BigNegamax,
+) {
+    let (with, without) = (suite_depths(with).1, suite_depths(without).1);
+    eprintln!("{what}: {with} with, {without} without");
+    assert!(
+        with >= without + 8,
+        "{what}: {with} with, {without} without"
+    );
 }
 
 #[test]
@@ -15,10 +25,11 @@ fn answering_a_three_at_no_cost_in_plies_proves_more_wins() {
     // lines deeper than counting every ply does (23 wins against 10
     // when it was made, BENCHMARKS.md run AH; 46 against 33 with the
     // leaves' VCF and the reductions, run AI).
-    let with = suite_wins(|e| e.with_defence_extension(DEFENCE_EXTENSION));
-    let without = suite_wins(|e| e.with_defence_extension(0));
-    eprintln!("extension: {with} with, {without} without");
-    assert!(with >= without + 8, "{with} with, {without} without");
+    assert_proves_more(
+        "extension",
+        |e| e.with_defence_extension(DEFENCE_EXTENSION),
+        |e| e.with_defence_extension(0),
+    );
 }
 
 #[test]
@@ -27,10 +38,11 @@ fn a_win_by_fours_at_the_leaves_proves_more_wins() {
     // the wins by fours at the leaves are proofs the search would not
     // reach: the feature works. What it is worth in time is measured
     // by the suite in a second, BENCHMARKS.md run AI.
-    let with = suite_wins(|e| e.with_leaf_vcf(LEAF_VCF_TRIES));
-    let without = suite_wins(|e| e.with_leaf_vcf(0));
-    eprintln!("leaf vcf: {with} with, {without} without");
-    assert!(with >= without + 8, "{with} with, {without} without");
+    assert_proves_more(
+        "leaf vcf",
+        |e| e.with_leaf_vcf(LEAF_VCF_TRIES),
+        |e| e.with_leaf_vcf(0),
+    );
 }
 
 #[test]
