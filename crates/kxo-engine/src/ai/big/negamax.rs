@@ -54,9 +54,11 @@ const LEAF_VCF_TRIES: u32 = 20;
 const LEAF_VCF_PLIES: u32 = 21;
 /// A move in hand: at a leaf with no win by fours, the side to move
 /// counts this much above the window score, for the stone it is about to
-/// play: against Rapfi at 200 ms, 35.6% without it and 38.3% with it
-/// over the same 320 pairs (+0.053 a pair ±0.050, BENCHMARKS.md run AN).
-const TEMPO: i32 = 40;
+/// play: against Rapfi at 200 ms, 35.6% with none and 38.3% with 40
+/// over the same 320 pairs (+0.053 a pair ±0.050, BENCHMARKS.md run AN);
+/// 37.3% with 40 and 39.8% with 80 over 320 more (+0.050 ±0.049, run AP;
+/// 120 was worse).
+const TEMPO: i32 = 80;
 /// Moves after this many in a node's order that make no four and no
 /// three are first searched a ply shallower, with a null window; only
 /// one that then beats alpha is searched again at full depth.
