@@ -78,10 +78,9 @@ fn tree_moves(t: &Tables, b: &BigBoard) -> (Vec<usize>, bool) {
     let me = b.to_move();
     let mut complete = !b.wins(me).is_empty() || !b.wins(me.other()).is_empty();
     if !complete {
-        if b.four_cells(me.other()).is_empty()
-            && let Some(cell) = b.double_four(t, me)
-        {
-            // Two win cells at once, and no four to answer with: won.
+        if let Some(cell) = b.double_four(t, me) {
+            // Two win cells at once, and the other side has none: won
+            // (a four of its own comes too late).
             return (vec![cell], true);
         }
         if b.double_four(t, me.other()).is_some() {
@@ -322,13 +321,11 @@ impl BigMcts {
         let first = self.nodes.len();
         let me = board.to_move();
         let (moves, complete) = tree_moves(&self.tables, board);
-        // A double threat the other side cannot answer with a four is won
-        // too (`tree_moves` then gives only that move).
-        let sure = (board.wins(me).is_empty()
-            && board.wins(me.other()).is_empty()
-            && board.four_cells(me.other()).is_empty())
-        .then(|| board.double_four(&self.tables, me))
-        .flatten();
+        // A double four, when neither side has a win cell, is won too
+        // (`tree_moves` then gives only that move).
+        let sure = (board.wins(me).is_empty() && board.wins(me.other()).is_empty())
+            .then(|| board.double_four(&self.tables, me))
+            .flatten();
         for &cell in &moves {
             let state = if board.wins(me).contains(cell) || sure == Some(cell) {
                 WON
@@ -454,14 +451,17 @@ mod tests {
     fn the_tree_takes_a_double_threat_and_answers_one() {
         let rules = Rules::new(15, 5).unwrap();
         let t = Tables::new(rules);
-        // O (to move) has the open three F8 G8 H8; X has nothing: E8 or I8
-        // leaves two win cells, which X cannot answer with a four.
-        let b = board(&t, rules, "F8,A1,G8,O1,H8,A15");
-        let (moves, complete) = tree_moves(&t, &b);
-        assert_eq!(moves.len(), 1);
-        assert!(complete);
-        let cell = moves[0];
-        assert!(["E8", "I8"].contains(&Cell::from_index(cell).name(15).as_str()));
+        // O (to move) has the open three F8 G8 H8: E8 or I8 leaves two
+        // win cells, and X has none: one block cannot stop both. So too
+        // when X can make a four (C3 C4 C5): O completes a line first.
+        for moves in ["F8,A1,G8,O1,H8,A15", "F8,C3,G8,C4,H8,C5"] {
+            let b = board(&t, rules, moves);
+            let (moves, complete) = tree_moves(&t, &b);
+            assert_eq!(moves.len(), 1);
+            assert!(complete);
+            let cell = moves[0];
+            assert!(["E8", "I8"].contains(&Cell::from_index(cell).name(15).as_str()));
+        }
         // X to move against the same three: only the cells of O's windows
         // of K - 2 (or X's own fours, none here) are searched.
         let b = board(&t, rules, "F8,A1,G8,O1,H8");

@@ -477,12 +477,10 @@ impl BigNegamax {
             return -(WIN - (ply + 2));
         }
         let forced = threats.count() == 1;
-        if !forced
-            && b.four_cells(me.other()).is_empty()
-            && b.double_four(&self.tables, me).is_some()
-        {
-            // Two win cells at once, and the other side cannot make a four
-            // to answer: won after its block.
+        if !forced && b.double_four(&self.tables, me).is_some() {
+            // Two win cells at once, and the other side has none: won
+            // after its block (a four of its own comes too late: this
+            // side completes a line first).
             return WIN - (ply + 3);
         }
         if (depth <= 0 && !forced) || ply >= MAX_PLY {

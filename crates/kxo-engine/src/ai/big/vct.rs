@@ -136,8 +136,10 @@ fn attack(search: &mut Search, b: &BigBoard, plies: u32) -> Option<usize> {
         return None;
     }
     *search.budget -= 1;
-    if threats.is_empty() && b.four_cells(opp).is_empty() {
-        // Two win cells at once, and no four to answer with.
+    if threats.is_empty() {
+        // Two win cells at once: the defender, with no win cell of its
+        // own, blocks one and loses on the other (its fours come too
+        // late: the attacker completes a line first).
         if let Some(cell) = b.double_four(t, me) {
             return Some(cell);
         }
@@ -377,6 +379,71 @@ mod tests {
             );
         }
         assert!(threes > 0, "no VCT began with a three");
+    }
+
+    #[test]
+    fn a_double_four_wins_though_the_defender_can_make_a_four() {
+        let rules = Rules::new(15, 5).unwrap();
+        // O (to move) has the open three F8 G8 H8; X has C3 C4 C5, so it
+        // can make a four, but not before O completes its line.
+        let (t, b) = board(rules, &["F8", "G8", "H8"], &["C3", "C4", "C5"]);
+        assert_eq!(b.to_move(), Player::O);
+        assert!(!b.four_cells(Player::X).is_empty());
+        let mut budget = 1;
+        let (cell, plies) = find(&t, &b, 3, &mut budget).expect("a win in 3");
+        assert_eq!(plies, 3);
+        let mut next = b;
+        next.play(&t, cell);
+        assert!(wins_against_every_reply(&t, &next, 1));
+    }
+
+    /// The rule the searches take a double four by (a win in 3 when
+    /// neither side has a win cell, whatever fours the defender can
+    /// make), checked in random positions against every reply.
+    #[test]
+    fn every_double_four_wins_against_every_reply() {
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            double_fours_win_under(Rules::new(15, 5).unwrap().with_rule(rule));
+        }
+    }
+
+    fn double_fours_win_under(rules: Rules) {
+        use rand::{RngExt, SeedableRng};
+        let t = Tables::new(rules);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(47);
+        let (mut checked, mut against_fours) = (0, 0);
+        for _ in 0..20_000 {
+            let mut pos = Position::new(rules);
+            let stones = rng.random_range(8..30);
+            while pos.move_count() < stones && !pos.outcome().is_over() {
+                let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
+                let _ = pos.play(c);
+            }
+            let b = BigBoard::from_position(&t, &pos);
+            let (me, opp) = (b.to_move(), b.to_move().other());
+            if pos.outcome().is_over() || !b.wins(me).is_empty() || !b.wins(opp).is_empty() {
+                continue;
+            }
+            let Some(cell) = b.double_four(&t, me) else {
+                continue;
+            };
+            checked += 1;
+            against_fours += usize::from(!b.four_cells(opp).is_empty());
+            let mut next = b;
+            next.play(&t, cell);
+            for reply in next.empty_cells(&t).iter() {
+                let mut after = next;
+                after.play(&t, reply);
+                assert!(
+                    !after.outcome().is_over() && !after.wins(me).is_empty(),
+                    "{pos:?}: {cell} then {reply}"
+                );
+            }
+        }
+        assert!(
+            checked >= 50 && against_fours >= 20,
+            "{checked} / {against_fours}"
+        );
     }
 
     #[test]
