@@ -668,4 +668,4 @@ impl BigBoard {
 
 #[cfg(test)]
 #[path = "board_tests.rs"]
-mod tests;
+pub(super) mod tests;

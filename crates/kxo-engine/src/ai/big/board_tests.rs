@@ -296,7 +296,10 @@ fn double_fours_are_the_moves_that_leave_two_win_cells() {
 
 /// A position of 6 to 29 random stones near the centre of 15x15, so that
 /// shapes form; `None` if one side made a line on the way.
-fn crowded_centre(rng: &mut impl rand::Rng, rules: Rules) -> Option<Position> {
+pub(in crate::ai::big) fn crowded_centre(
+    rng: &mut impl rand::Rng,
+    rules: Rules,
+) -> Option<Position> {
     use rand::RngExt;
     let mut pos = Position::new(rules);
     let stones = rng.random_range(6..30);

@@ -408,20 +408,17 @@ mod tests {
     }
 
     fn double_fours_win_under(rules: Rules) {
-        use rand::{RngExt, SeedableRng};
+        use rand::SeedableRng;
         let t = Tables::new(rules);
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(47);
         let (mut checked, mut against_fours) = (0, 0);
         for _ in 0..20_000 {
-            let mut pos = Position::new(rules);
-            let stones = rng.random_range(8..30);
-            while pos.move_count() < stones && !pos.outcome().is_over() {
-                let c = Cell::from_row_col(rng.random_range(4..11), rng.random_range(4..11), 15);
-                let _ = pos.play(c);
-            }
+            let Some(pos) = super::super::board::tests::crowded_centre(&mut rng, rules) else {
+                continue;
+            };
             let b = BigBoard::from_position(&t, &pos);
             let (me, opp) = (b.to_move(), b.to_move().other());
-            if pos.outcome().is_over() || !b.wins(me).is_empty() || !b.wins(opp).is_empty() {
+            if !b.wins(me).is_empty() || !b.wins(opp).is_empty() {
                 continue;
             }
             let Some(cell) = b.double_four(&t, me) else {
