@@ -196,6 +196,20 @@ impl BigBoard {
             .find(|&c| self.new_win_cells(t, p, c) >= 2)
     }
 
+    /// The side to move's winning double four, if any: when neither side
+    /// has a win cell, a move that leaves two win cells is won in 3,
+    /// whatever fours the other side can make (it blocks one, or makes a
+    /// four of its own, and the mover completes its line first). The one
+    /// statement of the rule that the threat search, Negamax and MCTS
+    /// take a double four by.
+    pub fn winning_double_four(&self, t: &Tables) -> Option<usize> {
+        let me = self.to_move;
+        if !self.wins[0].is_empty() || !self.wins[1].is_empty() {
+            return None;
+        }
+        self.double_four(t, me)
+    }
+
     /// Whether `p` has a double four once the side to move plays `cell`:
     /// played on a copy that keeps only what the test reads, the fours
     /// ([`BigBoard::play_for_fours`]).
@@ -668,4 +682,4 @@ impl BigBoard {
 
 #[cfg(test)]
 #[path = "board_tests.rs"]
-pub(super) mod tests;
+mod tests;

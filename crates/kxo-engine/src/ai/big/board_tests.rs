@@ -296,10 +296,7 @@ fn double_fours_are_the_moves_that_leave_two_win_cells() {
 
 /// A position of 6 to 29 random stones near the centre of 15x15, so that
 /// shapes form; `None` if one side made a line on the way.
-pub(in crate::ai::big) fn crowded_centre(
-    rng: &mut impl rand::Rng,
-    rules: Rules,
-) -> Option<Position> {
+fn crowded_centre(rng: &mut impl rand::Rng, rules: Rules) -> Option<Position> {
     use rand::RngExt;
     let mut pos = Position::new(rules);
     let stones = rng.random_range(6..30);
@@ -410,4 +407,49 @@ fn the_key_after_a_move_is_the_key_once_it_is_played() {
         assert_eq!(b.key_after(&t, cell), next.key(), "{cell}");
         assert_ne!(next.key(), b.key());
     }
+}
+
+/// The rule the searches take a double four by
+/// ([`BigBoard::winning_double_four`]: a win in 3 when neither side has a
+/// win cell, whatever fours the other side can make), checked in random
+/// positions against every reply; and it is offered only then.
+#[test]
+fn every_winning_double_four_wins_against_every_reply() {
+    for rule in [Rule::Freestyle, Rule::Standard] {
+        winning_double_fours_win_under(Rules::new(15, 5).unwrap().with_rule(rule));
+    }
+}
+
+fn winning_double_fours_win_under(rules: Rules) {
+    use rand::SeedableRng;
+    let t = Tables::new(rules);
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(47);
+    let (mut checked, mut against_fours) = (0, 0);
+    for _ in 0..20_000 {
+        let Some(pos) = crowded_centre(&mut rng, rules) else {
+            continue;
+        };
+        let b = BigBoard::from_position(&t, &pos);
+        let (me, opp) = (b.to_move(), b.to_move().other());
+        let Some(cell) = b.winning_double_four(&t) else {
+            continue;
+        };
+        assert!(b.wins(me).is_empty() && b.wins(opp).is_empty(), "{pos:?}");
+        checked += 1;
+        against_fours += usize::from(!b.four_cells(opp).is_empty());
+        let mut next = b;
+        next.play(&t, cell);
+        for reply in next.empty_cells(&t).iter() {
+            let mut after = next;
+            after.play(&t, reply);
+            assert!(
+                !after.outcome().is_over() && !after.wins(me).is_empty(),
+                "{pos:?}: {cell} then {reply}"
+            );
+        }
+    }
+    assert!(
+        checked >= 50 && against_fours >= 20,
+        "{checked} / {against_fours}"
+    );
 }

@@ -77,20 +77,16 @@ fn tree_moves(t: &Tables, b: &BigBoard) -> (Vec<usize>, bool) {
     let mut moves = tactical_moves(t, b);
     let me = b.to_move();
     let mut complete = !b.wins(me).is_empty() || !b.wins(me.other()).is_empty();
-    if !complete {
-        if let Some(cell) = b.double_four(t, me) {
-            // Two win cells at once, and the other side has none: won
-            // (a four of its own comes too late).
-            return (vec![cell], true);
-        }
-        if b.double_four(t, me.other()).is_some() {
-            // Only a stone in one of its windows of K - 2, or a four of
-            // our own, can answer the other side's double threat.
-            let answers = moves & (b.four_cells(me) | b.four_cells(me.other()));
-            if !answers.is_empty() {
-                moves = answers;
-                complete = true;
-            }
+    if let Some(cell) = b.winning_double_four(t) {
+        return (vec![cell], true);
+    }
+    if !complete && b.double_four(t, me.other()).is_some() {
+        // Only a stone in one of its windows of K - 2, or a four of our
+        // own, can answer the other side's double threat.
+        let answers = moves & (b.four_cells(me) | b.four_cells(me.other()));
+        if !answers.is_empty() {
+            moves = answers;
+            complete = true;
         }
     }
     if !complete {
@@ -321,11 +317,9 @@ impl BigMcts {
         let first = self.nodes.len();
         let me = board.to_move();
         let (moves, complete) = tree_moves(&self.tables, board);
-        // A double four, when neither side has a win cell, is won too
-        // (`tree_moves` then gives only that move).
-        let sure = (board.wins(me).is_empty() && board.wins(me.other()).is_empty())
-            .then(|| board.double_four(&self.tables, me))
-            .flatten();
+        // A winning double four is won too (`tree_moves` then gives only
+        // that move).
+        let sure = board.winning_double_four(&self.tables);
         for &cell in &moves {
             let state = if board.wins(me).contains(cell) || sure == Some(cell) {
                 WON

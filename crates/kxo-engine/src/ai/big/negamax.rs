@@ -477,10 +477,7 @@ impl BigNegamax {
             return -(WIN - (ply + 2));
         }
         let forced = threats.count() == 1;
-        if !forced && b.double_four(&self.tables, me).is_some() {
-            // Two win cells at once, and the other side has none: won
-            // after its block (a four of its own comes too late: this
-            // side completes a line first).
+        if !forced && b.winning_double_four(&self.tables).is_some() {
             return WIN - (ply + 3);
         }
         if (depth <= 0 && !forced) || ply >= MAX_PLY {
