@@ -5,6 +5,8 @@
 //! - two opponent wins in one are a loss (one block is not enough),
 //! - one opponent win in one leaves one legal reply, the block, searched
 //!   without using up depth, so chains of forcing moves are read to the end,
+//! - a double four when neither side has a win cell is a win in 3
+//!   ([`BigBoard::winning_double_four`]),
 //! - against a three (a double four to come) only the replies that can
 //!   hold are searched (a four, or a stone that leaves no double four),
 //!   and when they are few ([`DEFENCE_EXTENSION`]) that ply is not counted
@@ -477,7 +479,7 @@ impl BigNegamax {
             return -(WIN - (ply + 2));
         }
         let forced = threats.count() == 1;
-        if !forced && b.winning_double_four(&self.tables).is_some() {
+        if b.winning_double_four(&self.tables).is_some() {
             return WIN - (ply + 3);
         }
         if (depth <= 0 && !forced) || ply >= MAX_PLY {
