@@ -69,16 +69,31 @@ const LEAF_VCF_PLIES: u32 = 15;
 /// lost, the node is won for the side that moved into it.
 const COMPLETE: u8 = 0x80;
 
-/// The children of a node, best first by [`BigBoard::move_value`]: the
-/// tactical moves, and without a threat the [`TREE_WIDTH`] best of them.
-/// Says too whether they are every move worth anything (a win, the blocks
-/// of a win in one, the answers to a double threat), or a selection.
-fn tree_moves(t: &Tables, b: &BigBoard) -> (Vec<usize>, bool) {
+/// A node's children, as [`tree_moves`] finds them.
+struct TreeMoves {
+    /// Best first by [`BigBoard::move_value`].
+    moves: Vec<usize>,
+    /// Whether they are every move worth anything (a win, the blocks of a
+    /// win in one, the answers to a double threat), or a selection.
+    complete: bool,
+    /// The ones won as soon as they are played: a win in one, or a
+    /// winning double four ([`BigBoard::winning_double_four`]).
+    won: Bits,
+}
+
+/// The children of a node: the tactical moves, and without a threat the
+/// [`TREE_WIDTH`] best of them.
+fn tree_moves(t: &Tables, b: &BigBoard) -> TreeMoves {
     let mut moves = tactical_moves(t, b);
     let me = b.to_move();
     let mut complete = !b.wins(me).is_empty() || !b.wins(me.other()).is_empty();
     if let Some(cell) = b.winning_double_four(t) {
-        return (vec![cell], true);
+        let won = Bits::EMPTY.with(cell);
+        return TreeMoves {
+            moves: vec![cell],
+            complete: true,
+            won,
+        };
     }
     if !complete && b.double_four(t, me.other()).is_some() {
         // Only a stone in one of its windows of K - 2, or a four of our
@@ -102,7 +117,11 @@ fn tree_moves(t: &Tables, b: &BigBoard) -> (Vec<usize>, bool) {
     if !complete {
         scored.truncate(TREE_WIDTH);
     }
-    (scored.into_iter().map(|(_, c)| c).collect(), complete)
+    TreeMoves {
+        moves: scored.into_iter().map(|(_, c)| c).collect(),
+        complete,
+        won: b.wins(me),
+    }
 }
 
 /// How many of a node's children (best first) selection looks at after
@@ -315,13 +334,13 @@ impl BigMcts {
 
     fn expand(&mut self, node: usize, board: &BigBoard) {
         let first = self.nodes.len();
-        let me = board.to_move();
-        let (moves, complete) = tree_moves(&self.tables, board);
-        // A winning double four is won too (`tree_moves` then gives only
-        // that move).
-        let sure = board.winning_double_four(&self.tables);
+        let TreeMoves {
+            moves,
+            complete,
+            won,
+        } = tree_moves(&self.tables, board);
         for &cell in &moves {
-            let state = if board.wins(me).contains(cell) || sure == Some(cell) {
+            let state = if won.contains(cell) {
                 WON
             } else if board.moves() as usize + 1 == self.tables.cells {
                 DRAWN
@@ -450,16 +469,26 @@ mod tests {
         // when X can make a four (C3 C4 C5): O completes a line first.
         for moves in ["F8,A1,G8,O1,H8,A15", "F8,C3,G8,C4,H8,C5"] {
             let b = board(&t, rules, moves);
-            let (moves, complete) = tree_moves(&t, &b);
+            let TreeMoves {
+                moves,
+                complete,
+                won,
+            } = tree_moves(&t, &b);
             assert_eq!(moves.len(), 1);
             assert!(complete);
             let cell = moves[0];
+            assert!(won.contains(cell), "the double four is won on arrival");
             assert!(["E8", "I8"].contains(&Cell::from_index(cell).name(15).as_str()));
         }
         // X to move against the same three: only the cells of O's windows
         // of K - 2 (or X's own fours, none here) are searched.
         let b = board(&t, rules, "F8,A1,G8,O1,H8");
-        let (moves, complete) = tree_moves(&t, &b);
+        let TreeMoves {
+            moves,
+            complete,
+            won,
+        } = tree_moves(&t, &b);
+        assert!(won.is_empty());
         assert!(!moves.is_empty() && complete);
         assert!(
             moves.iter().all(|&c| b.fours_at(Player::O, c) > 0),
