@@ -22,6 +22,12 @@
 //! without one where the search now proves a win that holds against
 //! every reply.
 //!
+//! `threat_suite views RAPFI [MS] < positions.txt` prints, for each
+//! position (a line of cell indices, as for `build`), Rapfi's eval and
+//! the cell it would play, given MS milliseconds (200 unless said):
+//! `EVAL CELL | position`, the data BENCHMARKS.md run AU fitted an
+//! evaluation and a picker to.
+//!
 //! `threat_suite rate RAPFI < games.txt` prints, for each game, Rapfi's
 //! eval at each of the first player's turns from its third move on
 //! (`ply:eval`, `*` where the game's move is not Rapfi's choice): where a
@@ -65,8 +71,17 @@ fn run() -> std::io::Result<()> {
         Some("label") => label(),
         Some("build") => build(args.get(1).map(String::as_str)),
         Some("rate") if args.len() == 2 => rate(&args[1]),
+        Some("views") if (2..=3).contains(&args.len()) => {
+            let ms = match args.get(2) {
+                Some(ms) => ms
+                    .parse()
+                    .map_err(|_| std::io::Error::other("views: MS is a number of milliseconds"))?,
+                None => 200,
+            };
+            views(&args[1], ms)
+        }
         _ => Err(std::io::Error::other(
-            "usage: threat_suite build [RAPFI] | measure [RAPFI] | vct | label | rate RAPFI (reads standard input)",
+            "usage: threat_suite build [RAPFI] | measure [RAPFI] | vct | label | rate RAPFI | views RAPFI [MS] (reads standard input)",
         )),
     }
 }
@@ -185,9 +200,11 @@ fn vct_only() -> std::io::Result<()> {
     Ok(())
 }
 
-/// An outside brain on the Gomoku AI protocol, given a second a move.
+/// An outside brain on the Gomoku AI protocol, given a second a move
+/// (or `turn_ms`).
 struct Brain {
     path: String,
+    turn_ms: u64,
     child: std::process::Child,
     input: std::process::ChildStdin,
     /// Its lines, read by a thread of their own, so that a brain that
@@ -200,6 +217,10 @@ const SILENCE: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Brain {
     fn start(path: &str) -> std::io::Result<Brain> {
+        Brain::start_with(path, 1000)
+    }
+
+    fn start_with(path: &str, turn_ms: u64) -> std::io::Result<Brain> {
         use std::process::{Command, Stdio};
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
@@ -219,11 +240,14 @@ impl Brain {
         });
         let mut brain = Brain {
             path: path.to_string(),
+            turn_ms,
             child,
             input,
             output,
         };
-        brain.send("START 15\nINFO timeout_turn 1000\nINFO timeout_match 10000000\nINFO rule 0")?;
+        brain.send(&format!(
+            "START 15\nINFO timeout_turn {turn_ms}\nINFO timeout_match 10000000\nINFO rule 0"
+        ))?;
         brain.read_until(|l| l.starts_with("OK"))?;
         Ok(brain)
     }
@@ -267,7 +291,7 @@ impl Brain {
             Ok(answer) => Ok(answer),
             Err(e) => {
                 eprintln!("brain: {e}; starting it again");
-                *self = Brain::start(&self.path)?;
+                *self = Brain::start_with(&self.path, self.turn_ms)?;
                 Ok((String::new(), None))
             }
         }
@@ -395,6 +419,32 @@ fn rate(rapfi: &str) -> std::io::Result<()> {
             seen.push(format!("{n}:{eval}{differs}"));
         }
         writeln!(out, "{game} {}", seen.join(" "))?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// Rapfi's eval and chosen cell (`-` if none) for every position on
+/// standard input (one a line, as for `build`), given `ms` a position,
+/// each from a fresh start (`RESTART`).
+fn views(rapfi: &str, ms: u64) -> std::io::Result<()> {
+    let mut brain = Brain::start_with(rapfi, ms)?;
+    let mut out = std::io::stdout().lock();
+    for (number, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        let Some(moves) = game_moves(&line) else {
+            eprintln!(
+                "line {}: not a position of legal moves, left out",
+                number + 1
+            );
+            continue;
+        };
+        let (report, choice) = brain.think_move(&moves)?;
+        // The brain's words, escaped: it is an outside program.
+        let eval = kxo_engine::text::shown(eval_of(&report));
+        let cell = choice.map_or("-".to_string(), |c| c.index().to_string());
+        let cells: Vec<String> = moves.iter().map(|c| c.index().to_string()).collect();
+        writeln!(out, "{eval} {cell} | {}", cells.join(" "))?;
         out.flush()?;
     }
     Ok(())
