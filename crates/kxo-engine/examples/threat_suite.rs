@@ -266,7 +266,8 @@ impl Brain {
         loop {
             let line = self
                 .output
-                .recv_timeout(SILENCE)
+                // A brain given a long turn may think that long.
+                .recv_timeout(SILENCE.max(std::time::Duration::from_millis(2 * self.turn_ms)))
                 .map_err(|_| std::io::Error::other("the brain is silent or gone"))?;
             let line = line.trim().to_string();
             if done(&line) {
@@ -439,6 +440,12 @@ fn views(rapfi: &str, ms: u64) -> std::io::Result<()> {
             );
             continue;
         };
+        if Position::from_moves(SuitePosition::rules(), &moves)
+            .map_or(true, |p| p.outcome().is_over())
+        {
+            eprintln!("line {}: the game is over, left out", number + 1);
+            continue;
+        }
         let (report, choice) = brain.think_move(&moves)?;
         // The brain's words, escaped: it is an outside program.
         let eval = kxo_engine::text::shown(eval_of(&report));
