@@ -72,10 +72,17 @@ fn run() -> std::io::Result<()> {
         Some("build") => build(args.get(1).map(String::as_str)),
         Some("rate") if args.len() == 2 => rate(&args[1]),
         Some("views") if (2..=3).contains(&args.len()) => {
+            // An hour at most: a brain is handed the number as it is.
             let ms = match args.get(2) {
                 Some(ms) => ms
                     .parse()
-                    .map_err(|_| std::io::Error::other("views: MS is a number of milliseconds"))?,
+                    .ok()
+                    .filter(|&ms| ms <= MAX_TURN_MS)
+                    .ok_or_else(|| {
+                        std::io::Error::other(format!(
+                            "views: MS is a number of milliseconds up to {MAX_TURN_MS}"
+                        ))
+                    })?,
                 None => 200,
             };
             views(&args[1], ms)
@@ -90,7 +97,7 @@ fn run() -> std::io::Result<()> {
 /// that is not one is named on standard error and left out.
 fn read_suite() -> std::io::Result<Vec<(SuitePosition, Position)>> {
     let mut read = Vec::new();
-    for (number, line) in std::io::stdin().lock().lines().enumerate() {
+    for (number, line) in bounded_lines(std::io::stdin().lock()).enumerate() {
         let line = line?;
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
@@ -212,6 +219,35 @@ struct Brain {
     output: std::sync::mpsc::Receiver<String>,
 }
 
+/// The longest line read, from standard input or a brain, with its
+/// newline: a position of the 15x15 board takes under 1,000 bytes.
+const MAX_LINE: usize = 4096;
+/// The longest turn `views` gives a brain: an hour.
+const MAX_TURN_MS: u64 = 3_600_000;
+/// A brain's lines waiting to be read.
+const QUEUE: usize = 64;
+
+/// The lines of `reader`, each at most [`MAX_LINE`] bytes with its
+/// newline; a longer one is an error, read no further than the limit
+/// (a flood is not kept in memory). Bytes that are not UTF-8 are shown
+/// as U+FFFD.
+fn bounded_lines<R: BufRead>(mut reader: R) -> impl Iterator<Item = std::io::Result<String>> {
+    std::iter::from_fn(move || {
+        let mut line = Vec::new();
+        match std::io::Read::take(&mut reader, MAX_LINE as u64 + 1).read_until(b'\n', &mut line) {
+            Ok(0) => None,
+            Ok(_) if line.len() > MAX_LINE => Some(Err(std::io::Error::other(format!(
+                "a line longer than {MAX_LINE} bytes"
+            )))),
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line);
+                Some(Ok(text.trim_end_matches(['\n', '\r']).to_string()))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    })
+}
+
 /// The longest a brain may be silent before it is started again.
 const SILENCE: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -230,9 +266,12 @@ impl Brain {
         let missing = || std::io::Error::other("no pipe");
         let input = child.stdin.take().ok_or_else(missing)?;
         let stdout = std::io::BufReader::new(child.stdout.take().ok_or_else(missing)?);
-        let (send, output) = std::sync::mpsc::channel();
+        // A bounded queue of bounded lines: a brain that floods its output
+        // waits for the reader, and an endless line ends the reading (the
+        // brain is then silent, and started again).
+        let (send, output) = std::sync::mpsc::sync_channel(QUEUE);
         std::thread::spawn(move || {
-            for line in stdout.lines().map_while(Result::ok) {
+            for line in bounded_lines(stdout).map_while(Result::ok) {
                 if send.send(line).is_err() {
                     break;
                 }
@@ -257,24 +296,36 @@ impl Brain {
         self.input.flush()
     }
 
-    /// Lines until one `done` accepts: the `MESSAGE` lines, and that line.
+    /// Lines until one `done` accepts: the last [`QUEUE`] `MESSAGE` lines,
+    /// and that line. The answer must come within the silence limit (a
+    /// brain given a long turn may think twice that), however many other
+    /// lines the brain sends meanwhile.
     fn read_until(
         &mut self,
         done: impl Fn(&str) -> bool,
     ) -> std::io::Result<(Vec<String>, String)> {
-        let mut said = Vec::new();
+        let limit = SILENCE.max(std::time::Duration::from_millis(
+            self.turn_ms.saturating_mul(2),
+        ));
+        let deadline = std::time::Instant::now() + limit;
+        let mut said = std::collections::VecDeque::new();
         loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
             let line = self
                 .output
-                // A brain given a long turn may think that long.
-                .recv_timeout(SILENCE.max(std::time::Duration::from_millis(2 * self.turn_ms)))
+                .recv_timeout(left)
                 .map_err(|_| std::io::Error::other("the brain is silent or gone"))?;
             let line = line.trim().to_string();
             if done(&line) {
-                return Ok((said, line));
+                return Ok((said.into(), line));
             }
             match line.strip_prefix("MESSAGE ") {
-                Some(text) => said.push(text.to_string()),
+                Some(text) => {
+                    if said.len() == QUEUE {
+                        said.pop_front();
+                    }
+                    said.push_back(text.to_string());
+                }
                 None => eprintln!("brain: {}", kxo_engine::text::shown(&line)),
             }
         }
@@ -335,7 +386,7 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
     let mut brain = rapfi.map(Brain::start).transpose()?;
     let out = std::io::stdout();
     let mut out = out.lock();
-    for (game, line) in std::io::stdin().lock().lines().enumerate() {
+    for (game, line) in bounded_lines(std::io::stdin().lock()).enumerate() {
         eprintln!("game {game}");
         let Some(moves) = game_moves(&line?) else {
             eprintln!("line {}: not a game of legal moves, left out", game + 1);
@@ -406,7 +457,7 @@ fn eval_of(report: &str) -> &str {
 fn rate(rapfi: &str) -> std::io::Result<()> {
     let mut brain = Brain::start(rapfi)?;
     let mut out = std::io::stdout().lock();
-    for (game, line) in std::io::stdin().lock().lines().enumerate() {
+    for (game, line) in bounded_lines(std::io::stdin().lock()).enumerate() {
         let Some(moves) = game_moves(&line?) else {
             eprintln!("line {}: not a game of legal moves, left out", game + 1);
             continue;
@@ -431,18 +482,16 @@ fn rate(rapfi: &str) -> std::io::Result<()> {
 fn views(rapfi: &str, ms: u64) -> std::io::Result<()> {
     let mut brain = Brain::start_with(rapfi, ms)?;
     let mut out = std::io::stdout().lock();
-    for (number, line) in std::io::stdin().lock().lines().enumerate() {
+    for (number, line) in bounded_lines(std::io::stdin().lock()).enumerate() {
         let line = line?;
-        let Some(moves) = game_moves(&line) else {
+        let Some((moves, position)) = game_position(&line) else {
             eprintln!(
                 "line {}: not a position of legal moves, left out",
                 number + 1
             );
             continue;
         };
-        if Position::from_moves(SuitePosition::rules(), &moves)
-            .map_or(true, |p| p.outcome().is_over())
-        {
+        if position.outcome().is_over() {
             eprintln!("line {}: the game is over, left out", number + 1);
             continue;
         }
@@ -462,13 +511,18 @@ fn views(rapfi: &str, ms: u64) -> std::io::Result<()> {
 /// legal in turn (a word left out would hand the later moves to the other
 /// side).
 fn game_moves(line: &str) -> Option<Vec<Cell>> {
+    game_position(line).map(|(moves, _)| moves)
+}
+
+/// [`game_moves`], and the position they reach.
+fn game_position(line: &str) -> Option<(Vec<Cell>, Position)> {
     let moves = line
         .split_whitespace()
         .map(|w| w.parse::<usize>().ok().filter(|&i| i < 15 * 15))
         .map(|i| i.map(Cell::from_index))
         .collect::<Option<Vec<Cell>>>()?;
-    Position::from_moves(SuitePosition::rules(), &moves).ok()?;
-    Some(moves)
+    let position = Position::from_moves(SuitePosition::rules(), &moves).ok()?;
+    Some((moves, position))
 }
 
 /// The plies of the win a brain's report announces (`Eval +M13`).
