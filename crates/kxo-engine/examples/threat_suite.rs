@@ -257,12 +257,29 @@ impl Brain {
     }
 
     fn start_with(path: &str, turn_ms: u64) -> std::io::Result<Brain> {
+        use std::os::unix::process::CommandExt;
         use std::process::{Command, Stdio};
-        let mut child = Command::new(path)
+        let mut command = Command::new(path);
+        command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
+            .stderr(Stdio::null());
+        // SAFETY: the closure runs in the child between fork and exec and
+        // calls only async-signal-safe functions (prctl, getppid, _exit).
+        unsafe {
+            let parent = libc::getpid();
+            command.pre_exec(move || {
+                // Ended with this example, even when it is killed by a
+                // signal (a brain may ignore the end of its input); and
+                // not started if the example died before this line ran.
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+        let mut child = command.spawn()?;
         let missing = || std::io::Error::other("no pipe");
         let input = child.stdin.take().ok_or_else(missing)?;
         let stdout = std::io::BufReader::new(child.stdout.take().ok_or_else(missing)?);
