@@ -105,9 +105,10 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
             Some(_) => None,
             None => Some(format!(
                 "{beyond} is beyond this solver: the best move is what a heuristic \
-                 search found in {:.1} s of the {:.0} s allowed (depth {}){expects} \
+                 search found in {:.1} s of the {} s allowed (depth {}){expects} \
                  against the replies it read, not a proof",
                 analysis.elapsed.as_secs_f64(),
+                // As given (0.3, 1, 2.25), not rounded to a whole second.
                 timeout.as_secs_f64(),
                 analysis.depth
             )),
