@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
+use clap::FromArgMatches;
 use clap::error::ErrorKind;
-use clap::{CommandFactory, FromArgMatches};
 
 use kxo_tui::cli::{Cli, one_line_error};
 use kxo_tui::error::InputError;
@@ -14,7 +14,7 @@ use kxo_tui::signals::Stopped;
 use kxo_tui::text::shown_within;
 
 fn main() -> ExitCode {
-    let command = Cli::command().after_help(keys_help());
+    let command = kxo_tui::cli::command().after_help(keys_help());
     let cli = match command
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))

@@ -61,7 +61,7 @@ fn beyond_8x8_solve_settles_a_win_by_threats_and_else_says_what_it_expects() {
         "solve",
         "--gomoku",
         "--timeout",
-        "0.5",
+        "1.5",
         "--moves",
         "H8,A1,I8,A3,J8",
     ]);
@@ -70,7 +70,7 @@ fn beyond_8x8_solve_settles_a_win_by_threats_and_else_says_what_it_expects() {
     assert!(out.contains("it sees a loss in"), "{out}");
     assert!(out.contains("not a proof"), "{out}");
     // The time allowed as it was given, not rounded to a whole second.
-    assert!(out.contains("of the 0.5 s allowed"), "{out}");
+    assert!(out.contains("of the 1.5 s allowed"), "{out}");
 }
 
 #[test]
