@@ -631,49 +631,6 @@ mod tests {
         Cli::command().debug_assert();
     }
 
-    /// Every option that takes a value, in every command, read with "-1":
-    /// the option's own check answers (or takes it), never "unexpected
-    /// argument '-1'", which names no option. Enumerated from the
-    /// definition, so a new option joins the test.
-    #[test]
-    fn a_negative_number_is_an_options_value_everywhere() {
-        fn walk(command: &clap::Command, path: &mut Vec<String>, checked: &mut usize) {
-            for arg in command.get_arguments() {
-                let Some(long) = arg.get_long() else { continue };
-                if !arg.get_action().takes_values() {
-                    continue;
-                }
-                let mut argv = vec!["kxo-tui".to_string()];
-                argv.extend(path.iter().cloned());
-                argv.extend([format!("--{long}"), "-1".to_string()]);
-                if let Err(e) = super::command().try_get_matches_from(&argv) {
-                    assert_ne!(
-                        e.kind(),
-                        clap::error::ErrorKind::UnknownArgument,
-                        "{argv:?}: {e}"
-                    );
-                }
-                *checked += 1;
-            }
-            for sub in command.get_subcommands() {
-                path.push(sub.get_name().to_string());
-                walk(sub, path, checked);
-                path.pop();
-            }
-        }
-        let mut checked = 0;
-        walk(&super::command(), &mut Vec::new(), &mut checked);
-        assert!(checked > 20, "only {checked} options read");
-        let err = super::command()
-            .try_get_matches_from(["kxo-tui", "solve", "--timeout", "-1"])
-            .unwrap_err();
-        let line = one_line_error(&err.render().to_string());
-        assert!(
-            line.contains("'-1' is not a number of seconds above 0"),
-            "{line}"
-        );
-    }
-
     #[test]
     fn clap_errors_fold_into_one_line() {
         let err = Cli::try_parse_from(["kxo-tui", "arena", "--o", "chess"]).unwrap_err();
