@@ -14,7 +14,6 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::CommandFactory;
 use common::{Run, pid_in, run_env};
 
 /// How a command uses the file its flag names.
@@ -165,7 +164,7 @@ fn file_flags_of_the_cli() -> BTreeSet<String> {
         }
     }
     let mut out = BTreeSet::new();
-    walk(&kxo_tui::cli::Cli::command(), "", &mut out);
+    walk(&kxo_tui::cli::command(), "", &mut out);
     out
 }
 
