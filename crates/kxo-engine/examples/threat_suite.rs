@@ -562,3 +562,57 @@ fn holds_against_every_reply(t: &Tables, b: &BigBoard, cell: usize, plies: u32) 
         !after.outcome().is_over() && vct::find(t, &after, plies - 2, &mut budget).is_some()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(bytes: &[u8]) -> Vec<std::io::Result<String>> {
+        bounded_lines(std::io::BufReader::new(bytes)).collect()
+    }
+
+    #[test]
+    fn lines_are_read_whole_up_to_the_limit_and_no_further() {
+        let read = lines(b"112 113\r\n\xffrapfi\nlast");
+        let read: Vec<String> = read.into_iter().map(|l| l.unwrap()).collect();
+        assert_eq!(read, ["112 113", "\u{fffd}rapfi", "last"]);
+        // At most MAX_LINE bytes with the newline.
+        let mut longest = vec![b'x'; MAX_LINE - 1];
+        longest.push(b'\n');
+        assert_eq!(lines(&longest)[0].as_ref().unwrap().len(), MAX_LINE - 1);
+        let mut too_long = vec![b'x'; MAX_LINE];
+        too_long.push(b'\n');
+        assert!(lines(&too_long)[0].is_err());
+    }
+
+    #[test]
+    fn an_endless_line_is_an_error_not_a_flood_in_memory() {
+        // Ten megabytes with no newline: refused at the limit (read
+        // whole, it would be one line of ten megabytes).
+        let flood = std::io::BufReader::new(std::io::Read::take(std::io::repeat(0), 10 << 20));
+        let first = bounded_lines(flood).next();
+        assert!(matches!(first, Some(Err(_))), "{first:?}");
+    }
+
+    #[test]
+    fn a_position_is_legal_moves_on_the_board_or_nothing() {
+        let (moves, position) = game_position("112 113 127").unwrap();
+        assert_eq!(moves.len(), 3);
+        assert_eq!(position.move_count(), 3);
+        for bad in ["112 112", "225", "-1", "h8", "112 1e3"] {
+            assert!(game_position(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_brains_eval_and_announced_win_are_read() {
+        // Rapfi's report: fields between bars.
+        let report = "MESSAGE Depth 12-20 | Eval +M13 | Time 40ms";
+        assert_eq!(eval_of(report), "+M13");
+        assert_eq!(mate_in(report), Some(13));
+        assert_eq!(mate_in("MESSAGE Depth 9-15 | Eval -M13 | Time 40ms"), None);
+        assert_eq!(eval_of("MESSAGE Depth 9-15 | Eval 212 | Time 9ms"), "212");
+        assert_eq!(eval_of("no eval here"), "?");
+        assert_eq!(mate_in("no eval here"), None);
+    }
+}
