@@ -604,6 +604,92 @@ mod tests {
         }
     }
 
+    /// Set in the helper's environment: the helper test below runs only
+    /// as the child of the next one.
+    const HELPER: &str = "KXO_THREAT_SUITE_HELPER";
+
+    /// (Run by the next test, as its child.) Starts a brain that answers
+    /// `START` and then ignores everything, its end of input too, says
+    /// its process id and waits to be killed.
+    #[test]
+    fn helper_starts_a_brain_that_ignores_its_end_of_input() {
+        let Some(script) = std::env::var_os(HELPER) else {
+            return;
+        };
+        let brain = Brain::start_with(&script.to_string_lossy(), 1000).unwrap();
+        println!("brain pid {}", brain.child.id());
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
+
+    /// Whether process `pid` is gone (or dead and not yet reaped).
+    fn gone(pid: u32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn a_brain_ends_with_the_example_even_when_it_is_killed() {
+        use std::io::Read;
+        let dir = std::env::temp_dir().join(format!("kxo-suite-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = dir.join("stubborn.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\ntrap '' TERM HUP\nwhile :; do\n  if read -r l; then\n    \
+             case \"$l\" in START*) echo OK;; esac\n  else sleep 1; fi\ndone\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut helper = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "tests::helper_starts_a_brain_that_ignores_its_end_of_input",
+            ])
+            .args(["--nocapture", "--test-threads", "1"])
+            .env(HELPER, &script)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The brain's pid, from the helper's first lines.
+        let mut out = helper.stdout.take().unwrap();
+        let mut seen = String::new();
+        let mut buf = [0u8; 256];
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let pid = loop {
+            let n = out.read(&mut buf).unwrap();
+            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+            // (The test harness prints the test's name on the same line.)
+            let said = seen.split_once("brain pid ").map(|(_, rest)| rest);
+            if let Some(pid) = said
+                .and_then(|rest| rest.split_once('\n'))
+                .and_then(|(pid, _)| pid.trim().parse::<u32>().ok())
+            {
+                break pid;
+            }
+            assert!(n > 0 && std::time::Instant::now() < deadline, "{seen}");
+        };
+        assert!(!gone(pid), "the brain should be running");
+        helper.kill().unwrap();
+        helper.wait().unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !gone(pid) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let ended = gone(pid);
+        if !ended {
+            // SAFETY: a plain kill(2) of the pid this test started.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(ended, "the brain outlived the example killed by SIGKILL");
+    }
+
     #[test]
     fn a_brains_eval_and_announced_win_are_read() {
         // Rapfi's report: fields between bars.
