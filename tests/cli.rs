@@ -50,7 +50,7 @@ fn a_negative_number_is_an_options_value_everywhere() {
         .unwrap_err();
     let line = kxo_tui::cli::one_line_error(&err.render().to_string());
     assert!(
-        line.contains("'-1' is not a number of seconds above 0"),
+        line.contains("'-1' is not a number of seconds: use more than 0"),
         "{line}"
     );
 }

@@ -578,7 +578,7 @@ fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     match s.parse::<f64>() {
         Ok(secs) if secs > 0.0 && secs <= 1e7 => Ok(std::time::Duration::from_secs_f64(secs)),
         _ => Err(format!(
-            "'{}' is not a number of seconds above 0",
+            "'{}' is not a number of seconds: use more than 0, up to 10000000",
             crate::text::shown(s)
         )),
     }

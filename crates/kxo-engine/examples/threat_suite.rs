@@ -635,9 +635,10 @@ mod tests {
     #[test]
     fn a_brain_ends_with_the_example_even_when_it_is_killed() {
         use std::io::Read;
-        let dir = std::env::temp_dir().join(format!("kxo-suite-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let script = dir.join("stubborn.sh");
+        // A fresh folder of its own (not a name another process could
+        // have made a link of first), removed when the test ends.
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("stubborn.sh");
         std::fs::write(
             &script,
             "#!/bin/sh\ntrap '' TERM HUP\nwhile :; do\n  if read -r l; then\n    \
@@ -686,7 +687,6 @@ mod tests {
             // SAFETY: a plain kill(2) of the pid this test started.
             unsafe { libc::kill(pid as i32, libc::SIGKILL) };
         }
-        let _ = std::fs::remove_dir_all(&dir);
         assert!(ended, "the brain outlived the example killed by SIGKILL");
     }
 
