@@ -195,6 +195,21 @@ pub(super) fn board_name(rules: crate::game::Rules) -> String {
     format!("{n}x{n}·{}", rules.goal(), n = rules.size())
 }
 
+/// In place of a board its box cannot show whole: the board's name and
+/// what to do, each line within the narrowest box (11 columns inside).
+fn draw_too_big(frame: &mut Frame, c: ColorMode, name: &str, inner: Rect) {
+    let notice: Vec<Line> = [name, "too big for", "this box:", "Enter zooms"]
+        .into_iter()
+        .map(|l| Line::from(Span::styled(l.to_string(), c.dim())).centered())
+        .collect();
+    let height = (notice.len() as u16).min(inner.height);
+    let y = inner.y + (inner.height - height) / 2;
+    frame.render_widget(
+        Paragraph::new(notice),
+        Rect::new(inner.x, y, inner.width, height),
+    );
+}
+
 /// Columns the thinking lines want beside a board.
 const BESIDE: u16 = 18;
 
@@ -269,6 +284,12 @@ pub(super) fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rec
         .title_bottom(bottom.centered());
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
+    if layout::style_for(inner_size, n as u16, 0).is_none() {
+        // A game begun in a bigger box (the show, before the terminal
+        // shrank): a board cut short would hide cells, so the box says so.
+        draw_too_big(frame, c, &board_name(rules), inner);
+        return;
+    }
     let lines = board::lines(&game.pos, style, c, marks(game));
     let (bw, bh) = layout::board_size(style, n as u16);
     let beside = !below && inner.width >= bw + 1 + BESIDE;
