@@ -66,12 +66,16 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &Chrome) {
     };
     let plan = &view.plan;
     draw_header(frame, app, chrome, plan.header, plan.logo, Some(&view));
+    let mut tabs_shown = plan.tabs.height >= 2;
     if app.zoomed() {
-        zoom::draw(frame, app, &app.games()[view.selected], view.grid);
+        let game = &app.games()[view.selected];
+        let area = zoom::area(game, view.grid, plan.tabs);
+        tabs_shown &= !area.intersects(plan.tabs);
+        zoom::draw(frame, app, game, area);
     } else {
         draw_grid(frame, app, &view);
     }
-    if plan.tabs.height >= 2 {
+    if tabs_shown {
         draw_tabs(frame, app, plan.tabs);
     }
     if app.help() {

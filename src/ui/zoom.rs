@@ -14,8 +14,25 @@ use super::layout::{BoardStyle, board_size};
 use super::result_text;
 use crate::app::{App, GameStatus, GameView};
 
+/// A space the line wrap does not break at.
+const NBSP: &str = "\u{a0}";
+
 /// Columns the side panel wants beside the board.
 const INFO_WIDTH: u16 = 26;
+
+/// The zoom's area: the grid, or the grid with the tab panel below it
+/// when the board needs those lines to be shown whole (a game of the show
+/// begun before the terminal shrank).
+pub(super) fn area(game: &GameView, grid: Rect, tabs: Rect) -> Rect {
+    let n = game.pos.rules().size() as u16;
+    let needs = board_size(BoardStyle::Compact, n).1 + 2;
+    let panel_below = tabs.x == grid.x && tabs.width == grid.width && tabs.y == grid.bottom();
+    if needs > grid.height && panel_below {
+        grid.union(tabs)
+    } else {
+        grid
+    }
+}
 
 pub(super) fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
     let c = app.config().color;
@@ -37,6 +54,19 @@ pub(super) fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
         )));
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    let (cw, ch) = board_size(BoardStyle::Compact, n as u16);
+    if cw > inner.width || ch > inner.height {
+        // Even the smallest drawing would be cut short: say so instead.
+        let notice = format!(
+            "{}: too big for this screen; a larger terminal shows it",
+            super::game_box::board_name(game.pos.rules())
+        );
+        frame.render_widget(
+            Paragraph::new(Span::styled(notice, c.dim())).wrap(Wrap { trim: true }),
+            inner,
+        );
+        return;
+    }
     // The largest board that leaves room for the panel, beside or below.
     let fits = |style: BoardStyle| {
         let (w, h) = board_size(style, n as u16);
@@ -135,7 +165,9 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         format!("Record ({} moves)", game.record.moves.len()),
         bold,
     )));
-    // "1. B2 C3" per move pair, as many as fit on a line each.
+    // "1. B2 C3" per move pair, as many as fit on a line each. Within a
+    // pair the spaces are non-breaking, so the wrap never leaves a move
+    // number at the end of a line and its moves on the next.
     let pairs: Vec<String> = game
         .record
         .moves
@@ -143,7 +175,7 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         .enumerate()
         .map(|(i, pair)| {
             let names: Vec<String> = pair.iter().map(|m| m.name(n)).collect();
-            format!("{}. {}", i + 1, names.join(" "))
+            format!("{}.{NBSP}{}", i + 1, names.join(NBSP))
         })
         .collect();
     lines.push(Line::from(pairs.join("   ")));
