@@ -82,7 +82,8 @@ fn text(buf: &Buffer) -> String {
     for y in 0..area.height {
         let mut line = String::new();
         for x in 0..area.width {
-            line.push_str(buf[(x, y)].symbol());
+            // A non-breaking space shows as a space.
+            line.push_str(&buf[(x, y)].symbol().replace('\u{a0}', " "));
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -634,4 +635,160 @@ fn a_big_board_is_shown_whole_or_the_screen_says_what_it_needs() {
             );
         }
     }
+}
+
+/// The default show, as the command line with no option makes it, its
+/// first games begun on boards up to `fits` (as on a large screen).
+fn show_begun_for(fits: u8) -> App {
+    use clap::FromArgMatches;
+    let matches = kxo_tui::cli::command()
+        .try_get_matches_from(["kxo-tui", "--seed", "3"])
+        .expect("a valid command line");
+    let cli = kxo_tui::cli::Cli::from_arg_matches(&matches).expect("the definition");
+    let config = cli.live.config(ColorMode::None, None).expect("the show");
+    assert!(config.show.is_some(), "no option: the show");
+    App::with_fits(config, Instant::now(), fits)
+}
+
+#[test]
+fn a_box_too_small_for_its_board_says_so_instead_of_cutting_it() {
+    // The show starts its games on boards up to 7x7 for a large screen;
+    // the terminal then shrinks to 80x24, where a box holds only 4x4. Every
+    // box shows its board whole or says it is too big: none cut short.
+    let app = show_begun_for(7);
+    let (w, h) = (80, 24);
+    let buf = render(&app, w, h);
+    let view = kxo_tui::ui::grid_view(&app, ratatui::layout::Rect::new(0, 0, w, h))
+        .expect("80x24 shows the grid");
+    let (mut whole, mut noticed) = (0, 0);
+    for (i, rect) in view.boxes.iter().enumerate() {
+        let n = app.games()[view.first + i].pos.rules().size() as u16;
+        let inside: String = (rect.y..rect.bottom())
+            .map(|y| {
+                let row: String = (rect.x..rect.right())
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect();
+                row + "\n"
+            })
+            .collect();
+        let (bw, bh) = kxo_tui::ui::layout::min_box(n);
+        if bw <= rect.width && bh <= rect.height {
+            let last_row = format!("{n} ");
+            assert!(
+                inside
+                    .lines()
+                    .any(|l| l.trim_start_matches(['│', '┃', ' ']).starts_with(&last_row)),
+                "{n}x{n} in {rect:?} should be whole:\n{inside}"
+            );
+            whole += 1;
+        } else {
+            assert!(
+                inside.contains("too big for") && inside.contains("Enter zooms"),
+                "{n}x{n} in {rect:?} should say it is too big:\n{inside}"
+            );
+            assert!(!inside.contains("1 ·"), "no cut board:\n{inside}");
+            noticed += 1;
+        }
+    }
+    assert!(
+        noticed > 0,
+        "some games begun on boards above 4x4: {}",
+        text(&buf)
+    );
+    assert!(whole > 0, "and some 4x4 ones shown whole: {}", text(&buf));
+}
+
+#[test]
+fn the_zoomed_record_wraps_between_move_pairs_not_inside_them() {
+    // 21 moves on 7x7 (three columns, no line of five): the record takes
+    // more than one line at 80x24 and at 120x50, and each of its lines
+    // starts with a move number: a pair ("6. B4 B5") is never split.
+    let mut a = app_with(ColorMode::None, |c| {
+        c.rules = kxo_tui::game::Rules::new(7, 5).unwrap();
+    });
+    let now = Instant::now();
+    for column in ['A', 'B', 'C'] {
+        for row in 1..=7 {
+            play(&mut a, 2, &format!("{column}{row}"), now);
+        }
+    }
+    press(&mut a, Action::Select { game: 2, page: 0 });
+    press(&mut a, Action::ToggleZoom);
+    for (w, h) in [(80, 24), (120, 50)] {
+        let t = text(&render(&a, w, h));
+        let lines: Vec<Vec<char>> = t.lines().map(|l| l.chars().collect()).collect();
+        let (top, column) = lines
+            .iter()
+            .enumerate()
+            .find_map(|(y, l)| {
+                let s: String = l.iter().collect();
+                s.find("Record (21 moves)")
+                    .map(|b| (y, s[..b].chars().count()))
+            })
+            .unwrap_or_else(|| panic!("no record at {w}x{h}\n{t}"));
+        // The record's lines, read from the column its title starts at.
+        let record: Vec<String> = lines[top + 1..]
+            .iter()
+            .map(|l| l.iter().skip(column).collect::<String>())
+            .map(|s| s.trim_end_matches(['┃', '│', ' ']).to_string())
+            .take_while(|s| !s.trim().is_empty())
+            .collect();
+        assert!(record.len() >= 2, "the record wraps at {w}x{h}\n{t}");
+        assert!(
+            record.last().is_some_and(|l| l.ends_with("11. C7")),
+            "{w}x{h}\n{t}"
+        );
+        for line in &record {
+            let first = line.split_whitespace().next().unwrap_or("");
+            assert!(
+                first
+                    .strip_suffix('.')
+                    .is_some_and(|n| n.parse::<u32>().is_ok()),
+                "each line of the record starts with a move number at {w}x{h}: {line:?}\n{t}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_zoomed_board_is_whole_on_the_smallest_screen() {
+    // At 40x12 the grid has five lines inside a box; zooming a 6x6 or 7x7
+    // game of the show takes the tab panel's lines too, so that its every
+    // row shows; the panel comes back with the grid.
+    let mut app = show_begun_for(7);
+    let sides: Vec<u8> = app.games().iter().map(|g| g.pos.rules().size()).collect();
+    assert!(sides.iter().any(|&n| n >= 6), "a big board among {sides:?}");
+    for (game, &n) in sides.iter().enumerate() {
+        press(&mut app, Action::Select { game, page: 0 });
+        press(&mut app, Action::ToggleZoom);
+        let t = text(&render(&app, 40, 12));
+        let last_row = format!("┃{n} ");
+        assert!(t.contains(&last_row), "{n}x{n}, row {n} at 40x12:\n{t}");
+        press(&mut app, Action::ToggleZoom);
+        let t = text(&render(&app, 40, 12));
+        assert!(t.contains("Records Q"), "the panel is back:\n{t}");
+    }
+}
+
+#[test]
+fn a_zoomed_board_too_big_for_the_screen_says_so_instead_of_cutting_it() {
+    // A Gomoku game of the show begun on a wide screen (fifth box), zoomed
+    // at 40x12: even with the panel's lines 15x15 does not fit, and the
+    // zoom says so; at 120x50 it is whole.
+    let mut app = show_begun_for(15);
+    assert_eq!(app.games()[4].pos.rules().size(), 15);
+    press(&mut app, Action::Select { game: 4, page: 0 });
+    press(&mut app, Action::ToggleZoom);
+    let small = text(&render(&app, 40, 12));
+    assert!(small.contains("too big for this screen"), "40x12:\n{small}");
+    assert!(
+        !small.contains("┃1 ·") && !small.contains("┃ 1 ·"),
+        "no cut board:\n{small}"
+    );
+    let large = text(&render(&app, 120, 50));
+    assert!(
+        large.contains("┃15│") || large.contains("┃15 ·"),
+        "120x50, row 15:\n{large}"
+    );
+    assert!(!large.contains("too big"), "{large}");
 }
