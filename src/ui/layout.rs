@@ -193,10 +193,13 @@ pub fn plan(area: Rect, games: usize, sizes: &[u8]) -> Option<Plan> {
         Some((_, _, _, columns, w, h)) => (columns, w, h, games),
         None => {
             // Not all fit: pages of as many of the smallest boxes as fit.
+            // The boxes share out the grid's height as well as its width:
+            // the lines left over show bigger boards.
             let columns = (grid.width / min_w).clamp(1, games16);
             let rows = (grid.height / min_h).max(1);
             let shown = games.min((columns * rows) as usize);
-            (columns, grid.width / columns, min_h.min(grid.height), shown)
+            let height = (grid.height / rows).max(min_h.min(grid.height));
+            (columns, grid.width / columns, height, shown)
         }
     };
     let fits = fits_in(bw, bh).unwrap_or(smallest as u8);
@@ -279,6 +282,18 @@ mod tests {
         assert!(p.tabs.height >= 1);
         assert!(plan_for(39, 12, 9).is_none());
         assert!(plan_for(40, 11, 9).is_none());
+    }
+
+    #[test]
+    fn pages_of_boxes_share_out_the_grid_height() {
+        // The show's nine games at 60x20 do not all fit: a page of four
+        // boxes, one row of them, as tall as the grid, so 6x6 boards fit
+        // (boxes of the smallest height left five lines blank and fitted
+        // 4x4 only).
+        let p = plan(Rect::new(0, 0, 60, 20), 9, &[4, 5, 6, 7, 15]).unwrap();
+        assert!(p.boxes.len() < 9);
+        assert!(p.boxes.iter().all(|b| b.height == p.grid.height));
+        assert_eq!(p.fits, 6);
     }
 
     #[test]
