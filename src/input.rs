@@ -43,8 +43,7 @@ fn live_click(app: &App, screen: Rect, x: u16, y: u16) -> Option<Action> {
     }
     let view = crate::ui::grid_view(app, screen)?;
     if app.zoomed() {
-        return view
-            .grid
+        return crate::ui::zoom_area(app, &view)
             .contains((x, y).into())
             .then_some(Action::ToggleZoom);
     }
@@ -215,5 +214,42 @@ mod click_tests {
             action_for(&app, screen, &click(x, y)),
             Some(Action::ToggleZoom)
         );
+    }
+
+    #[test]
+    fn a_zoom_over_the_tab_panel_takes_its_clicks() {
+        // A 6x6 game of the show zoomed at 40x12 is drawn over the tab
+        // panel's lines: a click where the tab titles were goes back from
+        // the zoom, as a click anywhere on it does, and shows no hidden tab.
+        let config = LiveConfig {
+            show: Some(crate::app::show::Show::mixed()),
+            ..LiveConfig::default()
+        };
+        let now = Instant::now();
+        let mut app = App::with_fits(config, now, 7);
+        let game = (0..app.games().len())
+            .find(|&i| app.games()[i].pos.rules().size() == 6)
+            .expect("a 6x6 game in the show");
+        let select = Action::Select { game, page: 0 };
+        for action in [select, Action::ToggleZoom] {
+            app.update(
+                Message::Input {
+                    action: Some(action),
+                    column_key: None,
+                },
+                now,
+            );
+        }
+        let area = Rect::new(0, 0, 40, 12);
+        let view = crate::ui::grid_view(&app, area).unwrap();
+        let tabs = view.plan.tabs;
+        assert!(crate::ui::zoom_area(&app, &view).intersects(tabs));
+        for y in tabs.y..tabs.bottom() {
+            assert_eq!(
+                action_for(&app, (40, 12), &click(tabs.x + 2, y)),
+                Some(Action::ToggleZoom),
+                "line {y} of the hidden panel"
+            );
+        }
     }
 }

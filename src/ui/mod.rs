@@ -66,16 +66,17 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &Chrome) {
     };
     let plan = &view.plan;
     draw_header(frame, app, chrome, plan.header, plan.logo, Some(&view));
-    let mut tabs_shown = plan.tabs.height >= 2;
     if app.zoomed() {
-        let game = &app.games()[view.selected];
-        let area = zoom::area(game, view.grid, plan.tabs);
-        tabs_shown &= !area.intersects(plan.tabs);
-        zoom::draw(frame, app, game, area);
+        zoom::draw(
+            frame,
+            app,
+            &app.games()[view.selected],
+            zoom_area(app, &view),
+        );
     } else {
         draw_grid(frame, app, &view);
     }
-    if tabs_shown {
+    if tabs_shown(app, &view) {
         draw_tabs(frame, app, plan.tabs);
     }
     if app.help() {
@@ -128,11 +129,22 @@ pub fn grid_view(app: &App, area: Rect) -> Option<GridView> {
     })
 }
 
+/// Where the zoomed game is drawn: the grid, or the grid with the tab
+/// panel's lines when its board needs them (the panel then hidden).
+pub fn zoom_area(app: &App, view: &GridView) -> Rect {
+    zoom::area(&app.games()[view.selected], view.grid, view.plan.tabs)
+}
+
+/// Whether the tab panel shows: it has the lines, and no zoom covers it.
+fn tabs_shown(app: &App, view: &GridView) -> bool {
+    view.plan.tabs.height >= 2 && !(app.zoomed() && zoom_area(app, view).intersects(view.plan.tabs))
+}
+
 /// The tab whose title is at (`x`, `y`) on the live screen, if any.
 pub fn tab_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Tab> {
     let view = grid_view(app, area)?;
     let tabs = view.plan.tabs;
-    if tabs.height < 2 {
+    if !tabs_shown(app, &view) {
         return None;
     }
     let bar = if tabs.height >= 5 {
