@@ -35,7 +35,8 @@ pub struct Cli {
 /// The command line as it is read: [`Cli`]'s definition, with a negative
 /// number taken as the value of any option that has one, in every command.
 /// So `--timeout -1` meets the option's own check ("not a number of
-/// seconds above 0") instead of being read as an unknown flag "-1".
+/// seconds: use more than 0, …") instead of being read as an unknown
+/// flag "-1".
 pub fn command() -> clap::Command {
     fn numbers_as_values(command: clap::Command) -> clap::Command {
         command
@@ -628,7 +629,9 @@ mod tests {
 
     #[test]
     fn cli_definition_is_consistent() {
+        // The definition, and the command line as `main` reads it.
         Cli::command().debug_assert();
+        super::command().debug_assert();
     }
 
     #[test]
