@@ -43,25 +43,68 @@ fn value_text(value: Value) -> String {
     }
 }
 
-/// The info line: `MCTS 41k it·B2 62%` or `NEGA d7·C3 win in 5`.
-pub(super) fn info_line(t: &Thinking, size: u8) -> String {
+/// The info line: `MCTS 41k it·B2 62%` or `NEGA d7·C3 win in 5`, with
+/// ` ✓` once a proved answer is given, in at most `width` characters: a
+/// narrow box drops the unit, then the engine's name, then the work
+/// (`41k·B2 62%`, `B2 62%`) rather than cutting the move or the estimate
+/// off at its edge.
+pub(super) fn info_line(t: &Thinking, size: u8, width: usize) -> String {
     let i = &t.info;
-    let mut out = t.engine.label().to_string();
-    match (i.depth, i.work) {
-        (Some(d), _) => out.push_str(&format!(" d{d}")),
-        (None, 0) => {}
-        (None, work) => out.push_str(&format!(" {} it", si(work as f64))),
+    let label = t.engine.label();
+    let (work, unit) = match (i.depth, i.work) {
+        (Some(d), _) => (format!("d{d}"), ""),
+        (None, 0) => (String::new(), ""),
+        (None, work) => (si(work as f64), " it"),
+    };
+    let best = i.best.map(|b| b.name(size)).unwrap_or_default();
+    let mut estimate = match (i.threat, i.estimate) {
+        (Some(threat), _) => threat.title(),
+        (None, Some(Estimate::WinRate(r))) => format!("{:.0}%", r * 100.0),
+        (None, Some(Estimate::Value(v))) => value_text(v),
+        (None, None) => String::new(),
+    };
+    if t.done && i.proved {
+        estimate.push_str(" ✓");
     }
-    if let Some(best) = i.best {
-        out.push_str(&format!("·{}", best.name(size)));
-    }
-    match (i.threat, i.estimate) {
-        (Some(threat), _) => out.push_str(&format!(" {}", threat.title())),
-        (None, Some(Estimate::WinRate(r))) => out.push_str(&format!(" {:.0}%", r * 100.0)),
-        (None, Some(Estimate::Value(v))) => out.push_str(&format!(" {}", value_text(v))),
-        (None, None) => {}
-    }
-    out
+    // The head (name and work), longest first; the move and the estimate
+    // stay in every form.
+    let heads = [
+        join(&[&label, &format!("{work}{unit}")]),
+        join(&[&label, &work]),
+        work.clone(),
+        String::new(),
+    ];
+    let tail = |head: &str| {
+        let mut out = head.to_string();
+        if !best.is_empty() {
+            out.push('·');
+            out.push_str(&best);
+        }
+        if !estimate.is_empty() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&estimate);
+        }
+        out.trim_start_matches('·').to_string()
+    };
+    let forms: Vec<String> = heads.iter().map(|h| tail(h)).collect();
+    forms
+        .iter()
+        .find(|f| f.chars().count() <= width)
+        .or(forms.last())
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The words of `parts` that are not empty, a space between each.
+fn join(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The clock bar: `█████▌░░░░ 55/100ms`, or the CPU used when there is no
@@ -111,14 +154,15 @@ fn side_style(c: ColorMode, side: Player) -> Style {
     }
 }
 
-/// Draws `game` in `rect`; the selected game's box stands out.
 /// A thinking seat's two lines: its move's clock as a bar with the
 /// figures, and what its search found (✓ when proved), dim once it has
-/// answered. The box and the zoom both show them.
+/// answered. The box and the zoom both show them; the second line fits
+/// in `width` (see [`info_line`]).
 pub(super) fn thinking_lines(
     c: ColorMode,
     t: &Thinking,
     bar_width: usize,
+    width: usize,
     n: u8,
 ) -> Vec<Line<'static>> {
     let (bar, figures) = clock_bar(t, bar_width);
@@ -127,10 +171,7 @@ pub(super) fn thinking_lines(
     } else {
         side_style(c, t.side)
     };
-    let mut info = info_line(t, n);
-    if t.done && t.info.proved {
-        info.push_str(" ✓");
-    }
+    let info = info_line(t, n, width);
     vec![
         Line::from(vec![
             Span::styled(bar, bar_style),
@@ -319,7 +360,8 @@ pub(super) fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rec
     };
     let text = match (&game.thinking, &game.status) {
         (Some(t), GameStatus::Playing) => {
-            thinking_lines(c, t, (info.width as usize).saturating_sub(11).max(4), n)
+            let width = info.width as usize;
+            thinking_lines(c, t, width.saturating_sub(11).max(4), width, n)
         }
         (_, GameStatus::Playing) if !app.paused() && app.now() < game.not_before => {
             vec![Line::from(Span::styled("starting…", c.dim()))]
@@ -358,7 +400,7 @@ mod tests {
                 ..SearchInfo::default()
             },
         );
-        assert_eq!(info_line(&mcts, 4), "MCTS 41k it·B2 62%");
+        assert_eq!(info_line(&mcts, 4, 40), "MCTS 41k it·B2 62%");
         let nega = thinking(
             EngineKind::BuiltIn(crate::ai::BuiltIn::Negamax),
             SearchInfo {
@@ -370,7 +412,7 @@ mod tests {
                 threat: None,
             },
         );
-        assert_eq!(info_line(&nega, 4), "NEGA d7·C3 win in 5");
+        assert_eq!(info_line(&nega, 4, 40), "NEGA d7·C3 win in 5");
         // A win by threats says which.
         let h8 = Cell::parse("H8", 15).unwrap().index();
         let vcf = thinking(
@@ -383,7 +425,40 @@ mod tests {
                 ..SearchInfo::default()
             },
         );
-        assert_eq!(info_line(&vcf, 15), "NEGA·H8 VCF in 7");
+        assert_eq!(info_line(&vcf, 15, 40), "NEGA·H8 VCF in 7");
+    }
+
+    #[test]
+    fn a_narrow_info_line_drops_words_not_the_move_or_the_estimate() {
+        let mut mcts = thinking(
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
+            SearchInfo {
+                work: 80_400,
+                best: Some(Cell::parse("D4", 4).unwrap()),
+                estimate: Some(Estimate::WinRate(0.62)),
+                ..SearchInfo::default()
+            },
+        );
+        let at = |t: &Thinking, w| info_line(t, 4, w);
+        assert_eq!(at(&mcts, 18), "MCTS 80k it·D4 62%");
+        assert_eq!(at(&mcts, 17), "MCTS 80k·D4 62%");
+        assert_eq!(at(&mcts, 14), "80k·D4 62%");
+        assert_eq!(at(&mcts, 9), "D4 62%");
+        // Narrower than the shortest form: the shortest, cut by the box.
+        assert_eq!(at(&mcts, 3), "D4 62%");
+        // Every form keeps the move and the estimate, and a proved
+        // answer's mark.
+        mcts.done = true;
+        mcts.info.proved = true;
+        mcts.info.estimate = Some(Estimate::Value(Value::Win { plies: 3 }));
+        for w in 0..30 {
+            let line = at(&mcts, w);
+            assert!(
+                line.contains("D4") && line.ends_with("win in 3 ✓"),
+                "{w}: {line}"
+            );
+            assert!(line.chars().count() <= w.max(13), "{w}: {line}");
+        }
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         .as_ref()
         .filter(|_| game.status == GameStatus::Playing)
     {
-        lines.extend(thinking_lines(c, t, 16, n));
+        lines.extend(thinking_lines(c, t, 16, usize::MAX, n));
         if let Some(threat) = t.info.threat {
             let moves: Vec<String> = threat.line().map(|cell| cell.name(n)).collect();
             let more = if threat.kind == crate::ai::ThreatKind::Vct {
