@@ -376,6 +376,19 @@ fn a_thinking_seat_shows_its_candidate_clock_and_search() {
     assert!(t.contains("3 · o X ·"), "{t}");
 }
 
+#[test]
+fn a_narrow_box_shortens_its_search_line_instead_of_cutting_it() {
+    // At 60x20 the boxes are 13 cells wide inside: "MCTS 41k it·B3 62%"
+    // does not fit, and the line keeps the move and the estimate.
+    let t = text(&render(&thinking_app(ColorMode::None), 60, 20));
+    assert!(
+        t.contains(" 55/100ms"),
+        "the thinking lines are shown:\n{t}"
+    );
+    assert!(t.contains("41k·B3 62%"), "{t}");
+    assert!(!t.contains("MCTS 41k"), "{t}");
+}
+
 /// A Load avg snapshot with known accounting.
 fn loaded_app() -> App {
     use kxo_tui::app::load::{EngineLoad, LoadAvg, SeatLoad};
