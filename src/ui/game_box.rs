@@ -69,8 +69,8 @@ pub(super) fn info_line(t: &Thinking, size: u8, width: usize) -> String {
     // The head (name and work), longest first; the move and the estimate
     // stay in every form.
     let heads = [
-        join(&[&label, &format!("{work}{unit}")]),
-        join(&[&label, &work]),
+        join(&[label, &format!("{work}{unit}")]),
+        join(&[label, &work]),
         work.clone(),
         String::new(),
     ];
