@@ -1,6 +1,6 @@
 //! One game's box on the live screen: the board and, while a seat thinks,
 //! what it is considering — its candidate move marked faintly on the board,
-//! a bar of the move's CPU clock, and a line such as `MCTS 41k it · B2 62%`.
+//! a bar of the move's CPU clock, and a line such as `MCTS 41k it·B2 62%`.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -156,8 +156,8 @@ fn side_style(c: ColorMode, side: Player) -> Style {
 
 /// A thinking seat's two lines: its move's clock as a bar with the
 /// figures, and what its search found (✓ when proved), dim once it has
-/// answered. The box and the zoom both show them; the second line fits
-/// in `width` (see [`info_line`]).
+/// answered. The box and the zoom both show them; each line fits in
+/// `width` (the bar is shortened for its figures; see [`info_line`]).
 pub(super) fn thinking_lines(
     c: ColorMode,
     t: &Thinking,
@@ -165,7 +165,10 @@ pub(super) fn thinking_lines(
     width: usize,
     n: u8,
 ) -> Vec<Line<'static>> {
-    let (bar, figures) = clock_bar(t, bar_width);
+    // The figures whole: the bar gives up cells to them (a box 13 wide
+    // holds ` 135/150ms` and a bar of 3).
+    let figures_width = clock_bar(t, 0).1.chars().count();
+    let (bar, figures) = clock_bar(t, bar_width.min(width.saturating_sub(figures_width)));
     let bar_style = if t.done {
         c.dim()
     } else {
@@ -458,6 +461,28 @@ mod tests {
                 "{w}: {line}"
             );
             assert!(line.chars().count() <= w.max(13), "{w}: {line}");
+        }
+    }
+
+    #[test]
+    fn a_narrow_box_keeps_the_clock_figures_whole() {
+        let mut t = thinking(
+            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
+            SearchInfo::default(),
+        );
+        t.used = Duration::from_millis(135);
+        t.clock = Some(Duration::from_millis(150));
+        for width in 10..=20_usize {
+            let lines = thinking_lines(
+                ColorMode::None,
+                &t,
+                width.saturating_sub(11).max(4),
+                width,
+                4,
+            );
+            let bar_line: String = lines[0].spans.iter().map(|s| s.content.as_ref()).collect();
+            assert!(bar_line.ends_with(" 135/150ms"), "{width}: {bar_line}");
+            assert!(bar_line.chars().count() <= width, "{width}: {bar_line}");
         }
     }
 
