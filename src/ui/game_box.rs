@@ -156,8 +156,10 @@ fn side_style(c: ColorMode, side: Player) -> Style {
 
 /// A thinking seat's two lines: its move's clock as a bar with the
 /// figures, and what its search found (✓ when proved), dim once it has
-/// answered. The box and the zoom both show them; each line fits in
-/// `width` (the bar is shortened for its figures; see [`info_line`]).
+/// answered. The box and the zoom both show them. Each line fits in
+/// `width` as long as the clock's figures, and the move with the
+/// estimate, do: the bar gives up cells to the figures, and
+/// [`info_line`] drops words.
 pub(super) fn thinking_lines(
     c: ColorMode,
     t: &Thinking,
