@@ -394,17 +394,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn info_lines_read_as_designed() {
-        let mcts = thinking(
+    /// MCTS thinking on 4x4: `work` iterations, `best` its move at 62%.
+    fn mcts_at(work: u64, best: &str) -> Thinking {
+        thinking(
             EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
             SearchInfo {
-                work: 41_200,
-                best: Some(Cell::parse("B2", 4).unwrap()),
+                work,
+                best: Some(Cell::parse(best, 4).unwrap()),
                 estimate: Some(Estimate::WinRate(0.62)),
                 ..SearchInfo::default()
             },
-        );
+        )
+    }
+
+    #[test]
+    fn info_lines_read_as_designed() {
+        let mcts = mcts_at(41_200, "B2");
         assert_eq!(info_line(&mcts, 4, 40), "MCTS 41k it·B2 62%");
         let nega = thinking(
             EngineKind::BuiltIn(crate::ai::BuiltIn::Negamax),
@@ -435,15 +440,7 @@ mod tests {
 
     #[test]
     fn a_narrow_info_line_drops_words_not_the_move_or_the_estimate() {
-        let mut mcts = thinking(
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
-            SearchInfo {
-                work: 80_400,
-                best: Some(Cell::parse("D4", 4).unwrap()),
-                estimate: Some(Estimate::WinRate(0.62)),
-                ..SearchInfo::default()
-            },
-        );
+        let mut mcts = mcts_at(80_400, "D4");
         let at = |t: &Thinking, w| info_line(t, 4, w);
         assert_eq!(at(&mcts, 18), "MCTS 80k it·D4 62%");
         assert_eq!(at(&mcts, 17), "MCTS 80k·D4 62%");
