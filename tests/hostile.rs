@@ -20,17 +20,7 @@ use common::{Run, bin, brain_script, pid_in, run_fed, run_measured};
 /// Runs [`bin`] to its end with a scratch data folder: status, stdout,
 /// stderr.
 fn kxo(args: &[&str]) -> (i32, String, String) {
-    let data = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(bin())
-        .args(args)
-        .env("XDG_DATA_HOME", data.path())
-        .output()
-        .expect("run kxo-tui");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::kxo_with(args, &[])
 }
 
 /// `kxo-tui train` of `episodes` games into the model at `model`.

@@ -16,6 +16,19 @@ fn kxo(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     common::kxo_with(args, env)
 }
 
+/// `kxo-tui arena ARGS --json` with `env` added, which must succeed: its
+/// report, and its output for the failure messages.
+fn arena_report(args: &[&str], env: &[(&str, &str)]) -> (serde_json::Value, String) {
+    let args: Vec<&str> = std::iter::once("arena")
+        .chain(args.iter().copied())
+        .chain(["--json"])
+        .collect();
+    let (code, out, err) = kxo(&args, env);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    let report = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    (report, out)
+}
+
 fn script(name: &str) -> String {
     common::brain_script(name)
 }
@@ -54,9 +67,8 @@ fn lines_that_answer_nothing_cost_a_brain_nothing() {
         "brain:env SLOW_BRAIN_MS=5 SLOW_NOISE=1 {}",
         script("slow.sh")
     );
-    let (code, out, err) = kxo(
+    let (report, out) = arena_report(
         &[
-            "arena",
             "--size",
             "15",
             "--goal",
@@ -69,13 +81,10 @@ fn lines_that_answer_nothing_cost_a_brain_nothing() {
             "2",
             "--think-ms",
             "500",
-            "--json",
         ],
         &[],
     );
-    assert_eq!(code, 0, "{err}");
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert!(report.get("forfeits").is_none(), "{out}\n{err}");
+    assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 2);
 }
 
@@ -110,9 +119,8 @@ fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
         let pidfile = dir.path().join(mode);
         let brain = format!("brain:{} {mode}", script("faulty.sh"));
         let pidfile_text = pidfile.display().to_string();
-        let (code, out, err) = kxo(
+        let (report, out) = arena_report(
             &[
-                "arena",
                 "--size",
                 "15",
                 "--goal",
@@ -125,12 +133,9 @@ fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
                 "1",
                 "--think-ms",
                 "200",
-                "--json",
             ],
             &[("FAULT_PIDFILE", &pidfile_text)],
         );
-        assert_eq!(code, 0, "{mode}: {err}");
-        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(report["first_wins"], 1, "{mode}: {out}");
         let forfeit = report["forfeits"][0].as_str().unwrap_or_default();
         assert!(
@@ -174,19 +179,8 @@ fn a_brain_that_fails_in_game_forfeits_and_the_ranking_counts_it() {
     let faulty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/faulty.sh");
     // Two participants: a pair, the brain O in one game and X in the other.
     let seat = format!("faulty.sh=brain:{faulty} exit");
-    let args = [
-        "arena",
-        "--engine",
-        "mcts=mcts",
-        "--engine",
-        &seat,
-        "--games",
-        "2",
-        "--json",
-    ];
-    let (code, out, err) = kxo(&args, &[]);
-    assert_eq!(code, 0, "{err}");
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let args = ["--engine", "mcts=mcts", "--engine", &seat, "--games", "2"];
+    let (report, out) = arena_report(&args, &[]);
     // It forfeits both games of the pair, as X and then as O.
     let brain = &report["ranking"][1];
     assert_eq!(
@@ -228,9 +222,8 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
     let perfect = own_brain("--engine negamax --goal 4 --think-ms 200");
     // --o and --x fix the sides: the two orders play both colours.
     for (o, x) in [(perfect.as_str(), "mcts"), ("mcts", perfect.as_str())] {
-        let (code, out, err) = kxo(
+        let (report, out) = arena_report(
             &[
-                "arena",
                 "--size",
                 "4",
                 "--goal",
@@ -245,12 +238,9 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
                 "3000",
                 "--seed",
                 "2",
-                "--json",
             ],
             &[],
         );
-        assert_eq!(code, 0, "{err}");
-        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(
             losses(&report, "kxo-tui"),
             0,
@@ -261,21 +251,18 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
     // MCTS through the protocol against the perfect player: the perfect
     // side never loses, as in process.
     let mcts4 = own_brain("--engine mcts --goal 4 --think-ms 100");
-    let (code, out, err) = kxo(
+    let (report, out) = arena_report(
         &[
-            "arena", "--size", "4", "--goal", "4", "--o", &mcts4, "--x", "negamax", "--games", "4",
-            "--seed", "2", "--json",
+            "--size", "4", "--goal", "4", "--o", &mcts4, "--x", "negamax", "--games", "4",
+            "--seed", "2",
         ],
         &[],
     );
-    assert_eq!(code, 0, "{err}");
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(losses(&report, "negamax"), 0, "{out}");
     assert!(report.get("forfeits").is_none(), "{out}");
     // In process, the same engines give the same: no game lost.
-    let (_, out, _) = kxo(
+    let (report, out) = arena_report(
         &[
-            "arena",
             "--size",
             "4",
             "--goal",
@@ -290,17 +277,14 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
             "3000",
             "--seed",
             "2",
-            "--json",
         ],
         &[],
     );
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(losses(&report, "negamax"), 0, "{out}");
     // Gomoku: whole games through the protocol, no forfeit.
     let mcts = own_brain("--engine mcts --think-ms 50");
-    let (code, out, err) = kxo(
+    let (report, out) = arena_report(
         &[
-            "arena",
             "--size",
             "15",
             "--goal",
@@ -313,12 +297,9 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
             "2",
             "--think-ms",
             "100",
-            "--json",
         ],
         &[],
     );
-    assert_eq!(code, 0, "{err}");
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 2);
 }
@@ -367,9 +348,8 @@ fn the_example_brain_in_the_manual_plays_whole_games() {
     let path = dir.path().join("brain.py");
     std::fs::write(&path, code).unwrap();
     let brain = format!("brain:python3 {}", path.display());
-    let (status, out, err) = kxo(
+    let (report, out) = arena_report(
         &[
-            "arena",
             "--size",
             "15",
             "--goal",
@@ -382,12 +362,9 @@ fn the_example_brain_in_the_manual_plays_whole_games() {
             "3",
             "--think-ms",
             "500",
-            "--json",
         ],
         &[],
     );
-    assert_eq!(status, 0, "{err}");
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 3);
 }
@@ -437,15 +414,13 @@ fn board_lists_the_stones_in_play_order() {
     // joining games that start from openings of 2 to 4 stones: each of its
     // games must be played out, none forfeited for a scrambled board.
     let ordered = format!("ordered=brain:{}", script("ordered.sh"));
-    let (code, out, err) = kxo(
+    let (report, out) = arena_report(
         &[
-            "arena", "--size", "15", "--goal", "5", "--engine", &ordered, "--engine", "r=random",
-            "--games", "8", "--seed", "4", "--json",
+            "--size", "15", "--goal", "5", "--engine", &ordered, "--engine", "r=random", "--games",
+            "8", "--seed", "4",
         ],
         &[],
     );
-    assert_eq!(code, 0, "{err}");
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 8, "{out}");
 }
