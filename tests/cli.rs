@@ -33,6 +33,14 @@ fn a_negative_number_is_an_options_value_everywhere() {
                     clap::error::ErrorKind::UnknownArgument,
                     "{argv:?}: {e}"
                 );
+                // A number's check says what it wants, in words: not the
+                // standard library's "invalid digit found in string", nor
+                // clap's "-1 is not in 1..=36".
+                let said = e.to_string();
+                assert!(
+                    !said.contains("invalid digit") && !said.contains("..="),
+                    "{argv:?}: {said}"
+                );
             }
             *checked += 1;
         }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::{RulesArgs, SeatArg, ThinkArgs, parse_engine_spec, parse_seat};
+use super::{RulesArgs, SeatArg, ThinkArgs, parse_engine_spec, parse_seat, whole};
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -32,7 +32,7 @@ pub struct ArenaArgs {
     pub x: Option<SeatArg>,
     /// Games per pairing of two engines: pairs of games from one opening,
     /// colours swapped (an odd count plays its last opening once).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    #[arg(long, default_value_t = 100, value_parser = whole::<u32>(1..=10_000_000))]
     pub games: u32,
     /// Play each opening once, the first engine always first (O); --o and
     /// --x always play so.
@@ -49,7 +49,7 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "ORDER", default_value = "sequential")]
     pub openings_order: OpeningsOrder,
     /// The first of the file's openings to use, counted from 1.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = whole::<u32>(1..))]
     pub openings_start: Option<u32>,
     /// Turn each round's opening from the file by one of the board's 8
     /// symmetries (rotations and mirrors), drawn from the seed.
@@ -58,14 +58,14 @@ pub struct ArenaArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Seed for reproducible runs (default: a random one, printed).
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>(..))]
     pub seed: Option<u64>,
     #[command(flatten)]
     pub think: ThinkArgs,
     /// Each side's clock for a whole game, in milliseconds: a brain gets
     /// it as INFO timeout_match and time_left; a side that overruns it
     /// loses on time.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000), conflicts_with = "tc")]
+    #[arg(long, value_name = "MS", value_parser = whole::<u64>(1..=86_400_000), conflicts_with = "tc")]
     pub match_ms: Option<u64>,
     /// Each side's game clock with an increment a move, in seconds:
     /// BASE+INC (60+0.6, or 10 for no increment). An engine's own tc=
@@ -76,7 +76,7 @@ pub struct ArenaArgs {
     /// How late a move may be, in milliseconds, before its side loses on
     /// time (default 500; an engine's margin= in its spec takes
     /// precedence). A side's first move of a game may take 3 s more.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=86_400_000))]
+    #[arg(long, value_name = "MS", value_parser = whole::<u64>(0..=86_400_000))]
     pub time_margin: Option<u64>,
     /// Stop when the sequential probability ratio test of the first
     /// engine against the second is decided (two engines, paired games):
@@ -104,7 +104,7 @@ pub struct ArenaArgs {
     pub json: bool,
     /// When stderr is not a terminal (a run logged to a file), a progress
     /// line every N games (default: every 30 seconds); 0 for none.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = whole::<u64>(..), value_name = "N")]
     pub progress: Option<u64>,
     /// The learning player's model file (default: under the user's data folder).
     #[arg(long, value_name = "PATH")]

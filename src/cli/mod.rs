@@ -6,12 +6,15 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::ai::{BuiltIn, EngineKind, ThinkLimit};
 use crate::engines::SpecEngine;
-use crate::game::{MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
+use crate::game::{MAX_GOAL, MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
 use crate::protocol::outside::BrainCommand;
 
 mod arena;
 mod run;
+mod whole;
+
 pub use arena::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder};
+use whole::whole;
 
 use crate::error::InputError;
 use crate::headless::solve::DEFAULT_HASH_MB;
@@ -53,7 +56,7 @@ pub fn command() -> clap::Command {
 #[derive(Args, Debug)]
 pub struct LiveArgs {
     /// Number of games played at once.
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u16).range(1..=36))]
+    #[arg(long, default_value_t = 9, value_parser = whole::<u16>(1..=36))]
     pub games: u16,
     #[command(flatten)]
     pub board: BoardArgs,
@@ -66,19 +69,19 @@ pub struct LiveArgs {
     pub x: Option<SeatArg>,
     /// Least milliseconds between a seat starting to think and its move, so
     /// people can follow (0: no wait).
-    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    #[arg(long, value_name = "MS", default_value_t = 150, value_parser = whole::<u64>(0..=60_000))]
     pub delay: u64,
     /// Milliseconds a finished game's result stays on screen before it
     /// restarts (`--delay 0 --hold 0`: as fast as possible).
-    #[arg(long, value_name = "MS", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+    #[arg(long, value_name = "MS", default_value_t = 2_000, value_parser = whole::<u64>(0..=600_000))]
     pub hold: u64,
     #[command(flatten)]
     pub think: ThinkArgs,
     /// Seed for the engines and the engine pairs (default: a random one).
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>(..))]
     pub seed: Option<u64>,
     /// Most frames drawn per second.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
+    #[arg(long, default_value_t = 30, value_parser = whole::<u32>(1..=240))]
     pub fps: u32,
     /// Keep the logo's rainbow still (it drifts slowly otherwise;
     /// NO_COLOR draws no colour at all).
@@ -120,7 +123,7 @@ pub struct LiveArgs {
     /// With --engine: games per pairing of two engines, in pairs of one
     /// opening with colours swapped.
     #[arg(long, value_name = "N", default_value_t = 10, requires = "engines",
-          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+          value_parser = whole::<u32>(1..=100_000))]
     pub tournament_games: u32,
     /// With --engine: where games start, as in `arena` (random above 8x8).
     #[arg(long, value_name = "random|none|FILE", value_hint = clap::ValueHint::FilePath, requires = "engines")]
@@ -338,19 +341,19 @@ pub struct BrainArgs {
     #[arg(long, value_name = "ENGINE", default_value = "mcts", value_parser = parse_engine)]
     pub engine: BuiltIn,
     /// Marks in a row that win (the protocol gives only the board size).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, default_value_t = 5, value_parser = whole::<u8>(3..=u64::from(MAX_GOAL)))]
     pub goal: u8,
     /// Thinking time per move in milliseconds; the manager's INFO
     /// timeout_turn and time_left cut it further.
     #[arg(long, value_name = "T", default_value_t = 1000,
-          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+          value_parser = whole::<u64>(1..=600_000))]
     pub think_ms: u64,
     /// The most memory (MiB) the engine's tree may take; INFO max_memory
     /// cuts it to half of the manager's limit.
     #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
     pub hash: usize,
     /// Seed for reproducible play (default: a random one).
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>(..))]
     pub seed: Option<u64>,
     /// Negamax's evaluation above 8x8: shapes (a line count) or learned
     /// (the learning player's line patterns, from its model of the board).
@@ -374,14 +377,14 @@ pub struct EvalArgs {
     pub model: Option<PathBuf>,
     /// Games against Random on each side (default: 500; 40 beyond 16
     /// cells, where the solver needs up to a second a position).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, value_parser = whole::<u32>(1..=1_000_000))]
     pub games: Option<u32>,
     /// Positions in the fixed sample of reachable positions (default:
     /// 2,000; 200 beyond 16 cells).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    #[arg(long, value_parser = whole::<u32>(1..=10_000_000))]
     pub sample: Option<u32>,
     /// Seed of the games against Random (the sample is always the same).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = whole::<u64>(..), default_value_t = 1)]
     pub seed: u64,
     /// Print the result as JSON.
     #[arg(long)]
@@ -392,7 +395,7 @@ pub struct EvalArgs {
 pub struct TrainArgs {
     /// Games to play and learn from (default: 100,000; 1,500,000 for 4x4
     /// with four in a row; 20,000 above 8x8).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    #[arg(long, value_parser = whole::<u64>(1..=1_000_000_000))]
     pub episodes: Option<u64>,
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -400,7 +403,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
     /// Seed for reproducible training (default: a random one).
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>(..))]
     pub seed: Option<u64>,
     /// What a new model starts from: zero (a table, every unseen position
     /// ½: it learns everything; the default up to 4x4), heuristic (a table
@@ -429,10 +432,10 @@ pub enum Partner {
 pub struct BoardArgs {
     /// Board side N (an N x N board), 3 to 20 (15 with --goal 5: Gomoku);
     /// without --size or --goal the screen shows a mix of boards.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    #[arg(long, value_parser = whole::<u8>(u64::from(MIN_SIZE)..=u64::from(MAX_SIZE)))]
     pub size: Option<u8>,
     /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u8>(3..=u64::from(MAX_GOAL)))]
     pub goal: Option<u8>,
     /// Gomoku: --size 15 --goal 5.
     #[arg(long, conflicts_with_all = ["size", "goal"])]
@@ -483,10 +486,10 @@ impl From<RuleArg> for Rule {
 #[derive(Args, Debug, Clone, Copy)]
 pub struct RulesArgs {
     /// Board side N (an N x N board), 3 to 20 (15 with --goal 5: Gomoku).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    #[arg(long, default_value_t = 4, value_parser = whole::<u8>(u64::from(MIN_SIZE)..=u64::from(MAX_SIZE)))]
     pub size: u8,
     /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = whole::<u8>(3..=u64::from(MAX_GOAL)))]
     pub goal: u8,
     /// Gomoku as Gomocup plays it: --size 15 --goal 5; in arena, random
     /// openings and, with --records, .psq beside .sgf.
@@ -515,12 +518,12 @@ impl RulesArgs {
 pub struct ThinkArgs {
     /// MCTS iterations per move (headless default: 10,000); Negamax then
     /// solves as far as its node limit allows.
-    #[arg(long, value_name = "I", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "I", value_parser = whole::<u32>(1..))]
     pub mcts_iterations: Option<u32>,
     /// Instead: a clock of this many milliseconds of CPU time per move, for
     /// every engine (the live screen's default: 100).
     #[arg(long, value_name = "T", conflicts_with = "mcts_iterations",
-          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+          value_parser = whole::<u64>(1..=600_000))]
     pub think_ms: Option<u64>,
 }
 
