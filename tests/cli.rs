@@ -88,6 +88,16 @@ fn solve_from_given_moves() {
         out.contains("the first player (O) wins in 2 plies"),
         "{out}"
     );
+    // The same game as the screen shows it, copied from the records tab
+    // or the zoom (pairs held by non-breaking spaces): the same answer.
+    for record in [
+        "B2 → A1 → C2 → D4 → B4",
+        "1.\u{a0}B2\u{a0}A1   2.\u{a0}C2\u{a0}D4   3.\u{a0}B4",
+    ] {
+        let (code, copied, err) = kxo(&["solve", "--moves", record]);
+        assert_eq!(code, 0, "{record}: {err}");
+        assert_eq!(copied, out, "{record}");
+    }
 }
 
 #[test]

@@ -538,7 +538,8 @@ impl ThinkArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Moves played so far, from O's first: e.g. B2,C3,A1.
+    /// Moves played so far, from O's first: e.g. B2,C3,A1, or a game's
+    /// record copied from the screen (B2 → C3 → A1, 1. B2 C3 2. A1).
     #[arg(long, value_name = "MOVES", default_value = "")]
     pub moves: String,
     /// Print the result as JSON.

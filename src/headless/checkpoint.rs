@@ -148,7 +148,11 @@ impl Checkpoint {
 
     /// Whether it is a checkpoint of this position.
     pub(super) fn is_for(&self, size: u8, goal: u8, moves: &str) -> bool {
-        self.size == size && self.goal == goal && self.moves.trim() == moves.trim()
+        // The same moves however written ("b2,a1", "B2 → A1").
+        let cells = |text: &str| crate::game::Cell::parse_list(text, size).ok();
+        self.size == size
+            && self.goal == goal
+            && cells(&self.moves).is_some_and(|c| Some(c) == cells(moves))
     }
 }
 
@@ -232,6 +236,8 @@ mod tests {
         write(&path, &c).unwrap();
         assert_eq!(read(&path), Ok(Some(c.clone())));
         assert!(c.is_for(5, 4, "C3") && !c.is_for(5, 4, "") && !c.is_for(6, 4, "C3"));
+        // The same moves however written; other moves are another position.
+        assert!(c.is_for(5, 4, " c3") && c.is_for(5, 4, "1. C3") && !c.is_for(5, 4, "C3,D4"));
         std::fs::write(&path, "{\"kind\": 1}").unwrap();
         assert!(
             read(&path)

@@ -48,12 +48,7 @@ impl Cell {
     pub fn parse(text: &str, size: u8) -> Result<Cell, CoordError> {
         let t = text.trim();
         let mut chars = t.chars();
-        let bad = || {
-            CoordError(format!(
-                "'{}' is not a cell: use a column letter and a row number, like B3",
-                crate::text::shown(t)
-            ))
-        };
+        let bad = || not_a_cell(t);
         let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
         if !letter.is_ascii_uppercase() {
             return Err(bad());
@@ -74,15 +69,43 @@ impl Cell {
         Ok(Cell::from_row_col((row - 1) as u8, col as u8, size))
     }
 
-    /// Reads a comma-separated list such as "B2,C3".
+    /// Reads a list of moves: "B2,C3", or a game's record as kxo-tui
+    /// shows it, copied from the screen ("B2 → C3", "1. B2 C3  2. A1"):
+    /// cells separated by commas, spaces (non-breaking ones too) or
+    /// arrows, move numbers skipped. Nothing between two commas is an
+    /// error: a move left out.
     pub fn parse_list(text: &str, size: u8) -> Result<Vec<Cell>, CoordError> {
         if text.trim().is_empty() {
             return Ok(Vec::new());
         }
-        text.split(',')
-            .map(|part| Cell::parse(part, size))
-            .collect()
+        let mut cells = Vec::new();
+        for part in text.split(',') {
+            let before = cells.len();
+            for word in part
+                .split(|c: char| c.is_whitespace() || c == '→')
+                .filter(|w| !w.is_empty() && !is_move_number(w))
+            {
+                cells.push(Cell::parse(word, size)?);
+            }
+            if cells.len() == before {
+                return Err(not_a_cell(part.trim()));
+            }
+        }
+        Ok(cells)
     }
+}
+
+fn not_a_cell(text: &str) -> CoordError {
+    CoordError(format!(
+        "'{}' is not a cell: use a column letter and a row number, like B3",
+        crate::text::shown(text)
+    ))
+}
+
+/// A record's move number: "1.", "12.".
+fn is_move_number(word: &str) -> bool {
+    word.strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]
@@ -115,6 +138,32 @@ mod tests {
             let err = Cell::parse(off, 4).unwrap_err();
             assert!(err.0.contains("off the board"), "{off}: {err}");
         }
+    }
+
+    #[test]
+    fn a_list_reads_commas_and_records_as_the_screen_shows_them() {
+        let want = Ok(vec![Cell::new(5), Cell::new(10), Cell::new(0)]);
+        for text in [
+            "B2,C3,A1",
+            "b2, c3, a1",
+            "B2 → C3 → A1",
+            "1. B2 C3   2. A1",
+            "1.\u{a0}B2\u{a0}C3   2.\u{a0}A1",
+            "  B2\tC3\nA1  ",
+        ] {
+            assert_eq!(Cell::parse_list(text, 4), want, "{text:?}");
+        }
+        assert_eq!(Cell::parse_list(" ", 4), Ok(Vec::new()));
+        // A move left out between commas, a stray word, a cell off the board.
+        for bad in ["B2,,C3", "B2,C3,", "1. B2 → x", "B2 → E5"] {
+            assert!(Cell::parse_list(bad, 4).is_err(), "{bad}");
+        }
+        assert!(
+            Cell::parse_list("B2,,C3", 4)
+                .unwrap_err()
+                .0
+                .contains("'' is not a cell")
+        );
     }
 
     proptest! {
