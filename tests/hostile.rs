@@ -209,14 +209,25 @@ fn escape_sequences_from_a_brain_and_from_arguments_are_shown_escaped() {
         assert_eq!(run.code, 2, "{args:?}: {}", run.text());
         no_escape_byte(&run);
     }
-    // A huge argument: cut, and the cut is said.
-    let huge = "a1 ".repeat(35_000);
+    // A huge argument: cut, and the cut is said. (One word: spaces would
+    // make it a list of moves, read one by one.)
+    let huge = "a1".repeat(50_000);
     let run = run_measured(&["solve", "--moves", &huge], b"", Duration::from_secs(30));
     assert_eq!(run.code, 2, "{}", run.text());
     // About 200 characters of it are shown, and the reason after them.
     assert!(run.err.len() < 400, "{} bytes of error", run.err.len());
     assert!(run.text().contains("more characters"), "{}", run.text());
     assert!(run.text().contains("is not a cell"), "{}", run.text());
+    // A huge list of moves: read as far as the first that cannot be played.
+    let list = "a1 ".repeat(35_000);
+    let run = run_measured(&["solve", "--moves", &list], b"", Duration::from_secs(30));
+    assert_eq!(run.code, 2, "{}", run.text());
+    assert!(
+        run.text()
+            .contains("move 2 (A1) is on a cell already taken"),
+        "{}",
+        run.text()
+    );
 }
 
 /// The binary on a pseudo-terminal that is not its controlling terminal:
