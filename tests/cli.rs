@@ -12,10 +12,11 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).expect("valid JSON")
 }
 
-/// Every option that takes a value, in every command, read with "-1":
-/// the option's own check answers (or takes it), never "unexpected
-/// argument '-1'", which names no option. Enumerated from the
-/// definition, so a new option joins the test.
+/// Every option that takes a value, in every command, read with "-1"
+/// and with a number beyond any type's limit: the option's own check
+/// answers (or takes it), never "unexpected argument '-1'", which names
+/// no option, nor a parser's words that do not say what it wants.
+/// Enumerated from the definition, so a new option joins the test.
 #[test]
 fn a_negative_number_is_an_options_value_everywhere() {
     fn walk(command: &clap::Command, path: &mut Vec<String>, checked: &mut usize) {
@@ -24,23 +25,28 @@ fn a_negative_number_is_an_options_value_everywhere() {
             if !arg.get_action().takes_values() {
                 continue;
             }
-            let mut argv = vec!["kxo-tui".to_string()];
-            argv.extend(path.iter().cloned());
-            argv.extend([format!("--{long}"), "-1".to_string()]);
-            if let Err(e) = kxo_tui::cli::command().try_get_matches_from(&argv) {
-                assert_ne!(
-                    e.kind(),
-                    clap::error::ErrorKind::UnknownArgument,
-                    "{argv:?}: {e}"
-                );
-                // A number's check says what it wants, in words: not the
-                // standard library's "invalid digit found in string", nor
-                // clap's "-1 is not in 1..=36".
-                let said = e.to_string();
-                assert!(
-                    !said.contains("invalid digit") && !said.contains("..="),
-                    "{argv:?}: {said}"
-                );
+            for value in ["-1", "99999999999999999999999"] {
+                let mut argv = vec!["kxo-tui".to_string()];
+                argv.extend(path.iter().cloned());
+                argv.extend([format!("--{long}"), value.to_string()]);
+                if let Err(e) = kxo_tui::cli::command().try_get_matches_from(&argv) {
+                    assert_ne!(
+                        e.kind(),
+                        clap::error::ErrorKind::UnknownArgument,
+                        "{argv:?}: {e}"
+                    );
+                    // A number's check says what it wants, in words: not the
+                    // standard library's "invalid digit found in string" or
+                    // "number too large to fit in target type", nor clap's
+                    // "-1 is not in 1..=36".
+                    let said = e.to_string();
+                    assert!(
+                        !said.contains("invalid digit")
+                            && !said.contains("too large")
+                            && !said.contains("..="),
+                        "{argv:?}: {said}"
+                    );
+                }
             }
             *checked += 1;
         }
