@@ -231,6 +231,12 @@ fn board_positions_are_read_whole_and_threats_answered() {
         b.send("BOARD");
         b.send("1,1,7");
         assert!(b.ask("DONE").starts_with("ERROR"));
+        // A stone listed twice is named, whichever side it is given to.
+        b.send("BOARD");
+        for line in ["7,7,1", "8,8,2", "7,7,2"] {
+            b.send(line);
+        }
+        assert_eq!(b.ask("DONE"), "ERROR 7,7 is listed twice", "{engine}");
     }
 }
 
