@@ -107,25 +107,31 @@ fn join(parts: &[&str]) -> String {
         .join(" ")
 }
 
-/// The clock bar: `█████▌░░░░ 55/100ms`, or the CPU used when there is no
-/// clock. `width` is the bar's cells.
-pub(super) fn clock_bar(t: &Thinking, width: usize) -> (String, String) {
+/// The clock's figures beside its bar: ` 55/100ms`, or the CPU used
+/// when there is no clock.
+pub(super) fn clock_figures(t: &Thinking) -> String {
     let used_ms = t.used.as_secs_f64() * 1e3;
     match t.clock {
-        Some(clock) => {
-            let total = clock.as_secs_f64() * 1e3;
-            let frac = (used_ms / total).clamp(0.0, 1.0);
-            let eighths = (frac * width as f64 * 8.0).round() as usize;
-            let mut bar = "█".repeat(eighths / 8);
-            if !eighths.is_multiple_of(8) {
-                bar.push(['▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8 - 1]);
-            }
-            let filled = bar.chars().count();
-            bar.push_str(&"░".repeat(width.saturating_sub(filled)));
-            (bar, format!(" {used_ms:.0}/{total:.0}ms"))
-        }
-        None => (String::new(), format!("{used_ms:.0}ms cpu")),
+        Some(clock) => format!(" {used_ms:.0}/{:.0}ms", clock.as_secs_f64() * 1e3),
+        None => format!("{used_ms:.0}ms cpu"),
     }
+}
+
+/// The clock's bar, `width` cells: `█████▌░░░░` for 55 of 100 ms; none
+/// when there is no clock.
+pub(super) fn clock_fill(t: &Thinking, width: usize) -> String {
+    let Some(clock) = t.clock else {
+        return String::new();
+    };
+    let frac = (t.used.as_secs_f64() / clock.as_secs_f64()).clamp(0.0, 1.0);
+    let eighths = (frac * width as f64 * 8.0).round() as usize;
+    let mut bar = "█".repeat(eighths / 8);
+    if !eighths.is_multiple_of(8) {
+        bar.push(['▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8 - 1]);
+    }
+    let filled = bar.chars().count();
+    bar.push_str(&"░".repeat(width.saturating_sub(filled)));
+    bar
 }
 
 /// What a live game's board shows besides the marks: the last move, the
@@ -169,8 +175,11 @@ pub(super) fn thinking_lines(
 ) -> Vec<Line<'static>> {
     // The figures whole: the bar gives up cells to them (a box 13 wide
     // holds ` 135/150ms` and a bar of 3).
-    let figures_width = clock_bar(t, 0).1.chars().count();
-    let (bar, figures) = clock_bar(t, bar_width.min(width.saturating_sub(figures_width)));
+    let figures = clock_figures(t);
+    let bar = clock_fill(
+        t,
+        bar_width.min(width.saturating_sub(figures.chars().count())),
+    );
     let bar_style = if t.done {
         c.dim()
     } else {
@@ -491,7 +500,7 @@ mod tests {
             EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
             SearchInfo::default(),
         );
-        let (bar, figures) = clock_bar(&t, 10);
+        let (bar, figures) = (clock_fill(&t, 10), clock_figures(&t));
         assert_eq!(bar.chars().count(), 10);
         assert_eq!(bar, "█████▌░░░░");
         assert_eq!(figures, " 55/100ms");
