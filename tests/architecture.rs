@@ -758,3 +758,45 @@ fn standard_output_is_written_only_through_out() {
     }
     assert!(strays.is_empty(), "output that can panic: {strays:#?}");
 }
+
+/// What starts a process.
+const PROCESS_START: &[&str] = &[
+    "Command::new",
+    "CommandBuilder",
+    "fork(",
+    "posix_spawn",
+    "execv",
+];
+
+/// Every process the program starts is a brain, started by
+/// `protocol::process`, where it is tied to the program's life and ended
+/// with everything it started on every way out. The measuring tool
+/// (`examples/threat_suite.rs`) asks its brains through the same client;
+/// only the screenshots tool starts other programs (kxo-tui itself in a
+/// pseudo-terminal, and ImageMagick), each waited for.
+#[test]
+fn processes_are_started_only_where_they_are_ended() {
+    let allowed = ["/src/protocol/process.rs", "/examples/screenshots.rs"];
+    let mut strays = Vec::new();
+    let examples = sources("examples");
+    for (path, text) in every_source().iter().chain(&examples) {
+        if allowed.iter().any(|a| path.ends_with(a)) {
+            continue;
+        }
+        let code = non_test_code(path, text);
+        for needle in PROCESS_START.iter().filter(|n| code.contains(*n)) {
+            strays.push(format!("{path}: {needle}"));
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "processes started outside protocol::process: {strays:#?}"
+    );
+    // The check sees the examples, and what it looks for.
+    assert!(examples.iter().any(|(p, _)| p.ends_with("threat_suite.rs")));
+    assert!(
+        examples
+            .iter()
+            .any(|(p, t)| p.ends_with("screenshots.rs") && t.contains("Command::new"))
+    );
+}

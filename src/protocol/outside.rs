@@ -122,6 +122,9 @@ pub struct OutsideBrain {
     settled: Duration,
     /// The game's moves in order, when the seat knows them (for `BOARD`).
     history: Vec<Cell>,
+    /// The next position goes whole in a match of its own, even if it
+    /// follows on from the last ([`OutsideBrain::ask_afresh`]).
+    afresh: bool,
     settings: BrainSettings,
     /// The longest its next move may take, set by a manager whose clock
     /// rule decides (`arena`); else its time, the margin and, on its
@@ -153,6 +156,7 @@ impl OutsideBrain {
             answered: None,
             settled: Duration::ZERO,
             history: Vec::new(),
+            afresh: false,
             settings: BrainSettings::default(),
             move_limit: None,
             cpu_before: None,
@@ -188,6 +192,14 @@ impl OutsideBrain {
     pub fn set_history(&mut self, moves: &[Cell]) {
         self.history.clear();
         self.history.extend_from_slice(moves);
+    }
+
+    /// The next position is sent whole, after RESTART, even when it
+    /// follows on from the last one: the brain answers it with nothing
+    /// learned from the positions before (a tool asking about unrelated
+    /// positions, not a game).
+    pub fn ask_afresh(&mut self) {
+        self.afresh = true;
     }
 
     /// Plays under a match clock of `total` for the whole game: sent as
@@ -296,7 +308,8 @@ impl OutsideBrain {
         let (mine, theirs) = (pos.board(me), pos.board(me.other()));
         let [known_mine, known_theirs] = self.known;
         let new_theirs = theirs.and_not(known_theirs);
-        let follows_on = mine == known_mine
+        let follows_on = !std::mem::take(&mut self.afresh)
+            && mine == known_mine
             && known_theirs.and_not(theirs).is_empty()
             && new_theirs.count() == 1;
         if !follows_on && self.in_game {
@@ -542,6 +555,21 @@ mod tests {
         (brain, rules, first)
     }
 
+    /// What `brain` was told, as the log `file` of `instant_brain` holds
+    /// it once the brain has ended (the file removed): the whole text, and
+    /// its lines but the INFO ones.
+    fn said_to(brain: OutsideBrain, file: &std::path::Path) -> (String, Vec<String>) {
+        drop(brain);
+        let said = std::fs::read_to_string(file).unwrap();
+        let _ = std::fs::remove_file(file);
+        let lines = said
+            .lines()
+            .filter(|l| !l.starts_with("INFO"))
+            .map(str::to_string)
+            .collect();
+        (said, lines)
+    }
+
     #[test]
     fn a_position_the_open_match_does_not_lead_to_is_sent_after_restart() {
         let dir = std::env::temp_dir().join(format!("kxo-brain-log-{}", std::process::id()));
@@ -550,13 +578,32 @@ mod tests {
         // Not B2 then A1: another game altogether.
         let other = Position::from_moves(rules, &[Cell::parse("D4", 4).unwrap()]).unwrap();
         assert_eq!(brain.choose(&other, &mut budget), Ok(Cell::new(0)));
-        drop(brain);
-        let said = std::fs::read_to_string(&dir).unwrap();
-        let _ = std::fs::remove_file(&dir);
-        let lines: Vec<&str> = said.lines().filter(|l| !l.starts_with("INFO")).collect();
+        let (said, lines) = said_to(brain, &dir);
         assert_eq!(
             lines,
             ["START 4", "TURN 1,1", "RESTART", "BOARD", "3,3,2", "DONE"],
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_position_asked_afresh_is_sent_whole_after_restart_even_when_it_follows_on() {
+        let dir = std::env::temp_dir().join(format!("kxo-brain-afresh-{}", std::process::id()));
+        let (mut brain, _, first) = instant_brain("BRAIN_LOG", &dir);
+        let mut budget = crate::ai::Unlimited::new();
+        // B2, its A1, then C3: a position that follows on.
+        let mut next = first;
+        for cell in [Cell::new(0), Cell::parse("C3", 4).unwrap()] {
+            next.play(cell).unwrap();
+        }
+        brain.ask_afresh();
+        assert!(brain.choose(&next, &mut budget).is_ok());
+        let (said, lines) = said_to(brain, &dir);
+        assert_eq!(
+            lines,
+            [
+                "START 4", "TURN 1,1", "RESTART", "BOARD", "1,1,2", "0,0,1", "2,2,2", "DONE"
+            ],
             "{said}"
         );
     }

@@ -8,7 +8,7 @@
 //! second (`-` for none). A position is in the suite when the longer of
 //! the two is 15 to 35 plies; each win of kxo-tui's was also checked
 //! against every reply of the defender, not only the ones its search
-//! reads. `cargo run --release -p kxo-engine --example threat_suite`
+//! reads. The program's `cargo run --release --example threat_suite`
 //! builds it from games and measures it beside Rapfi (BENCHMARKS.md).
 
 use crate::game::{Cell, Position, Rules};

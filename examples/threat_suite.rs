@@ -33,15 +33,18 @@
 //! (`ply:eval`, `*` where the game's move is not Rapfi's choice): where a
 //! game was won, thrown away or lost (BENCHMARKS.md run AG).
 //!
-//! `cargo run --release -p kxo-engine --example threat_suite -- measure /tmp/pbrain-rapfi \
+//! `cargo run --release --example threat_suite -- measure /tmp/pbrain-rapfi \
 //!     < crates/kxo-engine/src/ai/big/threat_suite.txt`
 
 use std::io::{BufRead, Write};
 
-use kxo_engine::ai::big::suite::SuitePosition;
-use kxo_engine::ai::big::{BigBoard, BigNegamax, Tables, vct};
-use kxo_engine::ai::{Unlimited, Value};
-use kxo_engine::game::{Cell, Position, Rules};
+use std::time::Duration;
+
+use kxo_tui::ai::big::suite::SuitePosition;
+use kxo_tui::ai::big::{BigBoard, BigNegamax, Tables, vct};
+use kxo_tui::ai::{Unlimited, Value};
+use kxo_tui::game::{Cell, Position, Rules};
+use kxo_tui::protocol::outside::{BrainCommand, BrainReaper, OutsideBrain, preflight};
 
 const BUDGET: u32 = 1_000_000;
 /// Nodes for the win after each reply of the full-width check.
@@ -52,6 +55,8 @@ const PER_GAME: usize = 2;
 const MISSES: usize = 4;
 
 fn main() -> std::process::ExitCode {
+    // The brains it starts end with it, however it ends.
+    let _reaper = BrainReaper::install();
     match run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         // A reader that stopped reading (`| head`) is not a failure.
@@ -143,7 +148,7 @@ fn measure(rapfi: Option<&str>) -> std::io::Result<()> {
         if let Some(brain) = brain.as_mut() {
             cols.push(format!(
                 "| {}",
-                kxo_engine::text::shown(&brain.think(&p.moves)?)
+                kxo_tui::text::shown(&brain.think(&p.moves)?)
             ));
         }
         writeln!(out, "{}", cols.join(" "))?;
@@ -208,24 +213,20 @@ fn vct_only() -> std::io::Result<()> {
 }
 
 /// An outside brain on the Gomoku AI protocol, given a second a move
-/// (or `turn_ms`).
+/// (or `turn_ms`), asked about one position at a time: kxo-tui's own
+/// client of the protocol, so the brain is started, read (bounded lines,
+/// escaped), timed and ended as every brain of the program is.
 struct Brain {
-    path: String,
-    turn_ms: u64,
-    child: std::process::Child,
-    input: std::process::ChildStdin,
-    /// Its lines, read by a thread of their own, so that a brain that
-    /// stops answering costs a timeout, not the run.
-    output: std::sync::mpsc::Receiver<String>,
+    command: BrainCommand,
+    turn: Duration,
+    brain: OutsideBrain,
 }
 
-/// The longest line read, from standard input or a brain, with its
-/// newline: a position of the 15x15 board takes under 1,000 bytes.
+/// The longest line read from standard input, with its newline: a
+/// position of the 15x15 board takes under 1,000 bytes.
 const MAX_LINE: usize = 4096;
 /// The longest turn `views` gives a brain: an hour.
 const MAX_TURN_MS: u64 = 3_600_000;
-/// A brain's lines waiting to be read.
-const QUEUE: usize = 64;
 
 /// The lines of `reader`, each at most [`MAX_LINE`] bytes with its
 /// newline; a longer one is an error, read no further than the limit
@@ -248,104 +249,27 @@ fn bounded_lines<R: BufRead>(mut reader: R) -> impl Iterator<Item = std::io::Res
     })
 }
 
-/// The longest a brain may be silent before it is started again.
-const SILENCE: std::time::Duration = std::time::Duration::from_secs(10);
-
 impl Brain {
     fn start(path: &str) -> std::io::Result<Brain> {
         Brain::start_with(path, 1000)
     }
 
+    /// The brain at `path`, once it has answered `START` (a brain that
+    /// cannot play ends the run before its first position).
     fn start_with(path: &str, turn_ms: u64) -> std::io::Result<Brain> {
-        use std::os::unix::process::CommandExt;
-        use std::process::{Command, Stdio};
-        let mut command = Command::new(path);
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        // SAFETY: the closure runs in the child between fork and exec and
-        // calls only async-signal-safe functions (prctl, getppid, _exit).
-        unsafe {
-            let parent = libc::getpid();
-            command.pre_exec(move || {
-                // Ended with this example, even when it is killed by a
-                // signal (a brain may ignore the end of its input); and
-                // not started if the example died before this line ran.
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-                if libc::getppid() != parent {
-                    libc::_exit(1);
-                }
-                Ok(())
-            });
-        }
-        let mut child = command.spawn()?;
-        let missing = || std::io::Error::other("no pipe");
-        let input = child.stdin.take().ok_or_else(missing)?;
-        let stdout = std::io::BufReader::new(child.stdout.take().ok_or_else(missing)?);
-        // A bounded queue of bounded lines: a brain that floods its output
-        // waits for the reader, and an endless line ends the reading (the
-        // brain is then silent, and started again).
-        let (send, output) = std::sync::mpsc::sync_channel(QUEUE);
-        std::thread::spawn(move || {
-            for line in bounded_lines(stdout).map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut brain = Brain {
-            path: path.to_string(),
-            turn_ms,
-            child,
-            input,
-            output,
+        let command = BrainCommand {
+            program: path.to_string(),
+            args: Vec::new(),
         };
-        brain.send(&format!(
-            "START 15\nINFO timeout_turn {turn_ms}\nINFO timeout_match 10000000\nINFO rule 0"
-        ))?;
-        brain.read_until(|l| l.starts_with("OK"))?;
-        Ok(brain)
-    }
-
-    fn send(&mut self, text: &str) -> std::io::Result<()> {
-        writeln!(self.input, "{text}")?;
-        self.input.flush()
-    }
-
-    /// Lines until one `done` accepts: the last [`QUEUE`] `MESSAGE` lines,
-    /// and that line. The answer must come within the silence limit (a
-    /// brain given a long turn may think twice that), however many other
-    /// lines the brain sends meanwhile.
-    fn read_until(
-        &mut self,
-        done: impl Fn(&str) -> bool,
-    ) -> std::io::Result<(Vec<String>, String)> {
-        let limit = SILENCE.max(std::time::Duration::from_millis(
-            self.turn_ms.saturating_mul(2),
-        ));
-        let deadline = std::time::Instant::now() + limit;
-        let mut said = std::collections::VecDeque::new();
-        loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let line = self
-                .output
-                .recv_timeout(left)
-                .map_err(|_| std::io::Error::other("the brain is silent or gone"))?;
-            let line = line.trim().to_string();
-            if done(&line) {
-                return Ok((said.into(), line));
-            }
-            match line.strip_prefix("MESSAGE ") {
-                Some(text) => {
-                    if said.len() == QUEUE {
-                        said.pop_front();
-                    }
-                    said.push_back(text.to_string());
-                }
-                None => eprintln!("brain: {}", kxo_engine::text::shown(&line)),
-            }
-        }
+        preflight(&command, SuitePosition::rules())
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let turn = Duration::from_millis(turn_ms);
+        let brain = OutsideBrain::new(command.clone(), SuitePosition::rules(), turn);
+        Ok(Brain {
+            command,
+            turn,
+            brain,
+        })
     }
 
     /// The brain's last report on the position after `moves`; an empty
@@ -356,44 +280,28 @@ impl Brain {
 
     /// The same, with the move it chose (none if it stopped answering).
     fn think_move(&mut self, moves: &[Cell]) -> std::io::Result<(String, Option<Cell>)> {
-        match self.ask(moves) {
-            Ok(answer) => Ok(answer),
+        let pos = Position::from_moves(SuitePosition::rules(), moves)
+            .map_err(|(i, e)| std::io::Error::other(format!("move {}: {e:?}", i + 1)))?;
+        self.brain.set_history(moves);
+        // A fresh start each time: nothing learned from the last position.
+        self.brain.ask_afresh();
+        match self.brain.choose(&pos, &mut Unlimited::new()) {
+            Ok(cell) => {
+                let report = self
+                    .brain
+                    .take_messages()
+                    .into_iter()
+                    .rfind(|l| l.starts_with("Speed"))
+                    .unwrap_or_default();
+                Ok((report, Some(cell)))
+            }
             Err(e) => {
                 eprintln!("brain: {e}; starting it again");
-                *self = Brain::start_with(&self.path, self.turn_ms)?;
+                self.brain =
+                    OutsideBrain::new(self.command.clone(), SuitePosition::rules(), self.turn);
                 Ok((String::new(), None))
             }
         }
-    }
-
-    fn ask(&mut self, moves: &[Cell]) -> std::io::Result<(String, Option<Cell>)> {
-        let own = moves.len() % 2;
-        // A fresh start each time: nothing learned from the last position.
-        self.send("RESTART")?;
-        self.read_until(|l| l.starts_with("OK"))?;
-        let mut text = String::from("BOARD");
-        for (i, cell) in moves.iter().enumerate() {
-            let (row, col) = (cell.row(15), cell.col(15));
-            let field = if i % 2 == own { 1 } else { 2 };
-            text.push_str(&format!("\n{col},{row},{field}"));
-        }
-        text.push_str("\nDONE");
-        self.send(&text)?;
-        let (said, answer) = self.read_until(|l| cell_of(l).is_some())?;
-        let report = said
-            .iter()
-            .rfind(|l| l.starts_with("Speed"))
-            .cloned()
-            .unwrap_or_default();
-        Ok((report, cell_of(&answer)))
-    }
-}
-
-impl Drop for Brain {
-    fn drop(&mut self) {
-        let _ = self.send("END");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -453,13 +361,6 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The cell of a brain's answer `x,y` on the 15x15 board.
-fn cell_of(answer: &str) -> Option<Cell> {
-    let (x, y) = answer.split_once(',')?;
-    let (col, row) = (x.trim().parse::<u8>().ok()?, y.trim().parse::<u8>().ok()?);
-    (col < 15 && row < 15).then(|| Cell::from_row_col(row, col, 15))
-}
-
 /// What a brain's report says of the position (`Eval -M22`, `Eval 135`).
 fn eval_of(report: &str) -> &str {
     report
@@ -484,7 +385,7 @@ fn rate(rapfi: &str) -> std::io::Result<()> {
             let (report, choice) = brain.think_move(&moves[..n])?;
             let differs = if choice == Some(moves[n]) { "" } else { "*" };
             // The brain's words, escaped: it is an outside program.
-            let eval = kxo_engine::text::shown(eval_of(&report));
+            let eval = kxo_tui::text::shown(eval_of(&report));
             seen.push(format!("{n}:{eval}{differs}"));
         }
         writeln!(out, "{game} {}", seen.join(" "))?;
@@ -514,7 +415,7 @@ fn views(rapfi: &str, ms: u64) -> std::io::Result<()> {
         }
         let (report, choice) = brain.think_move(&moves)?;
         // The brain's words, escaped: it is an outside program.
-        let eval = kxo_engine::text::shown(eval_of(&report));
+        let eval = kxo_tui::text::shown(eval_of(&report));
         let cell = choice.map_or("-".to_string(), |c| c.index().to_string());
         let cells: Vec<String> = moves.iter().map(|c| c.index().to_string()).collect();
         writeln!(out, "{eval} {cell} | {}", cells.join(" "))?;
@@ -602,92 +503,6 @@ mod tests {
         for bad in ["112 112", "225", "-1", "h8", "112 1e3"] {
             assert!(game_position(bad).is_none(), "{bad}");
         }
-    }
-
-    /// Set in the helper's environment: the helper test below runs only
-    /// as the child of the next one.
-    const HELPER: &str = "KXO_THREAT_SUITE_HELPER";
-
-    /// (Run by the next test, as its child.) Starts a brain that answers
-    /// `START` and then ignores everything, its end of input too, says
-    /// its process id and waits to be killed.
-    #[test]
-    fn helper_starts_a_brain_that_ignores_its_end_of_input() {
-        let Some(script) = std::env::var_os(HELPER) else {
-            return;
-        };
-        let brain = Brain::start_with(&script.to_string_lossy(), 1000).unwrap();
-        println!("brain pid {}", brain.child.id());
-        std::thread::sleep(std::time::Duration::from_secs(60));
-    }
-
-    /// Whether process `pid` is gone (or dead and not yet reaped).
-    fn gone(pid: u32) -> bool {
-        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-            Err(_) => true,
-            Ok(stat) => stat
-                .rsplit(')')
-                .next()
-                .is_some_and(|s| s.trim_start().starts_with('Z')),
-        }
-    }
-
-    #[test]
-    fn a_brain_ends_with_the_example_even_when_it_is_killed() {
-        use std::io::Read;
-        // A fresh folder of its own (not a name another process could
-        // have made a link of first), removed when the test ends.
-        let dir = tempfile::tempdir().unwrap();
-        let script = dir.path().join("stubborn.sh");
-        std::fs::write(
-            &script,
-            "#!/bin/sh\ntrap '' TERM HUP\nwhile :; do\n  if read -r l; then\n    \
-             case \"$l\" in START*) echo OK;; esac\n  else sleep 1; fi\ndone\n",
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let mut helper = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "tests::helper_starts_a_brain_that_ignores_its_end_of_input",
-            ])
-            .args(["--nocapture", "--test-threads", "1"])
-            .env(HELPER, &script)
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        // The brain's pid, from the helper's first lines.
-        let mut out = helper.stdout.take().unwrap();
-        let mut seen = String::new();
-        let mut buf = [0u8; 256];
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        let pid = loop {
-            let n = out.read(&mut buf).unwrap();
-            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-            // (The test harness prints the test's name on the same line.)
-            let said = seen.split_once("brain pid ").map(|(_, rest)| rest);
-            if let Some(pid) = said
-                .and_then(|rest| rest.split_once('\n'))
-                .and_then(|(pid, _)| pid.trim().parse::<u32>().ok())
-            {
-                break pid;
-            }
-            assert!(n > 0 && std::time::Instant::now() < deadline, "{seen}");
-        };
-        assert!(!gone(pid), "the brain should be running");
-        helper.kill().unwrap();
-        helper.wait().unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while !gone(pid) && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let ended = gone(pid);
-        if !ended {
-            // SAFETY: a plain kill(2) of the pid this test started.
-            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
-        }
-        assert!(ended, "the brain outlived the example killed by SIGKILL");
     }
 
     #[test]
