@@ -386,10 +386,11 @@ pub(crate) fn draw_scrolled(frame: &mut Frame, app: &App, lines: Vec<Line<'stati
         .scroll((scroll, 0));
     frame.render_widget(paragraph, area);
     if max > 0 && area.height > 0 && area.width >= 12 {
+        // A blank before it, so the line it covers does not run into it.
         let text = if scroll < max {
-            "↓ j/k more"
+            " ↓ j/k more"
         } else {
-            "↑ j/k"
+            " ↑ j/k"
         };
         let w = text.chars().count() as u16;
         let at = Rect::new(area.right() - w, area.bottom() - 1, w, 1);
