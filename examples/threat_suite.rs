@@ -281,7 +281,7 @@ impl Brain {
     /// The same, with the move it chose (none if it stopped answering).
     fn think_move(&mut self, moves: &[Cell]) -> std::io::Result<(String, Option<Cell>)> {
         let pos = Position::from_moves(SuitePosition::rules(), moves)
-            .map_err(|(i, e)| std::io::Error::other(format!("move {}: {e:?}", i + 1)))?;
+            .map_err(|(i, e)| std::io::Error::other(format!("move {}: {e}", i + 1)))?;
         self.brain.set_history(moves);
         // A fresh start each time: nothing learned from the last position.
         self.brain.ask_afresh();
