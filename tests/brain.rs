@@ -231,12 +231,13 @@ fn board_positions_are_read_whole_and_threats_answered() {
         b.send("BOARD");
         b.send("1,1,7");
         assert!(b.ask("DONE").starts_with("ERROR"));
-        // A stone listed twice is named, whichever side it is given to.
+        // A stone listed twice is named, for either side, even when the
+        // counts then do not fit.
         b.send("BOARD");
-        for line in ["7,7,1", "8,8,2", "7,7,2"] {
+        for line in ["7,7,1", "8,8,2", "7,7,1"] {
             b.send(line);
         }
-        assert_eq!(b.ask("DONE"), "ERROR 7,7 is listed twice", "{engine}");
+        assert_eq!(b.ask("DONE"), "ERROR 7,7 is already taken", "{engine}");
     }
 }
 

@@ -405,11 +405,12 @@ impl Brain {
                 Some((self.cell(xy).ok()?, field.trim().parse::<u8>().ok()?))
             });
             match parsed {
-                // A cell listed twice is named (not reported as counts
-                // that do not fit), and the lists stay within the board.
+                // A cell listed twice is named, as a move there would be
+                // (not reported as counts that do not fit), and the lists
+                // stay within the board.
                 Some((cell, 1 | 2)) if stones.iter().flatten().any(|&c| c == cell) => {
                     let size = self.rules.map_or(0, |r| r.size());
-                    problem = Some(format!("ERROR {} is listed twice", xy(cell, size)))
+                    problem = Some(move_error(MoveError::Occupied(cell), &xy(cell, size)))
                 }
                 Some((cell, field @ (1 | 2))) => stones[field as usize - 1].push(cell),
                 Some((_, 3)) => {
