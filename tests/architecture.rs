@@ -766,6 +766,8 @@ const PROCESS_START: &[&str] = &[
     "fork(",
     "posix_spawn",
     "execv",
+    "libc::system",
+    "popen(",
 ];
 
 /// Every process the program starts is a brain, started by
