@@ -183,17 +183,23 @@ fn turns_are_answered_with_legal_moves_and_bad_ones_refused() {
         assert!(again.contains("taken"), "{engine}: {again}");
         assert!(b.ask("TURN 15,3").contains("off the board"), "{engine}");
         assert!(b.ask("TURN seven").starts_with("ERROR"), "{engine}");
-        let second = xy(&b.ask("TURN 0,0"));
-        assert!(!taken.contains(&second) && second != (0, 0), "{engine}");
-        // A take-back, then the same cell may be played again.
-        assert_eq!(b.ask("TAKEBACK 0,0"), "OK");
-        // A cell with no stone: none of the moves played (the random
-        // engine's first move may be anywhere, a corner too).
-        taken.push(second);
-        let empty = [(14, 14), (13, 14), (14, 13)]
+        // A corner the engine has not taken (the random engine's first
+        // move may be anywhere, a corner too).
+        let corner = [(0, 0), (0, 14), (14, 0)]
             .into_iter()
             .find(|c| !taken.contains(c))
-            .expect("three cells, two stones of the engine's");
+            .expect("three corners, one stone of the engine's");
+        let second = xy(&b.ask(&format!("TURN {},{}", corner.0, corner.1)));
+        assert!(!taken.contains(&second) && second != corner, "{engine}");
+        taken.push(corner);
+        // A take-back, then the same cell may be played again.
+        assert_eq!(b.ask(&format!("TAKEBACK {},{}", corner.0, corner.1)), "OK");
+        // A cell with no stone: none of the moves played.
+        taken.push(second);
+        let empty = [(14, 14), (13, 14), (14, 13), (13, 13)]
+            .into_iter()
+            .find(|c| !taken.contains(c))
+            .expect("four cells, two stones of the engine's");
         let answer = b.ask(&format!("TAKEBACK {},{}", empty.0, empty.1));
         assert!(answer.starts_with("ERROR"), "{engine}: {answer}");
         assert!(b.messages.iter().any(|m| m.contains("ms")), "{engine}");
