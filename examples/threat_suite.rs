@@ -45,6 +45,7 @@ use kxo_tui::ai::big::{BigBoard, BigNegamax, Tables, vct};
 use kxo_tui::ai::{Unlimited, Value};
 use kxo_tui::game::{Cell, Position, Rules};
 use kxo_tui::protocol::outside::{BrainCommand, BrainReaper, OutsideBrain, preflight};
+use kxo_tui::signals;
 
 const BUDGET: u32 = 1_000_000;
 /// Nodes for the win after each reply of the full-width check.
@@ -54,16 +55,26 @@ const PER_GAME: usize = 2;
 /// the win was made later.
 const MISSES: usize = 4;
 
+/// Positions read from standard input at most (the suite has 115).
+const MAX_POSITIONS: usize = 100_000;
+
 fn main() -> std::process::ExitCode {
-    // The brains it starts end with it, however it ends.
+    // The brains it starts end with it, however it ends; SIGINT, SIGTERM
+    // and SIGHUP stop it between two positions, as they stop the program.
     let _reaper = BrainReaper::install();
+    if let Err(e) = signals::install() {
+        eprintln!("threat_suite: signals: {e}");
+        return std::process::ExitCode::from(2);
+    }
     match run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         // A reader that stopped reading (`| head`) is not a failure.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("threat_suite: {e}");
-            std::process::ExitCode::from(2)
+            // Stopped by a signal: the shell's status for it (130 for
+            // SIGINT), else 2.
+            signals::requested().map_or(std::process::ExitCode::from(2), signals::exit_code)
         }
     }
 }
@@ -98,11 +109,29 @@ fn run() -> std::io::Result<()> {
     }
 }
 
-/// The suite's positions on standard input, with their boards; a line
-/// that is not one is named on standard error and left out.
+/// `Ok` unless a signal asked to stop: checked before each position.
+fn go_on() -> std::io::Result<()> {
+    match signals::requested() {
+        Some(signal) => Err(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            signals::Stopped(signal),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The suite's positions on standard input, with their boards, at most
+/// [`MAX_POSITIONS`]; a line that is not one is named on standard error
+/// and left out.
 fn read_suite() -> std::io::Result<Vec<(SuitePosition, Position)>> {
     let mut read = Vec::new();
     for (number, line) in bounded_lines(std::io::stdin().lock()).enumerate() {
+        go_on()?;
+        if read.len() == MAX_POSITIONS {
+            return Err(std::io::Error::other(format!(
+                "more than {MAX_POSITIONS} positions on standard input"
+            )));
+        }
         let line = line?;
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
@@ -139,6 +168,7 @@ fn measure(rapfi: Option<&str>) -> std::io::Result<()> {
         "suite_kxo suite_rapfi | vct_plies vct_nodes vct_ms | negamax_1s nodes ms | rapfi_1s"
     )?;
     for (p, pos) in read_suite()? {
+        go_on()?;
         let shown = |p: Option<u32>| p.map_or("-".to_string(), |p| p.to_string());
         let mut cols = vec![shown(p.vct_plies), shown(p.rapfi_plies)];
         let (found, nodes, seconds) = prove(&t, &pos);
@@ -177,6 +207,7 @@ fn label() -> std::io::Result<()> {
     let t = Tables::new(SuitePosition::rules());
     let mut out = std::io::stdout().lock();
     for (mut p, pos) in read_suite()? {
+        go_on()?;
         if p.vct_plies.is_none() {
             let b = BigBoard::from_position(&t, &pos);
             if let (Some((cell, plies)), _, _) = prove(&t, &pos)
@@ -196,6 +227,7 @@ fn vct_only() -> std::io::Result<()> {
     let t = Tables::new(SuitePosition::rules());
     let (mut proved, mut proving, mut nodes, mut seconds) = (0, 0u64, 0u64, 0.0);
     for (_, pos) in read_suite()? {
+        go_on()?;
         let (found, used, took) = prove(&t, &pos);
         seconds += took;
         nodes += u64::from(used);
@@ -312,6 +344,7 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
     let out = std::io::stdout();
     let mut out = out.lock();
     for (game, line) in bounded_lines(std::io::stdin().lock()).enumerate() {
+        go_on()?;
         eprintln!("game {game}");
         let Some(moves) = game_moves(&line?) else {
             eprintln!("line {}: not a game of legal moves, left out", game + 1);
@@ -321,6 +354,7 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
         let mut misses = 0;
         // From the end back: a win seen late is short; seen early, long.
         for n in (6..moves.len()).rev() {
+            go_on()?;
             if kept.len() >= PER_GAME || misses >= MISSES {
                 break;
             }
@@ -376,12 +410,14 @@ fn rate(rapfi: &str) -> std::io::Result<()> {
     let mut brain = Brain::start(rapfi)?;
     let mut out = std::io::stdout().lock();
     for (game, line) in bounded_lines(std::io::stdin().lock()).enumerate() {
+        go_on()?;
         let Some(moves) = game_moves(&line?) else {
             eprintln!("line {}: not a game of legal moves, left out", game + 1);
             continue;
         };
         let mut seen = Vec::new();
         for n in (4..moves.len().saturating_sub(1)).step_by(2) {
+            go_on()?;
             let (report, choice) = brain.think_move(&moves[..n])?;
             let differs = if choice == Some(moves[n]) { "" } else { "*" };
             // The brain's words, escaped: it is an outside program.
@@ -401,6 +437,7 @@ fn views(rapfi: &str, ms: u64) -> std::io::Result<()> {
     let mut brain = Brain::start_with(rapfi, ms)?;
     let mut out = std::io::stdout().lock();
     for (number, line) in bounded_lines(std::io::stdin().lock()).enumerate() {
+        go_on()?;
         let line = line?;
         let Some((moves, position)) = game_position(&line) else {
             eprintln!(

@@ -218,7 +218,8 @@ fn escape_sequences_from_a_brain_and_from_arguments_are_shown_escaped() {
     assert!(run.err.len() < 400, "{} bytes of error", run.err.len());
     assert!(run.text().contains("more characters"), "{}", run.text());
     assert!(run.text().contains("is not a cell"), "{}", run.text());
-    // A huge list of moves: read as far as the first that cannot be played.
+    // A huge list of moves: read whole (one cell a word, linear), then
+    // refused at the first move that cannot be played.
     let list = "a1 ".repeat(35_000);
     let run = run_measured(&["solve", "--moves", &list], b"", Duration::from_secs(30));
     assert_eq!(run.code, 2, "{}", run.text());
