@@ -293,6 +293,29 @@ fn a_small_round_robin_has_a_consistent_crosstable() {
         .unwrap();
     assert_eq!(perfect["losses"], 0);
     assert_eq!(perfect["games"], 20);
+    // Each engine's games as O and as X make up its record, and the wins
+    // as O over every engine are the first player's wins.
+    let (mut o_wins, mut x_wins, mut draws) = (0, 0, 0);
+    for s in r["ranking"].as_array().unwrap() {
+        let side = |key: &str| -> Vec<u64> {
+            s[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap())
+                .collect()
+        };
+        let (o, x) = (side("as_o"), side("as_x"));
+        assert_eq!(o[0] + x[0], s["wins"].as_u64().unwrap(), "{s}");
+        assert_eq!(o[1] + x[1], s["draws"].as_u64().unwrap(), "{s}");
+        assert_eq!(o[2] + x[2], s["losses"].as_u64().unwrap(), "{s}");
+        // Paired openings: half its games on each side.
+        assert_eq!(o.iter().sum::<u64>(), 10, "{s}");
+        (o_wins, x_wins, draws) = (o_wins + o[0], x_wins + x[0], draws + o[1]);
+    }
+    assert_eq!(o_wins, r["first_wins"].as_u64().unwrap());
+    assert_eq!(x_wins, r["second_wins"].as_u64().unwrap());
+    assert_eq!(draws, r["draws"].as_u64().unwrap());
     // Text: the crosstable under its heading.
     let (_, text, _) = kxo(&[
         "arena",
@@ -312,6 +335,15 @@ fn a_small_round_robin_has_a_consistent_crosstable() {
         "1",
     ]);
     assert!(text.contains("crosstable"), "{text}");
+    // Each engine's score as O and as X, after the first player's line.
+    let sides = text
+        .lines()
+        .find(|l| l.starts_with("scores as O: "))
+        .unwrap_or_else(|| panic!("no scores by side: {text}"));
+    assert!(
+        ["a ", "b ", "c "].iter().all(|e| sides.contains(e)) && sides.contains("; as X: "),
+        "{sides}"
+    );
     assert!(
         text.contains("a vs b") && text.contains("a vs c") && !text.contains("b vs c"),
         "{text}"
@@ -652,6 +684,44 @@ fn brains_off_five_in_a_row_are_reminded_that_the_protocol_has_no_k() {
         "arena", "--size", "10", "--goal", "4", "--o", "random", "--x", "random", "--games", "2",
     ]);
     assert!(!err.contains(reminder), "{err}");
+}
+
+#[test]
+fn each_engines_score_as_o_and_as_x_follows_the_colours_it_played() {
+    // Fixed sides: random is always O, the perfect player always X, so
+    // each has games on one side only, and the perfect one never loses.
+    let args = [
+        "arena", "--size", "3", "--o", "random", "--x", "negamax", "--games", "6",
+    ];
+    let (code, out, err) = kxo(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let r = json(&out);
+    let side = |name: &str, key: &str| -> Vec<u64> {
+        standing(&r, name)[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(side("random", "as_x"), [0, 0, 0], "{out}");
+    assert_eq!(side("negamax", "as_o"), [0, 0, 0], "{out}");
+    assert_eq!(side("random", "as_o").iter().sum::<u64>(), 6, "{out}");
+    let perfect = side("negamax", "as_x");
+    assert_eq!(perfect[2], 0, "{out}");
+    assert_eq!(perfect[0], r["second_wins"].as_u64().unwrap(), "{out}");
+    // In words: only the side each played.
+    let (code, text, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("scores as O: "))
+        .unwrap_or_else(|| panic!("no scores by side: {text}"));
+    let (o, x) = line
+        .split_once("; as X: ")
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(o.contains("random ") && !o.contains("negamax"), "{line}");
+    assert!(x.contains("negamax ") && !x.contains("random"), "{line}");
 }
 
 #[test]

@@ -32,6 +32,11 @@ pub struct Standing {
     pub cpu_ms_per_move: f64,
     /// Its pairs' outcomes `[LL, LD, DD+WL, WD, WW]`.
     pub pentanomial: Pentanomial,
+    /// Wins, draws, losses as the first player (O) and as the second
+    /// (X): where the openings favour one colour, how often it converts
+    /// the advantage and how often it holds without it.
+    pub as_o: [u32; 3],
+    pub as_x: [u32; 3],
     /// Games it lost by failing (a crash, an illegal move, no answer in
     /// time) and on its match clock.
     pub forfeits: u32,
@@ -232,6 +237,8 @@ impl Report {
                 ms_per_move: per_move_ms(t.us, t.moves),
                 cpu_ms_per_move: per_move_ms(t.cpu_us, t.moves),
                 pentanomial: t.pentanomial,
+                as_o: t.by_side[0],
+                as_x: t.by_side[1],
                 forfeits: t.forfeits,
                 time_losses: t.time_losses,
             });
@@ -277,6 +284,30 @@ impl Report {
             *out,
             "(ms/move wall time, cpu ms its CPU time a move; F/T games lost by forfeit / on time)"
         );
+    }
+
+    /// Each engine's score as O and as X, in the ranking's order:
+    /// "scores as O: a 95.0% of 40, b 62.5% of 40; as X: …".
+    fn sides_text(&self, out: &mut String) {
+        let side = |wdl: fn(&Standing) -> [u32; 3]| -> String {
+            let scores: Vec<String> = self
+                .ranking
+                .iter()
+                .filter_map(|s| {
+                    let [w, d, l] = wdl(s);
+                    let games = w + d + l;
+                    (games > 0).then(|| {
+                        let score = (w as f64 + d as f64 / 2.0) / games as f64;
+                        format!("{} {:.1}% of {games}", s.name, 100.0 * score)
+                    })
+                })
+                .collect();
+            scores.join(", ")
+        };
+        let (o, x) = (side(|s| s.as_o), side(|s| s.as_x));
+        if !o.is_empty() || !x.is_empty() {
+            let _ = writeln!(*out, "scores as O: {o}; as X: {x}");
+        }
     }
 
     /// The report as text.
@@ -336,6 +367,7 @@ impl Report {
             "\nfirst player (O) wins {}, second player (X) wins {}, draws {}",
             self.first_wins, self.second_wins, self.draws
         );
+        self.sides_text(&mut out);
         if let Some(s) = &self.sprt {
             let _ = writeln!(
                 out,

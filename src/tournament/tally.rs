@@ -149,6 +149,8 @@ pub struct EngineTally {
     pub cpu_us: u64,
     pub samples: Samples,
     pub pentanomial: Pentanomial,
+    /// Wins, draws, losses as the first player (O) and as the second (X).
+    pub by_side: [[u32; 3]; 2],
     /// Games it lost by failing (a brain that crashed, cheated, was late)
     /// and on its match clock.
     pub forfeits: u32,
@@ -422,6 +424,7 @@ impl Counts {
             {
                 let tally = &mut self.engines[engine];
                 tally.wdl[2 - points as usize] += 1;
+                tally.by_side[side][2 - points as usize] += 1;
                 tally.moves += g.moves[side].0;
                 tally.us = tally.us.saturating_add(g.moves[side].1);
                 tally.cpu_us = tally.cpu_us.saturating_add(g.cpu_us[side]);
