@@ -226,11 +226,7 @@ impl Report {
                 wins: w,
                 draws: d,
                 losses: l,
-                score: if games == 0 {
-                    0.0
-                } else {
-                    (w as f64 + d as f64 / 2.0) / games as f64
-                },
+                score: share(w, d, games),
                 elo: elo.map(|e| e.diff),
                 elo_lo: elo.map(|e| e.lo),
                 elo_hi: elo.map(|e| e.hi),
@@ -297,8 +293,8 @@ impl Report {
                     let [w, d, l] = wdl(s);
                     let games = w + d + l;
                     (games > 0).then(|| {
-                        let score = (w as f64 + d as f64 / 2.0) / games as f64;
-                        format!("{} {:.1}% of {games}", s.name, 100.0 * score)
+                        let score = 100.0 * share(w, d, games);
+                        format!("{} {score:.1}% of {games}", s.name)
                     })
                 })
                 .collect();
@@ -342,7 +338,7 @@ impl Report {
         );
         for p in &self.pairings {
             let [ll, ld, dd, wd, ww] = p.pentanomial.0;
-            let score = (p.a_wins as f64 + p.draws as f64 / 2.0) / p.games.max(1) as f64;
+            let score = share(p.a_wins, p.draws, p.games);
             let _ = writeln!(
                 out,
                 "  {} vs {}: {} wins, {} draws, {} losses  [{ll} {ld} {dd} {wd} {ww}]  Elo difference: {}",
@@ -449,6 +445,14 @@ fn elo_text(elo: Option<f64>, lo: Option<f64>, hi: Option<f64>, score: f64, game
 }
 
 /// Milliseconds a move from a total in microseconds.
+/// The share of the points (a win 1, a draw ½) of `games`; 0 for none.
+fn share(wins: u32, draws: u32, games: u32) -> f64 {
+    if games == 0 {
+        return 0.0;
+    }
+    (wins as f64 + draws as f64 / 2.0) / games as f64
+}
+
 fn per_move_ms(total_us: u64, moves: u64) -> f64 {
     if moves == 0 {
         0.0
