@@ -153,31 +153,54 @@ fn nine_thinking_seats_get_the_same_cpu() {
     // Each slice's CPU, from the thread's own clock, goes to the seat
     // that ran it: a seat's meter counts a slice's wall time, which a
     // preemption by another process would stretch for that seat alone.
-    let mut spent = vec![Duration::ZERO; seat_cpu(&live).len()];
+    let mut slices: Vec<Vec<Duration>> = vec![Vec::new(); seat_cpu(&live).len()];
+    let mut total = Duration::ZERO;
     // Until the seats have had 0.9 s of CPU between them, however
     // busy the machine (a wall-clock window starves on a loaded one).
     let deadline = Instant::now() + Duration::from_secs(20);
-    while spent.iter().sum::<Duration>() < Duration::from_millis(900) && Instant::now() < deadline {
+    while total < Duration::from_millis(900) && Instant::now() < deadline {
         live.sched.wake_due(clock.now());
         let before = seat_cpu(&live);
         let cpu = thread_cpu();
         live.sched.run_next();
         let cpu = thread_cpu() - cpu;
-        for ((total, after), before) in spent.iter_mut().zip(seat_cpu(&live)).zip(before) {
+        for ((ran, after), before) in slices.iter_mut().zip(seat_cpu(&live)).zip(before) {
             if after > before {
-                *total += cpu;
+                ran.push(cpu);
+                total += cpu;
             }
         }
     }
     let cpu = seat_cpu(&live);
     // O seats are the even ones; X seats wait for their turn.
-    let o: Vec<f64> = spent.iter().step_by(2).map(|d| d.as_secs_f64()).collect();
-    let mean = o.iter().sum::<f64>() / o.len() as f64;
-    assert!(mean > 0.05, "the seats hardly ran: {o:?}");
-    for share in &o {
+    let o: Vec<&Vec<Duration>> = slices.iter().step_by(2).collect();
+    // Round robin: every thinking seat has had as many slices as the
+    // others, give or take the round the window ended in.
+    let counts: Vec<usize> = o.iter().map(|s| s.len()).collect();
+    let (fewest, most) = (counts.iter().min(), counts.iter().max());
+    assert!(
+        most.zip(fewest).is_some_and(|(m, f)| m - f <= 1),
+        "unequal turns {counts:?}"
+    );
+    // And as much CPU. Each seat's longest slice is left out: a stall
+    // of the machine (a hypervisor's, a page fault's reclaim) inside one
+    // slice is charged to whichever thread ran, up to 14 ms of a 100 ms
+    // share on a CI run, and no scheduler can prevent it; an engine that
+    // overran its slices would overrun them all (and the next test
+    // bounds every slice).
+    let shares: Vec<f64> = o
+        .iter()
+        .map(|ran| {
+            let longest = ran.iter().max().copied().unwrap_or_default();
+            (ran.iter().sum::<Duration>() - longest).as_secs_f64()
+        })
+        .collect();
+    let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+    assert!(mean > 0.05, "the seats hardly ran: {shares:?}");
+    for share in &shares {
         assert!(
             (share - mean).abs() <= 0.10 * mean,
-            "unequal shares {o:?} (mean {mean})"
+            "unequal shares {shares:?} (mean {mean})"
         );
     }
     assert!(cpu.iter().skip(1).step_by(2).all(|d| d.is_zero()));
