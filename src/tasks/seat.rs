@@ -283,7 +283,8 @@ fn seat_engine(
 
 /// What the live screen's engines may hold together for their trees and
 /// tables, shared equally by the seats: with 36 games of 20x20 each seat
-/// gets 3.5 MB, with the usual nine more than any engine uses.
+/// gets 3.5 MB; with the usual nine, 14 MB, more than any MCTS tree's own
+/// bound (a limit never raises it), and half of Negamax's Gomoku table.
 const SEATS_MEMORY: usize = 256 << 20;
 
 /// One move's thinking: the engine searches on the seat's clock; what an

@@ -254,7 +254,7 @@ pub struct Mcts {
     nodes: Vec<Node<u8>>,
     iterations: u64,
     /// The tree stops growing at this many nodes ([`MAX_NODES`] unless a
-    /// memory limit says otherwise).
+    /// memory limit says fewer).
     max_nodes: usize,
     /// The boards at the root of the tree in `nodes`, kept from the last
     /// search so that the next can start from the right grandchild.
@@ -482,8 +482,12 @@ impl Engine for Mcts {
         "MCTS".into()
     }
 
+    /// A limit lowers the tree's bound, never raises it past
+    /// [`MAX_NODES`]: the live screen hands each seat its share of the
+    /// memory, and a 4x4 tree grown to that share (14 MB a seat with nine
+    /// games) holds nothing the bound's 65,536 nodes do not.
     fn set_memory_limit(&mut self, bytes: usize) {
-        self.max_nodes = (bytes / std::mem::size_of::<Node<u8>>()).max(1024);
+        self.max_nodes = (bytes / std::mem::size_of::<Node<u8>>()).clamp(1024, MAX_NODES);
     }
 
     fn choose(&mut self, pos: &Position, budget: &mut dyn Budget) -> Cell {
@@ -582,6 +586,26 @@ mod tests {
         assert!(m.nodes.len() <= MAX_NODES, "{}", m.nodes.len());
         assert!(m.nodes.capacity() <= MAX_NODES, "{}", m.nodes.capacity());
         assert_eq!(m.nodes[0].visits, 200_000);
+    }
+
+    #[test]
+    fn a_memory_limit_lowers_the_trees_bound_and_never_raises_it() {
+        let p = pos("");
+        for (limit, bound) in [
+            (usize::MAX, MAX_NODES),
+            (256 << 20, MAX_NODES),
+            (std::mem::size_of::<Node<u8>>() * 4096, 4096),
+        ] {
+            let mut m = Mcts::new(p.rules(), Limit::Iterations(200_000), 3);
+            m.set_memory_limit(limit);
+            m.search_iterations(&p, 200_000);
+            assert!(m.nodes.len() <= bound, "{limit}: {}", m.nodes.len());
+            assert!(
+                m.nodes.capacity() <= bound,
+                "{limit}: {}",
+                m.nodes.capacity()
+            );
+        }
     }
 
     #[test]
