@@ -283,8 +283,9 @@ fn seat_engine(
 
 /// What the live screen's engines may hold together for their trees and
 /// tables, shared equally by the seats: with 36 games of 20x20 each seat
-/// gets 3.5 MB; with the usual nine, 14 MB, more than any MCTS tree's own
-/// bound (a limit never raises it), and half of Negamax's Gomoku table.
+/// gets 3.5 MB; with the usual nine, 14 MB: more than a small board's
+/// MCTS tree may hold (a limit never raises it), what a Gomoku MCTS tree
+/// may grow to, and half of Negamax's Gomoku table.
 const SEATS_MEMORY: usize = 256 << 20;
 
 /// One move's thinking: the engine searches on the seat's clock; what an
