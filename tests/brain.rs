@@ -272,10 +272,13 @@ fn info_limits_are_kept() {
     let start = Instant::now();
     xy(&b.ask("TURN 7,7"));
     // The turn limit less a reserve (30 ms here): the brain reports its
-    // time.
+    // time. It stops at the first look at its clock past 570 ms; what the
+    // machine takes from it after that look (two CI runs beside a busy
+    // core: 571 and 572 ms) is what the reserve is for. Without the
+    // reserve it would report 600.
     let spent = start.elapsed();
     let said = b.messages.last().cloned().unwrap_or_default();
-    assert!((300..=570).contains(&reported_ms(&said)), "{said}");
+    assert!((300..=585).contains(&reported_ms(&said)), "{said}");
     assert!(
         spent < Duration::from_millis(600) + Duration::from_millis(400),
         "{spent:?}"
