@@ -485,9 +485,9 @@ impl Engine for Mcts {
     /// A limit lowers the tree's bound, never raises it past
     /// [`MAX_NODES`], the bound the small boards' engines were measured
     /// with: the live screen hands each seat its share of the memory, and
-    /// grown to it (14 MB a seat with nine games) the show's 4x4 trees
-    /// held 217 MB instead of 37. (On larger boards, Gomoku's MCTS grows
-    /// to its limit.)
+    /// grown to it (14 MB a seat with nine games) the trees of nine 4x4
+    /// games of MCTS held 217 MB instead of 37. (On larger boards,
+    /// Gomoku's MCTS grows to its limit.)
     fn set_memory_limit(&mut self, bytes: usize) {
         self.max_nodes = (bytes / std::mem::size_of::<Node<u8>>()).clamp(1024, MAX_NODES);
     }
