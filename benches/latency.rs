@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use kxo_tui::ai::ThinkLimit;
+use kxo_engine::ThinkLimit;
 use kxo_tui::app::{LiveConfig, Tab};
 use kxo_tui::tasks::live::{self, InputSource};
 use kxo_tui::ui::palette::ColorMode;
@@ -77,8 +77,8 @@ impl InputSource for Keys {
 
 fn config() -> LiveConfig {
     LiveConfig {
-        o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
-        x: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
+        o: Some(kxo_engine::BuiltIn::Mcts.into()),
+        x: Some(kxo_engine::BuiltIn::Mcts.into()),
         delay: Duration::ZERO,
         // Every seat thinks on the live screen's default clock.
         limit: ThinkLimit::Millis(kxo_tui::app::DEFAULT_THINK_MS),

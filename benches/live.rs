@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use corosensei::{Coroutine, CoroutineResult};
 use criterion::{Criterion, criterion_group, criterion_main};
+use kxo_engine::Cell;
 use kxo_tui::app::{App, LiveConfig, Message};
-use kxo_tui::game::Cell;
 use kxo_tui::tasks::{Scheduler, Suspend, TaskRole};
 use kxo_tui::ui::Chrome;
 use kxo_tui::ui::palette::ColorMode;
@@ -65,8 +65,8 @@ fn switches(c: &mut Criterion) {
 
 fn frame(c: &mut Criterion) {
     let config = LiveConfig {
-        o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
-        x: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
+        o: Some(kxo_engine::BuiltIn::Mcts.into()),
+        x: Some(kxo_engine::BuiltIn::Negamax.into()),
         seed: 1,
         color: ColorMode::TrueColor,
         ..LiveConfig::default()

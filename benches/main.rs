@@ -8,11 +8,12 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use kxo_tui::ai::big::yardstick::Ticks;
-use kxo_tui::ai::big::{BigMcts, BigNegamax};
-use kxo_tui::ai::playout::random_playout;
-use kxo_tui::ai::{Mcts, MctsLimit, Solver};
-use kxo_tui::game::{Cell, Position, Rule, Rules};
+use kxo_engine::gomoku::{BigMcts, BigNegamax};
+use kxo_engine::kernels::random_playout;
+use kxo_engine::kernels::{Mcts, MctsLimit};
+use kxo_engine::learner::Ticks;
+use kxo_engine::solver::Solver;
+use kxo_engine::{Cell, Position, Rule, Rules};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -135,7 +136,7 @@ fn gomoku(c: &mut Criterion) {
 fn negamax(c: &mut Criterion) {
     let mut group = c.benchmark_group("negamax");
     group.sample_size(10);
-    let suite = kxo_tui::ai::big::suite::positions();
+    let suite = kxo_engine::gomoku::suite_positions();
     // Lines 2, 9 and 22 of the suite: quiet wins of 25-31 plies.
     for line in [2, 9, 22] {
         let Some(pos) = suite.get(line - 1).and_then(|p| p.position()) else {

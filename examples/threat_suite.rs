@@ -40,10 +40,10 @@ use std::io::{BufRead, Write};
 
 use std::time::Duration;
 
-use kxo_tui::ai::big::suite::SuitePosition;
-use kxo_tui::ai::big::{BigBoard, BigNegamax, Tables, vct};
-use kxo_tui::ai::{Unlimited, Value};
-use kxo_tui::game::{Cell, Position, Rules};
+use kxo_engine::gomoku::SuitePosition;
+use kxo_engine::gomoku::{BigNegamax, ThreatSearch};
+use kxo_engine::{Cell, Position, Rules};
+use kxo_engine::{Unlimited, Value};
 use kxo_tui::protocol::outside::{BrainCommand, BrainReaper, OutsideBrain, preflight};
 use kxo_tui::signals;
 
@@ -146,11 +146,10 @@ fn read_suite() -> std::io::Result<Vec<(SuitePosition, Position)>> {
 }
 
 /// The threat search's answer in `pos`, its nodes and its seconds.
-fn prove(t: &Tables, pos: &Position) -> (Option<(usize, u32)>, u32, f64) {
-    let b = BigBoard::from_position(t, pos);
+fn prove(t: &ThreatSearch, pos: &Position) -> (Option<(Cell, u32)>, u32, f64) {
     let mut budget = BUDGET;
     let start = std::time::Instant::now();
-    let found = vct::find(t, &b, 35, &mut budget);
+    let found = t.find(pos, 35, &mut budget);
     (found, BUDGET - budget, start.elapsed().as_secs_f64())
 }
 
@@ -160,7 +159,7 @@ fn prove(t: &Tables, pos: &Position) -> (Option<(usize, u32)>, u32, f64) {
 /// Rapfi's report given a second, if a brain is named.
 fn measure(rapfi: Option<&str>) -> std::io::Result<()> {
     let rules = SuitePosition::rules();
-    let t = Tables::new(rules);
+    let t = ThreatSearch::new(rules);
     let mut brain = rapfi.map(Brain::start).transpose()?;
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -178,7 +177,7 @@ fn measure(rapfi: Option<&str>) -> std::io::Result<()> {
         if let Some(brain) = brain.as_mut() {
             cols.push(format!(
                 "| {}",
-                kxo_tui::text::shown(&brain.think(&p.moves)?)
+                kxo_engine::text::shown(&brain.think(&p.moves)?)
             ));
         }
         writeln!(out, "{}", cols.join(" "))?;
@@ -204,17 +203,15 @@ fn negamax_second(rules: Rules, pos: &Position) -> String {
 /// added where a line has none and the threat search now proves a win
 /// that holds against every reply.
 fn label() -> std::io::Result<()> {
-    let t = Tables::new(SuitePosition::rules());
+    let t = ThreatSearch::new(SuitePosition::rules());
     let mut out = std::io::stdout().lock();
     for (mut p, pos) in read_suite()? {
         go_on()?;
-        if p.vct_plies.is_none() {
-            let b = BigBoard::from_position(&t, &pos);
-            if let (Some((cell, plies)), _, _) = prove(&t, &pos)
-                && holds_against_every_reply(&t, &b, cell, plies)
-            {
-                p.vct_plies = Some(plies);
-            }
+        if p.vct_plies.is_none()
+            && let (Some((cell, plies)), _, _) = prove(&t, &pos)
+            && t.holds_against_every_reply(&pos, cell, plies, REPLY_BUDGET)
+        {
+            p.vct_plies = Some(plies);
         }
         writeln!(out, "{}", p.line())?;
     }
@@ -224,7 +221,7 @@ fn label() -> std::io::Result<()> {
 /// The threat search alone over the suite's lines on standard input:
 /// how many it proves, and its nodes and time in all.
 fn vct_only() -> std::io::Result<()> {
-    let t = Tables::new(SuitePosition::rules());
+    let t = ThreatSearch::new(SuitePosition::rules());
     let (mut proved, mut proving, mut nodes, mut seconds) = (0, 0u64, 0u64, 0.0);
     for (_, pos) in read_suite()? {
         go_on()?;
@@ -339,7 +336,7 @@ impl Brain {
 
 fn build(rapfi: Option<&str>) -> std::io::Result<()> {
     let rules = Rules::new(15, 5).expect("15x15, five in a row");
-    let t = Tables::new(rules);
+    let t = ThreatSearch::new(rules);
     let mut brain = rapfi.map(Brain::start).transpose()?;
     let out = std::io::stdout();
     let mut out = out.lock();
@@ -364,10 +361,9 @@ fn build(rapfi: Option<&str>) -> std::io::Result<()> {
             if pos.outcome().is_over() {
                 continue;
             }
-            let b = BigBoard::from_position(&t, &pos);
             let mut budget = BUDGET;
-            let ours = vct::find(&t, &b, 35, &mut budget).filter(|&(cell, plies)| {
-                plies < 15 || holds_against_every_reply(&t, &b, cell, plies)
+            let ours = t.find(&pos, 35, &mut budget).filter(|&(cell, plies)| {
+                plies < 15 || t.holds_against_every_reply(&pos, cell, plies, REPLY_BUDGET)
             });
             let theirs = match brain.as_mut() {
                 Some(brain) => mate_in(&brain.think(&moves[..n])?),
@@ -421,7 +417,7 @@ fn rate(rapfi: &str) -> std::io::Result<()> {
             let (report, choice) = brain.think_move(&moves[..n])?;
             let differs = if choice == Some(moves[n]) { "" } else { "*" };
             // The brain's words, escaped: it is an outside program.
-            let eval = kxo_tui::text::shown(eval_of(&report));
+            let eval = kxo_engine::text::shown(eval_of(&report));
             seen.push(format!("{n}:{eval}{differs}"));
         }
         writeln!(out, "{game} {}", seen.join(" "))?;
@@ -452,7 +448,7 @@ fn views(rapfi: &str, ms: u64) -> std::io::Result<()> {
         }
         let (report, choice) = brain.think_move(&moves)?;
         // The brain's words, escaped: it is an outside program.
-        let eval = kxo_tui::text::shown(eval_of(&report));
+        let eval = kxo_engine::text::shown(eval_of(&report));
         let cell = choice.map_or("-".to_string(), |c| c.index().to_string());
         let cells: Vec<String> = moves.iter().map(|c| c.index().to_string()).collect();
         writeln!(out, "{eval} {cell} | {}", cells.join(" "))?;
@@ -483,22 +479,6 @@ fn game_position(line: &str) -> Option<(Vec<Cell>, Position)> {
 /// The plies of the win a brain's report announces (`Eval +M13`).
 fn mate_in(report: &str) -> Option<u32> {
     eval_of(report).strip_prefix("+M")?.parse().ok()
-}
-
-/// Whether, after `cell`, the attacker wins against every empty cell the
-/// defender could play, each answered by a threat win within `plies - 2`.
-fn holds_against_every_reply(t: &Tables, b: &BigBoard, cell: usize, plies: u32) -> bool {
-    let mut next = *b;
-    next.play(t, cell);
-    if next.outcome().is_over() {
-        return true;
-    }
-    next.empty_cells(t).iter().all(|reply| {
-        let mut after = next;
-        after.play(t, reply);
-        let mut budget = REPLY_BUDGET;
-        !after.outcome().is_over() && vct::find(t, &after, plies - 2, &mut budget).is_some()
-    })
 }
 
 #[cfg(test)]

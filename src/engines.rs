@@ -20,13 +20,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ai::rl::SharedTable;
-use crate::ai::{BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with, make_learned_negamax};
-use crate::game::{Cell, GameRecord, Player, Position, Rules};
 use crate::protocol::outside::{
     BRAIN_THINK, BrainCommand, BrainSettings, OutsideBrain, PipeBudget,
 };
-use crate::text::shown;
+use kxo_engine::learner::SharedTable;
+use kxo_engine::text::shown;
+use kxo_engine::{BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with, make_learned_negamax};
+use kxo_engine::{Cell, GameRecord, Player, Position, Rules};
 
 /// One participant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -275,7 +275,7 @@ impl EngineSpec {
     pub fn for_seat(engine: SpecEngine) -> EngineSpec {
         let name = match &engine {
             // Outside text: its control characters escaped before it is shown.
-            SpecEngine::Brain(command) => crate::text::shown(command.name())
+            SpecEngine::Brain(command) => kxo_engine::text::shown(command.name())
                 .chars()
                 .take(24)
                 .collect(),
@@ -376,7 +376,7 @@ impl EngineSpec {
     pub fn use_model(
         &mut self,
         rules: Rules,
-        model: &crate::ai::rl::ValueTable,
+        model: &kxo_engine::learner::ValueTable,
     ) -> Result<(), String> {
         if !self.learned_eval {
             return Ok(());
@@ -562,7 +562,7 @@ pub fn use_learned_evals(
         return Err(crate::error::InputError(format!(
             "eval=learned reads the learner's model, and there is none at {}: \
              train one first (kxo-tui train --size {n} --goal {k}) or name one with --model",
-            crate::text::shown_path(&path),
+            kxo_engine::text::shown_path(&path),
             n = rules.size(),
             k = rules.goal()
         )));

@@ -30,14 +30,13 @@
 // from the crate root reaches is a warning.
 #![warn(unreachable_pub)]
 
-pub use kxo_engine::ai;
 pub mod app;
 pub mod cli;
 mod cpu;
 mod elo;
 pub mod engines;
 pub mod error;
-pub use kxo_engine::game;
+
 pub mod gate;
 pub mod headless;
 mod input;
@@ -49,6 +48,12 @@ pub mod screen;
 pub mod signals;
 pub mod tasks;
 mod terminal;
-pub use kxo_engine::text;
+
 pub mod tournament;
 pub mod ui;
+
+/// A line on standard error for `main.rs`'s errors (the one writer of
+/// standard error is `out`).
+pub fn report_error(line: &str) {
+    out::stderr_line(line);
+}

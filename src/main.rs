@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use clap::FromArgMatches;
 use clap::error::ErrorKind;
 
+use kxo_engine::text::shown_within;
 use kxo_tui::cli::{Cli, one_line_error};
 use kxo_tui::error::InputError;
 use kxo_tui::gate::FileError;
 use kxo_tui::protocol::outside::BrainReaper;
 use kxo_tui::signals::Stopped;
-use kxo_tui::text::shown_within;
 
 fn main() -> ExitCode {
     let command = kxo_tui::cli::command().after_help(keys_help());
@@ -69,9 +69,8 @@ fn main() -> ExitCode {
 /// An error on stderr: whatever it quotes from outside (an argument, a
 /// file name) is escaped, and a long one is cut. Never panics.
 fn report(message: &str) {
-    use std::io::Write;
     // Generous: an error names a path and a reason besides what it quotes.
-    let _ = writeln!(std::io::stderr(), "{}", shown_within(message, 600));
+    kxo_tui::report_error(&shown_within(message, 600));
 }
 
 /// The end of `--help`: the live screen's keys, from the key map.

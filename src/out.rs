@@ -35,6 +35,41 @@ pub(crate) fn stderr(text: &str) {
     }
 }
 
+/// A line on standard error that never fails nor stops the command: for
+/// what is said as the program ends (its terminal may be gone).
+pub(crate) fn stderr_line(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
+}
+
+/// A line on standard output that never fails nor stops the command.
+pub(crate) fn stdout_line(line: &str) {
+    let _ = writeln!(io::stdout(), "{line}");
+}
+
+/// Whether standard error is a terminal (progress lines are for people).
+pub(crate) fn stderr_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    io::stderr().is_terminal()
+}
+
+/// Whether standard output is a terminal (the live screen needs one).
+pub(crate) fn stdout_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    io::stdout().is_terminal()
+}
+
+/// The full screen's writer: the terminal on standard output, which the
+/// live screen draws on (`terminal.rs`) and its frames go to.
+pub(crate) fn screen() -> io::Stdout {
+    io::stdout()
+}
+
+/// Standard output for a protocol that answers line by line (`kxo-tui
+/// brain`), locked for the whole session.
+pub(crate) fn protocol() -> io::StdoutLock<'static> {
+    io::stdout().lock()
+}
+
 /// `say!("…", …)`: a line on standard output; `anyhow::Result<()>`.
 #[macro_export]
 macro_rules! say {

@@ -5,13 +5,13 @@ use std::cell::RefCell;
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use crate::ai::EngineKind;
-use crate::ai::rl::{Init, SharedTable, ValueTable};
 use crate::cli::LiveArgs;
 use crate::error::InputError;
 use crate::model::Model;
 use crate::tasks::live::Summary;
-use crate::terminal::{self, Signals};
+use crate::terminal;
+use kxo_engine::EngineKind;
+use kxo_engine::learner::{Init, SharedTable, ValueTable};
 
 /// Runs the live screen; its exit status is 0, or 128 + the signal that
 /// stopped it (143 for SIGTERM, 129 for SIGHUP or a terminal that went
@@ -37,17 +37,23 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
         (a, b) => a.or(b),
     };
     config.warning = warning.clone();
-    let signals = Signals::install()?;
     crate::tasks::panics::set_quiet(true);
     // The mouse everywhere: clicks select games, cells and tabs; the wheel scrolls.
     let guard = terminal::TerminalGuard::enter(true)?;
     let watchdog = terminal::HangupWatchdog::start();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let backend =
-            ratatui::backend::CrosstermBackend::new(terminal::FrameWriter::new(std::io::stdout()));
+        let backend = ratatui::backend::CrosstermBackend::new(terminal::FrameWriter::new(
+            crate::out::screen(),
+        ));
         let terminal = ratatui::Terminal::new(backend)?;
         let mut input = terminal::CrosstermInput::new(true)?;
-        crate::tasks::live::run(config, terminal, &mut input, signals.stop.clone(), None)
+        crate::tasks::live::run(
+            config,
+            terminal,
+            &mut input,
+            crate::signals::stop_flag(),
+            None,
+        )
     }));
     watchdog.stop();
     drop(guard);
@@ -67,18 +73,19 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
         remember_choice(choice);
     }
     if let Some(w) = &warning {
-        terminal::say(&format!("warning: {w}"));
+        crate::out::stderr_line(&format!("warning: {w}"));
     }
     match outcome {
         Ok(Ok(summary)) => {
-            terminal::say_out(&summary_line(&summary));
+            crate::out::stdout_line(&summary_line(&summary));
             if let Some(report) = &summary.tournament {
-                terminal::say_out(report.to_text().trim_end());
+                crate::out::stdout_line(report.to_text().trim_end());
             }
-            Ok(match signals.stopped_by() {
-                _ if lost => ExitCode::from(129),
-                0 => ExitCode::SUCCESS,
-                signal => ExitCode::from(128 + signal as u8),
+            // A signal's status (143, 130, 129) is main's, from the
+            // request the signal made.
+            Ok(match lost {
+                true => ExitCode::from(129),
+                false => ExitCode::SUCCESS,
             })
         }
         Ok(Err(e)) => Err(e),
@@ -104,7 +111,7 @@ fn open_learner(
     let rl_may_play = config.show.is_none()
         && [&config.o, &config.x].iter().any(|k| {
             k.as_ref()
-                .is_none_or(|k| k.kind() == EngineKind::BuiltIn(crate::ai::BuiltIn::Rl))
+                .is_none_or(|k| k.kind() == EngineKind::BuiltIn(kxo_engine::BuiltIn::Rl))
         });
     if !rl_may_play {
         return Ok((None, None));
@@ -148,7 +155,7 @@ fn remembered_choice(offered: crate::app::setup::Choice) -> crate::app::setup::C
         .and_then(|path| crate::gate::read(&path, CHOICE).ok().flatten())
         .map(|bytes| offered.read(&String::from_utf8_lossy(&bytes)));
     let mut choice = kept.unwrap_or(offered);
-    if offered.side == crate::game::Player::X {
+    if offered.side == kxo_engine::Player::X {
         choice.side = offered.side;
     }
     choice
@@ -167,7 +174,7 @@ fn remember_choice(choice: crate::app::setup::Choice) {
         })
         .and_then(|_| crate::gate::replace(&path, CHOICE, choice.to_text().as_bytes()));
     if let Err(e) = kept {
-        terminal::say(&format!("note: {e}"));
+        crate::out::stderr_line(&format!("note: {e}"));
     }
 }
 

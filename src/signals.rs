@@ -37,6 +37,35 @@ pub fn install() -> std::io::Result<()> {
     Ok(())
 }
 
+/// Raised by SIGTSTP from outside (`kill -TSTP`), which the live screen
+/// handles as its Ctrl-Z key; and SIGWINCH heard, only so that either
+/// ends the screen's wait for input early (crossterm hears the resize
+/// itself).
+pub fn screen_signals() -> std::io::Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGTSTP, SIGWINCH};
+    let tstp = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(SIGTSTP, tstp.clone())?;
+    signal_hook::flag::register(SIGWINCH, Arc::new(AtomicBool::new(false)))?;
+    Ok(tstp)
+}
+
+/// Stops the process as the shell's Ctrl-Z would (SIGTSTP with its
+/// default action, so the shell sees a stopped job); returns when the
+/// shell continues it (`fg`, SIGCONT). The handler that was there is put
+/// back after.
+pub fn stop_as_the_shell_would() {
+    // SAFETY: sigaction(2) with valid structures, and raise(3) with a
+    // valid signal number; the old action is restored as it was.
+    unsafe {
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        let mut ours: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(libc::SIGTSTP, &default, &mut ours);
+        libc::raise(libc::SIGTSTP);
+        libc::sigaction(libc::SIGTSTP, &ours, std::ptr::null_mut());
+    }
+}
+
 /// The signal that asked the command to stop, if one did.
 pub fn requested() -> Option<i32> {
     match flag().load(Ordering::Relaxed) {

@@ -19,7 +19,7 @@ impl TerminalGuard {
     pub(crate) fn enter(mouse: bool) -> io::Result<TerminalGuard> {
         enable_raw_mode()?;
         let guard = TerminalGuard { mouse };
-        let mut out = io::stdout();
+        let mut out = crate::out::screen();
         execute!(out, EnterAlternateScreen, crossterm::cursor::Hide)?;
         if mouse {
             execute!(out, EnableMouseCapture)?;
@@ -36,7 +36,7 @@ impl Drop for TerminalGuard {
 
 /// Puts the terminal back as it was: cooked mode, main screen, cursor shown.
 pub(crate) fn restore(mouse: bool) {
-    let mut out = io::stdout();
+    let mut out = crate::out::screen();
     if mouse {
         let _ = execute!(out, DisableMouseCapture);
     }
@@ -108,16 +108,10 @@ pub(crate) struct CrosstermInput {
 }
 
 impl CrosstermInput {
-    /// Input for a screen with mouse reports (or not); takes SIGTSTP and
-    /// SIGWINCH, so that either wakes the wait.
+    /// Input for a screen with mouse reports (or not); SIGTSTP and
+    /// SIGWINCH wake its wait ([`crate::signals::screen_signals`]).
     pub(crate) fn new(mouse: bool) -> io::Result<CrosstermInput> {
-        let tstp = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        signal_hook::flag::register(signal_hook::consts::SIGTSTP, tstp.clone())?;
-        // Only to interrupt our poll: crossterm hears the resize itself.
-        signal_hook::flag::register(
-            signal_hook::consts::SIGWINCH,
-            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
-        )?;
+        let tstp = crate::signals::screen_signals()?;
         Ok(CrosstermInput { mouse, tstp })
     }
 
@@ -153,9 +147,9 @@ impl CrosstermInput {
 impl crate::tasks::live::InputSource for CrosstermInput {
     fn suspend(&mut self) -> io::Result<()> {
         restore(self.mouse);
-        stop_as_the_shell_would();
+        crate::signals::stop_as_the_shell_would();
         enable_raw_mode()?;
-        let mut out = io::stdout();
+        let mut out = crate::out::screen();
         execute!(out, EnterAlternateScreen, crossterm::cursor::Hide)?;
         if self.mouse {
             execute!(out, EnableMouseCapture)?;
@@ -203,23 +197,6 @@ impl crate::tasks::live::InputSource for CrosstermInput {
     }
 }
 
-/// Stops the process as the shell's Ctrl-Z would (SIGTSTP with its
-/// default action, so the shell sees a stopped job); returns when the
-/// shell continues it (`fg`, SIGCONT). Our own SIGTSTP handler is put
-/// back after.
-fn stop_as_the_shell_would() {
-    // SAFETY: sigaction(2) with valid structures, and raise(3) with a
-    // valid signal number; the old action is restored as it was.
-    unsafe {
-        let mut default: libc::sigaction = std::mem::zeroed();
-        default.sa_sigaction = libc::SIG_DFL;
-        let mut ours: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(libc::SIGTSTP, &default, &mut ours);
-        libc::raise(libc::SIGTSTP);
-        libc::sigaction(libc::SIGTSTP, &ours, std::ptr::null_mut());
-    }
-}
-
 /// Refuses a terminal that cannot draw the screen (`TERM=dumb`, or
 /// standard input or output not a terminal), with the headless commands
 /// named instead.
@@ -232,40 +209,13 @@ pub(crate) fn check_can_draw() -> Result<(), crate::headless::InputError> {
                 .into(),
         ));
     }
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+    if !crate::out::stdout_is_terminal() || !std::io::stdin().is_terminal() {
         return Err(crate::headless::InputError(
             "the live screen needs a terminal; for headless use try `kxo-tui solve` or `kxo-tui arena`"
                 .into(),
         ));
     }
     Ok(())
-}
-
-/// The signals the live screen stops on, and which one did.
-pub(crate) struct Signals {
-    /// Raised by SIGTERM, SIGINT and SIGHUP.
-    pub(crate) stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    stopped_by: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl Signals {
-    /// SIGTERM, SIGINT and SIGHUP stop the run cleanly (a hung-up
-    /// terminal is also seen by the input, which stops the run itself).
-    pub(crate) fn install() -> io::Result<Signals> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stopped_by = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        for signal in [SIGTERM, SIGINT, SIGHUP] {
-            signal_hook::flag::register_usize(signal, stopped_by.clone(), signal as usize)?;
-            signal_hook::flag::register(signal, stop.clone())?;
-        }
-        Ok(Signals { stop, stopped_by })
-    }
-
-    /// The signal that stopped the run, or 0.
-    pub(crate) fn stopped_by(&self) -> usize {
-        self.stopped_by.load(std::sync::atomic::Ordering::Relaxed)
-    }
 }
 
 /// A last resort for a terminal that hung up: if the screen has not
@@ -318,13 +268,14 @@ impl HangupWatchdog {
 /// terminal that went away, so that what is still said (the model's save)
 /// neither fails nor panics.
 pub(crate) fn detach_from_lost_terminal() {
-    // SAFETY: open(2) of /dev/null, fstat(2) into a zeroed struct, and
-    // dup2(2) onto the standard descriptors.
+    use std::os::fd::AsRawFd;
+    let Ok(null) = crate::gate::null_device() else {
+        return;
+    };
+    let null = null.as_raw_fd();
+    // SAFETY: fstat(2) into a zeroed struct, and dup2(2) of an open
+    // descriptor onto the standard ones.
     unsafe {
-        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
-        if null < 0 {
-            return;
-        }
         for fd in [libc::STDIN_FILENO, libc::STDOUT_FILENO, libc::STDERR_FILENO] {
             // A terminal is a character device (a hung-up one may no
             // longer answer isatty); a file or pipe stays as it is.
@@ -333,18 +284,7 @@ pub(crate) fn detach_from_lost_terminal() {
                 libc::dup2(null, fd);
             }
         }
-        libc::close(null);
     }
-}
-
-/// A line on stderr that never panics (the terminal may be gone).
-pub(crate) fn say(line: &str) {
-    let _ = writeln!(io::stderr(), "{line}");
-}
-
-/// A line on stdout that never panics.
-pub(crate) fn say_out(line: &str) {
-    let _ = writeln!(io::stdout(), "{line}");
 }
 
 #[cfg(test)]

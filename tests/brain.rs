@@ -467,14 +467,11 @@ fn max_memory_is_kept() {
 /// Positions from games of quick MCTS engines on a `size` board, from
 /// random openings: `per_game` positions of each game between plies 8
 /// and 40, where fours and threes are everywhere.
-fn tactical_positions(
-    size: u8,
-    games: u64,
-    per_game: usize,
-) -> Vec<Vec<(kxo_tui::game::Cell, u8)>> {
-    use kxo_tui::ai::big::BigMcts;
-    use kxo_tui::ai::{Engine, MctsLimit, Unlimited};
-    use kxo_tui::game::{Position, Rules};
+fn tactical_positions(size: u8, games: u64, per_game: usize) -> Vec<Vec<(kxo_engine::Cell, u8)>> {
+    use kxo_engine::gomoku::BigMcts;
+    use kxo_engine::kernels::MctsLimit;
+    use kxo_engine::{Engine, Unlimited};
+    use kxo_engine::{Position, Rules};
     let rules = Rules::new(size, 5).unwrap();
     let mut out = Vec::new();
     for seed in 0..games {

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use kxo_tui::ai::rl::{ALPHA, ValueTable};
-use kxo_tui::game::{Cell, GameRecord, Rules};
+use kxo_engine::learner::{ALPHA, ValueTable};
+use kxo_engine::{Cell, GameRecord, Rules};
 use kxo_tui::headless::solve::position_from_moves;
 use kxo_tui::model;
 use proptest::prelude::*;
@@ -106,7 +106,7 @@ proptest! {
         input.extend_from_slice(b"\nEND\n");
         let mut out = Vec::new();
         let options = BrainOptions {
-            engine: kxo_tui::ai::BuiltIn::Random,
+            engine: kxo_engine::BuiltIn::Random,
             goal: 4,
             think_ms: 5,
             hash_mb: 1,
@@ -116,7 +116,7 @@ proptest! {
         run(std::io::Cursor::new(input), &mut out, options).expect("serves");
         let text = std::str::from_utf8(&out).expect("UTF-8 replies");
         for line in text.lines() {
-            prop_assert!(kxo_tui::text::is_inert(line), "{:?}", line);
+            prop_assert!(kxo_engine::text::is_inert(line), "{:?}", line);
         }
     }
 }

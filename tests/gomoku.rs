@@ -3,8 +3,8 @@
 //! Random is left out of the tactical tests (it does not look at the
 //! board); the learning player refuses these boards (tested in `cli.rs`).
 
-use kxo_tui::ai::{BuiltIn, ThinkLimit, Unlimited, make_engine};
-use kxo_tui::game::{Cell, Outcome, Player, Position, Rule, Rules};
+use kxo_engine::{BuiltIn, ThinkLimit, Unlimited, make_engine};
+use kxo_engine::{Cell, Outcome, Player, Position, Rule, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -159,7 +159,7 @@ fn position(rules: Rules, o: &[&str], x: &[&str]) -> Position {
     pos
 }
 
-fn engines(rules: Rules) -> Vec<(BuiltIn, Box<dyn kxo_tui::ai::Engine>)> {
+fn engines(rules: Rules) -> Vec<(BuiltIn, Box<dyn kxo_engine::Engine>)> {
     [BuiltIn::Mcts, BuiltIn::Negamax]
         .into_iter()
         .map(|kind| {
@@ -169,7 +169,7 @@ fn engines(rules: Rules) -> Vec<(BuiltIn, Box<dyn kxo_tui::ai::Engine>)> {
         .collect()
 }
 
-fn answer(engine: &mut dyn kxo_tui::ai::Engine, pos: &Position) -> String {
+fn answer(engine: &mut dyn kxo_engine::Engine, pos: &Position) -> String {
     engine
         .choose(pos, &mut Unlimited::new())
         .name(pos.rules().size())
@@ -297,7 +297,7 @@ fn under_the_standard_rule_every_engine_tells_five_from_an_overline() {
 #[test]
 fn under_the_standard_rule_every_engine_plays_every_small_board_where_an_overline_fits() {
     // Every built-in engine, from the kinds enum: a new one joins.
-    let built_in: Vec<BuiltIn> = kxo_tui::ai::EngineKind::ALL
+    let built_in: Vec<BuiltIn> = kxo_engine::EngineKind::ALL
         .into_iter()
         .filter_map(|k| k.built_in())
         .collect();
@@ -341,9 +341,9 @@ fn negamax_stops_an_open_three_before_it_becomes_an_open_four() {
 /// search they do not, within that clock.
 #[test]
 fn both_engines_find_and_convert_a_victory_by_continuous_fours() {
-    use kxo_tui::ai::big::{BigBoard, Tables, vcf};
+    use kxo_engine::gomoku::ThreatSearch;
     let rules = Rules::new(15, 5).unwrap();
-    let t = Tables::new(rules);
+    let t = ThreatSearch::new(rules);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
     let mut found = 0;
     while found < 6 {
@@ -357,9 +357,8 @@ fn both_engines_find_and_convert_a_victory_by_continuous_fours() {
             continue;
         }
         let mut budget = 100_000;
-        let board = BigBoard::from_position(&t, &pos);
-        match vcf::find(&t, &board, 31, &mut budget) {
-            Some(line) if line.len() >= 9 && board.wins(Player::X).is_empty() => {}
+        match t.find_vcf(&pos, 31, &mut budget) {
+            Some(line) if line.len() >= 9 && t.wins_in_one(&pos, Player::X).is_empty() => {}
             _ => continue,
         }
         found += 1;

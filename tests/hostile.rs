@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::kxo;
+
 use std::fs;
 use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -16,12 +18,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Run, bin, brain_script, pid_in, run_fed, run_measured};
-
-/// Runs [`bin`] to its end with a scratch data folder: status, stdout,
-/// stderr.
-fn kxo(args: &[&str]) -> (i32, String, String) {
-    common::kxo_with(args, &[])
-}
 
 /// `kxo-tui train` of `episodes` games into the model at `model`.
 fn train(model: &Path, episodes: &str) -> (i32, String, String) {
@@ -88,7 +84,7 @@ fn a_save_never_follows_a_planted_link_nor_reuses_a_planted_file() {
         "mode {:o}",
         meta.mode()
     );
-    let rules = kxo_tui::game::Rules::default_rules();
+    let rules = kxo_engine::Rules::default_rules();
     assert!(
         kxo_tui::model::load(&model, rules)
             .expect("a model")
@@ -165,7 +161,7 @@ fn the_lock_follows_no_link_and_is_one_for_a_model_and_its_links() {
             .file_type()
             .is_symlink()
     );
-    let rules = kxo_tui::game::Rules::default_rules();
+    let rules = kxo_engine::Rules::default_rules();
     let table = kxo_tui::model::load(&real, rules)
         .expect("load")
         .expect("there");

@@ -6,8 +6,8 @@ mod common;
 use std::time::Duration;
 
 use common::{CTRL_Q, Session};
-use kxo_tui::ai::Negamax;
-use kxo_tui::game::{Cell, Player, Position, Rules};
+use kxo_engine::Negamax;
+use kxo_engine::{Cell, Player, Position, Rules};
 use ratatui::layout::Rect;
 
 const T: Duration = Duration::from_secs(10);
@@ -408,7 +408,7 @@ fn play_gomoku(how: Input) {
         "--human", "o", "--ai", "random", "--size", "15", "--goal", "5", "--delay", "50",
     ];
     let mut s = Session::start(&args, SCREEN.0, SCREEN.1, &[]);
-    let mut engine = kxo_tui::ai::big::BigNegamax::new(rules);
+    let mut engine = kxo_engine::gomoku::BigNegamax::new(rules);
     engine.set_time_limit(Duration::from_millis(50));
     for _ in 0..60 {
         let screen = s.wait_until("my move or the end", T, |sc| {
@@ -426,7 +426,7 @@ fn play_gomoku(how: Input) {
         let (cells, cursor) = read_board(&screen, 15);
         let pos = position(&cells, rules);
         let best = engine
-            .analyse(&pos, &mut kxo_tui::ai::Unlimited::new())
+            .analyse(&pos, &mut kxo_engine::Unlimited::new())
             .best
             .index();
         let before = cells.iter().filter(|c| c.is_some()).count();

@@ -430,7 +430,7 @@ fn board_lists_the_stones_in_play_order() {
 /// under that rule to the result recorded.
 #[test]
 fn arena_under_the_standard_rule_tells_the_brains_and_the_records() {
-    use kxo_tui::game::{Outcome, Player, Position, Rule, Rules};
+    use kxo_engine::{Outcome, Player, Position, Rule, Rules};
     let dir = tempfile::tempdir().unwrap();
     let (logs, records) = (dir.path().join("logs"), dir.path().join("records"));
     let brain = format!("k={}", own_brain("--engine negamax --think-ms 30"));

@@ -1,7 +1,8 @@
 //! Engines tested by playing whole games.
 
-use kxo_tui::ai::{Budget, Engine, Mcts, MctsLimit, Negamax, RandomPlayer, Unlimited, Value};
-use kxo_tui::game::{Outcome, Player, Position, Rules};
+use kxo_engine::kernels::{Mcts, MctsLimit};
+use kxo_engine::{Budget, Engine, Negamax, RandomPlayer, Unlimited, Value};
+use kxo_engine::{Outcome, Player, Position, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -65,7 +66,7 @@ fn negamax_as_x_never_loses_to_random_where_x_is_not_lost() {
     let mut solver = Negamax::new(rules);
     for first in 0..16u16 {
         let mut pos = Position::new(rules);
-        pos.play(kxo_tui::game::Cell::new(first)).unwrap();
+        pos.play(kxo_engine::Cell::new(first)).unwrap();
         let answer = nega.choose(&pos, &mut Unlimited::new());
         pos.play(answer).unwrap();
         assert_eq!(solver.solve(&pos).value, Value::Draw, "opening {first}");

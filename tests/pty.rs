@@ -181,7 +181,7 @@ fn the_live_screen_learns_with_rl_seats_and_saves_the_model() {
     });
     s.send(CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
-    let table = kxo_tui::model::load(&path, kxo_tui::game::Rules::default_rules())
+    let table = kxo_tui::model::load(&path, kxo_engine::Rules::default_rules())
         .expect("readable")
         .expect("saved on exit");
     assert!(table.games > 0);

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use kxo_tui::game::{Outcome, Player, Position, Rules};
+use kxo_engine::{Outcome, Player, Position, Rules};
 use kxo_tui::headless::solve::solve;
 
 #[derive(Default)]

@@ -5,11 +5,11 @@ use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 
-use kxo_tui::ai::accuracy::{self, Judge};
-use kxo_tui::ai::rl::{Init, RlPlayer, SharedTable, ValueTable};
-use kxo_tui::ai::{BuiltIn, Negamax, Value};
+use kxo_engine::learner::{self, Judge};
+use kxo_engine::learner::{Init, RlPlayer, SharedTable, ValueTable};
+use kxo_engine::{BuiltIn, Negamax, Value};
+use kxo_engine::{Outcome, Player, Position, Rules};
 use kxo_tui::engines::EngineSpec;
-use kxo_tui::game::{Outcome, Player, Position, Rules};
 use kxo_tui::headless::train::{DEFAULT_EPISODES, evaluate_as, train};
 use kxo_tui::tournament::{self, Clocks, Format, Openings, Settings};
 
@@ -49,7 +49,7 @@ fn all_three_by_three() -> Vec<Position> {
 /// Positions where the greedy move throws away value, counted directly
 /// with Negamax (not with the accuracy module's judge). Ties between equal
 /// values are broken at random: seed 1 and the same order as
-/// `accuracy::on_positions`, so both break them alike.
+/// `learner::on_positions`, so both break them alike.
 fn mistakes(t: &SharedTable, positions: &[Position]) -> usize {
     let rules = t.borrow().rules();
     let mut rl = RlPlayer::new(t.clone(), 1);
@@ -83,7 +83,7 @@ fn accuracy_agrees_with_a_direct_count_on_three_by_three() {
         train_quietly(&t, episodes, 7);
         let bad = mistakes(&t, &positions);
         let mut judge = Judge::new(rules);
-        let a = accuracy::on_positions(&t, &positions, &mut judge);
+        let a = learner::on_positions(&t, &positions, &mut judge);
         assert_eq!(a.moves, 627);
         assert_eq!(a.kept, 627 - bad as u64, "{init:?} after {episodes}");
     }
@@ -105,10 +105,10 @@ fn from_zero_the_default_training_learns_three_by_three_and_four_by_four() {
     let t = table(rules, Init::Zero);
     let mut judge = Judge::new(rules);
     // A seed the training's own measurements did not use.
-    let untrained = accuracy::measure(&t, 300, 1_000, 99, &mut judge);
+    let untrained = learner::measure(&t, 300, 1_000, 99, &mut judge);
     assert!(untrained.vs_random_o.share() < 0.9, "{untrained:?}");
     train_quietly(&t, DEFAULT_EPISODES, 1);
-    let trained = accuracy::measure(&t, 300, 1_000, 99, &mut judge);
+    let trained = learner::measure(&t, 300, 1_000, 99, &mut judge);
     assert!(trained.vs_random_o.share() >= 0.99, "{trained:?}");
     assert!(trained.vs_random_x.share() >= 0.99, "{trained:?}");
     let vs_negamax = evaluate_as(&t, Player::O, BuiltIn::Negamax, 20, 3);
@@ -124,9 +124,9 @@ fn from_zero_four_in_a_row_learns() {
     let rules = Rules::new(4, 4).unwrap();
     let t = table(rules, Init::Zero);
     let mut judge = Judge::new(rules);
-    let before = accuracy::measure(&t, 200, 1_000, 77, &mut judge);
+    let before = learner::measure(&t, 200, 1_000, 77, &mut judge);
     train_quietly(&t, 200_000, 3);
-    let after = accuracy::measure(&t, 200, 1_000, 77, &mut judge);
+    let after = learner::measure(&t, 200, 1_000, 77, &mut judge);
     for (a, b) in [
         (before.vs_random_o, after.vs_random_o),
         (before.vs_random_x, after.vs_random_x),
@@ -144,9 +144,9 @@ fn from_the_heuristic_the_default_training_improves_too() {
     let rules = Rules::default_rules();
     let t = table(rules, Init::Heuristic);
     let mut judge = Judge::new(rules);
-    let before = accuracy::measure(&t, 300, 1_000, 99, &mut judge);
+    let before = learner::measure(&t, 300, 1_000, 99, &mut judge);
     train_quietly(&t, DEFAULT_EPISODES, 2);
-    let after = accuracy::measure(&t, 300, 1_000, 99, &mut judge);
+    let after = learner::measure(&t, 300, 1_000, 99, &mut judge);
     assert!(after.vs_random_o.share() >= before.vs_random_o.share());
     assert!(
         after.vs_random_x.share() > before.vs_random_x.share(),
@@ -165,10 +165,10 @@ fn training_again_does_not_lower_accuracy() {
     let t = table(rules, Init::Zero);
     let mut judge = Judge::new(rules);
     train_quietly(&t, 30_000, 5);
-    let once = accuracy::measure(&t, 300, 2_000, 42, &mut judge);
+    let once = learner::measure(&t, 300, 2_000, 42, &mut judge);
     let report = train(&t, 30_000, 6, 2, &AtomicBool::new(false), |_, _| {});
     assert_eq!(report.episodes, 30_000);
-    let twice = accuracy::measure(&t, 300, 2_000, 42, &mut judge);
+    let twice = learner::measure(&t, 300, 2_000, 42, &mut judge);
     for (a, b) in [
         (once.vs_random_o, twice.vs_random_o),
         (once.vs_random_x, twice.vs_random_x),
@@ -186,7 +186,7 @@ fn two_learning_seats_share_one_table_and_learn_each_game_once() {
     let settings = Settings {
         size: 4,
         goal: 3,
-        rule: kxo_tui::game::Rule::Freestyle,
+        rule: kxo_engine::Rule::Freestyle,
         engines: specs
             .iter()
             .map(|s| kxo_tui::engines::SpecText {
@@ -230,11 +230,11 @@ fn on_five_by_five_the_network_learns() {
     let t = table(rules, Init::for_new_model(rules, Init::Zero));
     assert!(t.borrow().network().is_some());
     let mut judge = Judge::new(rules);
-    let before = accuracy::against_random(&t, Player::O, 8, 31, &mut judge);
+    let before = learner::against_random(&t, Player::O, 8, 31, &mut judge);
     let report = train(&t, 5_000, 8, 0, &AtomicBool::new(false), |_, _| {});
     assert_eq!(report.episodes, 5_000);
     assert!(report.curve.is_empty());
-    let after = accuracy::against_random(&t, Player::O, 8, 31, &mut judge);
+    let after = learner::against_random(&t, Player::O, 8, 31, &mut judge);
     assert!(
         after.share() >= before.share() + 0.15,
         "{before:?} then {after:?}"
@@ -262,7 +262,7 @@ fn the_trained_learner_resists_when_lost_and_wins_fast_when_won() {
     assert_eq!(as_o.wins, 1_000, "as O against Random: {as_o:?}");
     // The accuracy targets of the default training hold as well.
     let mut judge = Judge::new(rules);
-    let trained = accuracy::measure(&t, 300, 1_000, 99, &mut judge);
+    let trained = learner::measure(&t, 300, 1_000, 99, &mut judge);
     assert!(trained.vs_random_o.share() >= 0.99, "{trained:?}");
     assert!(trained.vs_random_x.share() >= 0.99, "{trained:?}");
 }

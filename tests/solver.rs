@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
-use kxo_tui::ai::{Solver, Value};
-use kxo_tui::game::{Cell, Outcome, Position, Rules};
+use kxo_engine::Value;
+use kxo_engine::solver::Solver;
+use kxo_engine::{Cell, Outcome, Position, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -223,7 +224,7 @@ struct Proof {
     branches: HashMap<Vec<Cell>, String>,
     prefixes: HashMap<Vec<Cell>, std::collections::BTreeSet<Cell>>,
     lines: Vec<Vec<usize>>,
-    attacker: kxo_tui::game::Player,
+    attacker: kxo_engine::Player,
 }
 
 /// An independent check of a `solve --proof` file: the side to move at
@@ -343,7 +344,7 @@ fn check_proof(root: &Position, text: &str) -> Result<usize, String> {
 /// that corrupting it tests the checker.
 #[test]
 fn the_proofs_of_draws_check_out_and_corrupted_ones_do_not() {
-    use kxo_tui::ai::solver::proof;
+    use kxo_engine::solver as proof;
     for (size, goal, moves, min_branches) in [(5, 5, "", 1), (6, 5, "D4,A6", 500)] {
         let rules = Rules::new(size, goal).unwrap();
         let root = Position::from_moves(rules, &Cell::parse_list(moves, size).unwrap()).unwrap();

@@ -2,103 +2,17 @@
 
 use std::time::Instant;
 
-use kxo_tui::ai::EngineKind;
+use kxo_engine::Cell;
+use kxo_engine::EngineKind;
 use kxo_tui::app::{Action, App, LiveConfig, Message, Tab};
-use kxo_tui::game::Cell;
-use kxo_tui::ui::Chrome;
 use kxo_tui::ui::logo::{rainbow, rainbow_index};
 use kxo_tui::ui::palette::ColorMode;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 
-fn app(color: ColorMode) -> App {
-    app_with(color, |_| {})
-}
+#[path = "common/drawn.rs"]
+mod drawn;
 
-/// As [`app`], the command line changed by `change` first.
-fn app_with(color: ColorMode, change: impl FnOnce(&mut LiveConfig)) -> App {
-    let mut config = LiveConfig {
-        o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
-        x: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
-        seed: 1,
-        color,
-        ..LiveConfig::default()
-    };
-    change(&mut config);
-    let now = Instant::now();
-    let mut app = App::new(config, now);
-    // Game 1: O B2, X C3 (the last move). Game 2: O wins on row 1.
-    for name in ["B2", "C3"] {
-        play(&mut app, 0, name, now);
-    }
-    for name in ["A1", "A2", "B1", "B2", "C1"] {
-        play(&mut app, 1, name, now);
-    }
-    app
-}
-
-/// The person's `action`, through the one door.
-fn press(app: &mut App, action: Action) {
-    let input = Message::Input {
-        action: Some(action),
-        column_key: None,
-    };
-    app.update(input, Instant::now());
-}
-
-/// A seat's move in `game` (its first generation), through the one door.
-fn play(app: &mut App, game: usize, name: &str, now: Instant) {
-    let cell = Cell::parse(name, app.config().rules.size()).unwrap();
-    app.update(
-        Message::Moved {
-            game,
-            generation: 0,
-            cell,
-        },
-        now,
-    );
-}
-
-/// The header's clock as the renderer would bring it.
-fn chrome() -> Chrome {
-    Chrome {
-        clock: "12:00:00  up 00:01:40".into(),
-    }
-}
-
-fn render(app: &App, w: u16, h: u16) -> Buffer {
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal
-        .draw(|f| kxo_tui::ui::draw(f, app, &chrome()))
-        .unwrap();
-    terminal.backend().buffer().clone()
-}
-
-fn text(buf: &Buffer) -> String {
-    let area = buf.area;
-    let mut out = String::new();
-    for y in 0..area.height {
-        let mut line = String::new();
-        for x in 0..area.width {
-            // A non-breaking space shows as a space.
-            line.push_str(&buf[(x, y)].symbol().replace('\u{a0}', " "));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// Position of the first occurrence of `needle` on screen.
-fn find(buf: &Buffer, needle: &str) -> Option<(u16, u16)> {
-    let t = text(buf);
-    t.lines().enumerate().find_map(|(y, line)| {
-        line.find(needle)
-            .map(|byte| (line[..byte].chars().count() as u16, y as u16))
-    })
-}
+use drawn::{app, app_with, find, play, press, render, text};
 
 #[test]
 fn large_screen_shows_logo_every_game_and_records() {
@@ -160,8 +74,8 @@ fn load_tab_help_and_pause_are_drawn() {
 
 #[test]
 fn the_load_tab_shows_what_the_learner_has_learned() {
-    use kxo_tui::ai::rl::ValueTable;
-    let mut t = ValueTable::new(kxo_tui::game::Rules::default_rules());
+    use kxo_engine::learner::ValueTable;
+    let mut t = ValueTable::new(kxo_engine::Rules::default_rules());
     t.games = 1234;
     t.accuracy = Some(0.993);
     let rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
@@ -181,8 +95,8 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
     assert!(t.contains("accuracy 99.5% (at 1,300 games)"), "{t}");
     // Above 8x8 the figure is the score against the yardstick.
     let mut t = ValueTable::with_init(
-        kxo_tui::game::Rules::new(15, 5).unwrap(),
-        kxo_tui::ai::rl::Init::Network,
+        kxo_engine::Rules::new(15, 5).unwrap(),
+        kxo_engine::learner::Init::Network,
     );
     t.games = 20_000;
     let rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
@@ -276,9 +190,9 @@ fn no_color_puts_no_colour_in_the_buffer_but_keeps_highlights() {
 fn human_mode_shows_the_result_and_highlights_the_winning_line() {
     let config = LiveConfig {
         games: 1,
-        o: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
-        x: Some(kxo_tui::ai::BuiltIn::Negamax.into()),
-        human: Some(kxo_tui::game::Player::O),
+        o: Some(kxo_engine::BuiltIn::Negamax.into()),
+        x: Some(kxo_engine::BuiltIn::Negamax.into()),
+        human: Some(kxo_engine::Player::O),
         ..LiveConfig::default()
     };
     let now = Instant::now();
@@ -313,7 +227,7 @@ fn human_mode_shows_the_result_and_highlights_the_winning_line() {
 /// Game 1's O seat (MCTS) is thinking: 55 ms of its 100 ms clock used,
 /// 41,200 iterations, B3 its candidate at a 62% win rate.
 fn thinking_app(color: ColorMode) -> App {
-    use kxo_tui::ai::{Estimate, SearchInfo};
+    use kxo_engine::{Estimate, SearchInfo};
     use kxo_tui::app::Thinking;
     use std::time::Duration;
     let mut a = app(color);
@@ -322,8 +236,8 @@ fn thinking_app(color: ColorMode) -> App {
             game: 0,
             generation: 0,
             thinking: Thinking {
-                side: kxo_tui::game::Player::O,
-                engine: EngineKind::BuiltIn(kxo_tui::ai::BuiltIn::Mcts),
+                side: kxo_engine::Player::O,
+                engine: EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts),
                 used: Duration::from_millis(55),
                 clock: Some(Duration::from_millis(100)),
                 info: SearchInfo {
@@ -387,105 +301,6 @@ fn a_narrow_box_shortens_its_search_line_instead_of_cutting_it() {
     );
     assert!(t.contains("41k·B3 62%"), "{t}");
     assert!(!t.contains("MCTS 41k"), "{t}");
-}
-
-/// A Load avg snapshot with known accounting.
-fn loaded_app() -> App {
-    use kxo_tui::app::load::{EngineLoad, LoadAvg, SeatLoad};
-    let mut a = app(ColorMode::None);
-    press(&mut a, Action::ShowTab(Tab::Load));
-    let mut l = a.load().clone();
-    l.run_queue = LoadAvg::from_values([3.52, 1.2, 0.44]);
-    l.samples = 24;
-    l.at = 120.0;
-    for i in 0..24 {
-        let t = 5.0 * (i + 1) as f64;
-        l.history.push_back((t, 3.0 * (1.0 - (-t / 60.0f64).exp())));
-        l.queue_history.push_back((t, (i % 5) as f64 + 1.0));
-    }
-    l.switches_per_second = 9_400.0;
-    l.process_share = Some(0.98);
-    l.engines[2] = EngineLoad {
-        share: 0.62,
-        work_per_cpu_second: 4_100_000.0,
-        active: true,
-    };
-    for game in 0..9 {
-        for side in 0..2 {
-            let v = if side == 0 { 0.11 } else { 0.0 };
-            l.seats.push(SeatLoad {
-                game,
-                side,
-                avg: LoadAvg::from_values([v, v / 2.0, v / 4.0]),
-                last_share: v,
-            });
-        }
-    }
-    a.update(Message::LoadSampled(l), Instant::now());
-    a
-}
-
-#[test]
-fn the_load_tab_shows_its_numbers_whole_at_120x50() {
-    let a = loaded_app();
-    let t = text(&render(&a, 120, 50));
-    for want in [
-        "run queue  1m 3.52  5m 1.20  15m 0.44",
-        "ready now 4, peak 5 · 9.4k switch/s",
-        "process cpu 98% of a core",
-        "MCTS   62.0  4.1M it/s",
-        // 0.11 / 4 in the kernel's fixed point (11 bits) reads 2.7; a
-        // panel beside the boxes has a line a seat.
-        "G1  O MCTS 11.0  5.5  2.7",
-        "G9  X NEGA  0.0  0.0  0.0",
-    ] {
-        assert!(t.contains(want), "missing {want:?}:\n{t}");
-    }
-    // The chart, with its axes labelled.
-    assert!(t.contains("run queue, last 10 min"), "{t}");
-    assert!(t.contains("min ago"), "{t}");
-    let x_axis = t.lines().find(|l| l.contains("-10")).expect("x labels");
-    let end = x_axis.trim_end_matches(['│', ' ']);
-    assert!(x_axis.contains("-5") && end.ends_with('0'), "{x_axis}");
-    // The y scale runs from 0 to the largest ready count, 5.
-    for label in ["│5  │", "│2.5│", "│0  │"] {
-        assert!(t.contains(label), "y label {label:?}:\n{t}");
-    }
-}
-
-#[test]
-fn the_load_tab_fits_80x24_and_scrolls_to_every_seat() {
-    let mut a = loaded_app();
-    let first = text(&render(&a, 80, 24));
-    assert!(
-        first.contains("run queue  1m 3.52  5m 1.20  15m 0.44"),
-        "{first}"
-    );
-    assert!(first.contains("↓ j/k more"), "{first}");
-    // Every seat is reachable by scrolling, each line whole.
-    let mut seen = String::new();
-    for _ in 0..40 {
-        seen.push_str(&text(&render(&a, 80, 24)));
-        // As the renderer does: the screen says how far the tab scrolls.
-        let room = kxo_tui::ui::scroll_room(&a, ratatui::layout::Rect::new(0, 0, 80, 24));
-        let now = Instant::now();
-        let measured = Message::Measured {
-            fits: None,
-            scroll_room: room,
-        };
-        a.update(measured, now);
-        let scroll = Message::Input {
-            action: Some(Action::Scroll(1)),
-            column_key: None,
-        };
-        a.update(scroll, now);
-    }
-    // (At 80x24 the panel is below the boxes, the whole width: a line a
-    // game.)
-    for g in 1..=9 {
-        let want = format!("Game-{g:<2} MCTS 11.0  5.5  2.7  NEGA  0.0  0.0  0.0");
-        assert!(seen.contains(&want), "never showed {want:?}");
-    }
 }
 
 /// Every game's box title on screen ("┌Game-7", "┏Game-7" when selected,
@@ -611,13 +426,13 @@ fn a_big_board_is_shown_whole_or_the_screen_says_what_it_needs() {
     // 20x20 on the live screen and 15x15 in human mode: from the smallest
     // terminal each needs, every row of the board is on screen; one line
     // less, none is cut short, and the message names the size to reach.
-    let rules = |n| kxo_tui::game::Rules::new(n, 5).unwrap();
+    let rules = |n| kxo_engine::Rules::new(n, 5).unwrap();
     let live = App::new(
         LiveConfig {
             rules: rules(20),
             games: 4,
-            o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
-            x: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
+            o: Some(kxo_engine::BuiltIn::Mcts.into()),
+            x: Some(kxo_engine::BuiltIn::Mcts.into()),
             ..LiveConfig::default()
         },
         Instant::now(),
@@ -626,9 +441,9 @@ fn a_big_board_is_shown_whole_or_the_screen_says_what_it_needs() {
         LiveConfig {
             rules: rules(15),
             games: 1,
-            o: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
-            x: Some(kxo_tui::ai::BuiltIn::Mcts.into()),
-            human: Some(kxo_tui::game::Player::O),
+            o: Some(kxo_engine::BuiltIn::Mcts.into()),
+            x: Some(kxo_engine::BuiltIn::Mcts.into()),
+            human: Some(kxo_engine::Player::O),
             ..LiveConfig::default()
         },
         Instant::now(),
@@ -717,7 +532,7 @@ fn the_zoomed_record_wraps_between_move_pairs_not_inside_them() {
     // more than one line at 80x24 and at 120x50, and each of its lines
     // starts with a move number: a pair ("6. B4 B5") is never split.
     let mut a = app_with(ColorMode::None, |c| {
-        c.rules = kxo_tui::game::Rules::new(7, 5).unwrap();
+        c.rules = kxo_engine::Rules::new(7, 5).unwrap();
     });
     let now = Instant::now();
     for column in ['A', 'B', 'C'] {

@@ -4,7 +4,7 @@
 //! effects into scheduler events.
 
 use super::Tab;
-use crate::game::Cell;
+use kxo_engine::Cell;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {

@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::ai::{EngineKind, SearchInfo, ThinkLimit};
-use crate::game::{Cell, GameRecord, Outcome, Player, Position};
+use kxo_engine::{Cell, GameRecord, Outcome, Player, Position};
+use kxo_engine::{EngineKind, SearchInfo, ThinkLimit};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameStatus {

@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use super::{Action, App, Direction, Effect, GameStatus};
-use crate::ai::Value;
-use crate::game::{Cell, GameRecord, Outcome, Player, Position};
+use kxo_engine::Value;
+use kxo_engine::{Cell, GameRecord, Outcome, Player, Position};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Score {
@@ -363,7 +363,7 @@ impl App {
         id: u64,
         best: Cell,
         value: Value,
-        threat: Option<crate::ai::Threat>,
+        threat: Option<kxo_engine::Threat>,
     ) -> Vec<Effect> {
         let n = self.config.rules.size();
         let Some(h) = self.human.as_mut() else {
@@ -521,8 +521,8 @@ mod tests {
         App::new(
             LiveConfig {
                 games: 1,
-                o: Some(crate::ai::BuiltIn::Negamax.into()),
-                x: Some(crate::ai::BuiltIn::Negamax.into()),
+                o: Some(kxo_engine::BuiltIn::Negamax.into()),
+                x: Some(kxo_engine::BuiltIn::Negamax.into()),
                 human: Some(Player::O),
                 ..LiveConfig::default()
             },
@@ -558,7 +558,7 @@ mod tests {
         a.press(Action::Hint, now);
         let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
         let line = [5, 6, 9].map(|c| c as usize);
-        let threat = crate::ai::Threat::new(crate::ai::ThreatKind::Vcf, 3, &line);
+        let threat = kxo_engine::Threat::new(kxo_engine::ThreatKind::Vcf, 3, &line);
         a.hint_found(id, Cell::new(5), Value::Win { plies: 3 }, Some(threat));
         assert_eq!(
             a.human.as_ref().unwrap().hint.as_deref(),

@@ -2,9 +2,9 @@
 //! per engine and side, and ratings fitted over all of them at once
 //! ([`crate::elo::fit_ratings`]): beating Random is worth little.
 
-use crate::ai::EngineKind;
 use crate::elo::{EloEstimate, fit_ratings};
-use crate::game::{Outcome, Player};
+use kxo_engine::EngineKind;
+use kxo_engine::{Outcome, Player};
 
 /// Results of one engine on one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -120,8 +120,8 @@ mod tests {
     fn games_count_for_both_seats_by_side() {
         let mut b = Leaderboard::default();
         let (m, r) = (
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Random),
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts),
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Random),
         );
         b.record([m, r], Outcome::Win(Player::O));
         b.record([r, m], Outcome::Win(Player::X));

@@ -93,7 +93,7 @@ pub struct LoadSnapshot {
     /// share of one core; `None` where the system does not say.
     pub process_share: Option<f64>,
     /// Per engine kind, in `EngineKind::ALL` order.
-    pub engines: [EngineLoad; crate::ai::EngineKind::COUNT],
+    pub engines: [EngineLoad; kxo_engine::EngineKind::COUNT],
 }
 
 /// Appends to a bounded history.

@@ -9,8 +9,8 @@ use super::App;
 use super::action::{Action, Effect};
 use super::game::Thinking;
 use super::load::LoadSnapshot;
-use crate::ai::{EngineKind, Threat, Value};
-use crate::game::{Cell, Player};
+use kxo_engine::{Cell, Player};
+use kxo_engine::{EngineKind, Threat, Value};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Message {

@@ -38,9 +38,9 @@ use load::LoadSnapshot;
 pub use message::Message;
 use rate::MoveRate;
 
-use crate::ai::{EngineKind, ThinkLimit};
 use crate::engines::SpecEngine;
-use crate::game::{Cell, Outcome, Player, Rules};
+use kxo_engine::{Cell, Outcome, Player, Rules};
+use kxo_engine::{EngineKind, ThinkLimit};
 
 /// How long a finished game stays on screen before it restarts, unless
 /// `--hold` says otherwise.
@@ -90,7 +90,7 @@ pub struct LiveConfig {
     /// the computer plays `o`/`x` of the other side).
     pub human: Option<Player>,
     /// The learning player's table, shared by every RL seat.
-    pub rl: Option<crate::ai::rl::SharedTable>,
+    pub rl: Option<kxo_engine::learner::SharedTable>,
     /// The logo's colours drift slowly (off with `--no-anim`).
     pub animate: bool,
     /// The terminal's locale is UTF-8 (else the logo is drawn with `#`).
@@ -353,9 +353,9 @@ impl App {
             (None, None) => {
                 let other = any();
                 if self.rng.random_bool(0.5) {
-                    [EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts), other]
+                    [EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts), other]
                 } else {
-                    [other, EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts)]
+                    [other, EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts)]
                 }
             }
         }

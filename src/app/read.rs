@@ -10,7 +10,7 @@ use super::load::LoadSnapshot;
 use super::rate::MoveRate;
 use super::setup::Setup;
 use super::{App, EngineWork, LiveConfig, Tab, Totals, TournamentProgress};
-use crate::ai::EngineKind;
+use kxo_engine::EngineKind;
 
 impl App {
     /// What the command line asked for.

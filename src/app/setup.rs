@@ -2,8 +2,8 @@
 //! computer is. `kxo-tui --human` without a board opens on it; the last
 //! choice is offered again next time (the command keeps it in a file).
 
-use crate::ai::{BuiltIn, ThinkLimit};
-use crate::game::{Player, Rule, Rules};
+use kxo_engine::{BuiltIn, ThinkLimit};
+use kxo_engine::{Player, Rule, Rules};
 
 /// A game the start screen offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,7 +268,7 @@ mod tests {
     /// machine): asked, not assumed.
     #[test]
     fn the_top_level_is_called_perfect_only_where_negamax_reads_to_the_end() {
-        use crate::ai::{Budget, SearchInfo};
+        use kxo_engine::{Budget, SearchInfo};
         use std::time::{Duration, Instant};
         /// The live screen's budget as far as a search can tell: no clock
         /// of its own, so the engine's own limits apply.
@@ -290,12 +290,12 @@ mod tests {
         for board in BOARDS {
             let rules = Rules::new(board.size, board.goal).expect("the board's rules");
             let (kind, limit) = Level::Perfect.engine();
-            let mut engine = crate::ai::make_engine(kind, rules, limit, 1);
+            let mut engine = kxo_engine::make_engine(kind, rules, limit, 1);
             let mut watch = Watch {
                 start: Instant::now(),
                 proved: false,
             };
-            engine.choose(&crate::game::Position::new(rules), &mut watch);
+            engine.choose(&kxo_engine::Position::new(rules), &mut watch);
             assert_eq!(watch.proved, board.read_to_the_end, "{}", board.name);
             let perfect = Level::Perfect.about(&board).contains("never misses a win");
             assert_eq!(perfect, board.read_to_the_end, "{}", board.name);

@@ -20,8 +20,8 @@ use std::sync::OnceLock;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::ai::{BuiltIn, ThinkLimit, Value};
-use crate::game::{Cell, Position, Rules};
+use kxo_engine::{BuiltIn, ThinkLimit, Value};
+use kxo_engine::{Cell, Position, Rules};
 
 /// Where a game of a variant starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +112,7 @@ impl Show {
 pub(crate) fn opening(variant: &Variant, seed: u64) -> Vec<Cell> {
     match variant.opening {
         Opening::Random => crate::tournament::opening::random(variant.rules, seed),
-        Opening::Stones(n) => crate::ai::openings::stones(variant.rules, n, seed),
+        Opening::Stones(n) => kxo_engine::openings::stones(variant.rules, n, seed),
         // Decided by the solver, which plays only the small boards' rules.
         Opening::Decided if variant.rules.is_small() => decided_opening(variant.rules, seed),
         Opening::Decided => crate::tournament::opening::random(variant.rules, seed),
@@ -137,7 +137,7 @@ fn decided_opening(rules: Rules, seed: u64) -> Vec<Cell> {
 fn decided_openings(rules: Rules) -> &'static [Vec<Vec<Cell>>; 2] {
     static OPENINGS: OnceLock<[Vec<Vec<Cell>>; 2]> = OnceLock::new();
     OPENINGS.get_or_init(|| {
-        let mut solver = crate::ai::solver::Solver::with_hash_bytes(rules, 4 << 20);
+        let mut solver = kxo_engine::solver::Solver::with_hash_bytes(rules, 4 << 20);
         let mut split: [Vec<Vec<Cell>>; 2] = [Vec::new(), Vec::new()];
         let cells = rules.cells();
         for a in 0..cells {
@@ -171,7 +171,7 @@ mod tests {
         let rules = Rules::default_rules();
         let [x_wins, o_wins] = decided_openings(rules);
         assert!(x_wins.len() > 100 && o_wins.len() > 100);
-        let mut solver = crate::ai::solver::Solver::with_hash_bytes(rules, 4 << 20);
+        let mut solver = kxo_engine::solver::Solver::with_hash_bytes(rules, 4 << 20);
         let mut winners = [0; 2];
         for seed in 0..200 {
             let moves = decided_opening(rules, seed);
@@ -188,9 +188,9 @@ mod tests {
     fn odd_openings_leave_x_to_move() {
         let rules = Rules::new(5, 4).unwrap();
         for seed in 0..50 {
-            let moves = crate::ai::openings::stones(rules, 3, seed);
+            let moves = kxo_engine::openings::stones(rules, 3, seed);
             let pos = Position::from_moves(rules, &moves).unwrap();
-            assert_eq!(pos.to_move(), crate::game::Player::X);
+            assert_eq!(pos.to_move(), kxo_engine::Player::X);
             assert!(!crate::tournament::opening::decided_at_once(&pos));
         }
     }

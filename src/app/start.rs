@@ -3,8 +3,8 @@
 //! tournament game is counted.
 
 use super::{App, GameView, Player};
-use crate::ai::EngineKind;
-use crate::game::{Cell, GameRecord, Outcome, Position};
+use kxo_engine::EngineKind;
+use kxo_engine::{Cell, GameRecord, Outcome, Position};
 
 /// How far the tournament the screen shows has got.
 #[derive(Clone, Debug)]
@@ -19,12 +19,12 @@ pub struct TournamentProgress {
 /// What a game starts with: its engines, their names, the tournament game
 /// it is, and the opening's stones.
 pub(super) struct Start {
-    pub(super) rules: crate::game::Rules,
+    pub(super) rules: kxo_engine::Rules,
     pub(super) engines: [EngineKind; 2],
     pub(super) labels: [String; 2],
     pub(super) slot: Option<crate::tournament::Slot>,
     /// Each side's clock, first player's first.
-    pub(super) limits: [crate::ai::ThinkLimit; 2],
+    pub(super) limits: [kxo_engine::ThinkLimit; 2],
     pub(super) opening: Vec<Cell>,
 }
 
@@ -93,7 +93,7 @@ impl App {
         let order = if swap { [1, 0] } else { [0, 1] };
         let engines = order.map(|i| variant.engines[i].kind());
         let mut limits = order.map(|i| variant.limits[i]);
-        if let crate::ai::ThinkLimit::Millis(ms) = &mut limits[1] {
+        if let kxo_engine::ThinkLimit::Millis(ms) = &mut limits[1] {
             *ms = ms.saturating_mul(variant.x_odds.max(1) as u64);
         }
         Some(Start {
@@ -108,10 +108,7 @@ impl App {
 }
 
 /// A game's position and record after its opening's stones.
-pub(super) fn start_position(
-    rules: crate::game::Rules,
-    opening: &[Cell],
-) -> (Position, GameRecord) {
+pub(super) fn start_position(rules: kxo_engine::Rules, opening: &[Cell]) -> (Position, GameRecord) {
     let mut record = GameRecord::new(rules);
     match Position::from_moves(rules, opening) {
         Ok(pos) => {

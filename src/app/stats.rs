@@ -5,7 +5,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
 
-use crate::game::Cell;
+use kxo_engine::Cell;
 
 /// Recent games remembered to tell a repeat.
 const RECENT: usize = 4096;

@@ -1,12 +1,12 @@
 //! The live screen's state: its tests.
 
 use super::*;
-use crate::ai::SearchInfo;
+use kxo_engine::SearchInfo;
 
 fn app() -> App {
     let config = LiveConfig {
         games: 3,
-        x: Some(crate::ai::BuiltIn::Random.into()),
+        x: Some(kxo_engine::BuiltIn::Random.into()),
         delay: Duration::ZERO,
         seed: 1,
         ..LiveConfig::default()
@@ -60,7 +60,7 @@ fn fixed_engines_stay_fixed_and_others_vary() {
         a.restart_game(0, Instant::now());
         assert_eq!(
             a.games[0].engines[1],
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Random)
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Random)
         );
         o_kinds.insert(a.games[0].engines[0]);
     }
@@ -75,7 +75,7 @@ fn free_pairs_always_have_an_mcts_seat_and_vary() {
         a.restart_game(0, Instant::now());
         let e = a.games[0].engines;
         assert!(
-            e.contains(&EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts)),
+            e.contains(&EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts)),
             "{e:?}"
         );
         pairs.insert(e);
@@ -134,7 +134,7 @@ fn thinking_shows_until_the_move_and_never_for_a_stale_game() {
     let now = Instant::now();
     let thinking = Thinking {
         side: Player::O,
-        engine: EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
+        engine: EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts),
         used: Duration::from_millis(40),
         clock: Some(Duration::from_millis(100)),
         info: SearchInfo::default(),
@@ -163,8 +163,8 @@ fn big_boards_start_every_game_from_its_own_opening() {
     let config = LiveConfig {
         rules,
         games: 9,
-        o: Some(crate::ai::BuiltIn::Negamax.into()),
-        x: Some(crate::ai::BuiltIn::Negamax.into()),
+        o: Some(kxo_engine::BuiltIn::Negamax.into()),
+        x: Some(kxo_engine::BuiltIn::Negamax.into()),
         seed: 3,
         ..LiveConfig::default()
     };
@@ -211,7 +211,7 @@ fn a_tournament_plays_its_games_in_order_and_reports_them() {
     let settings = Settings {
         size: 4,
         goal: 3,
-        rule: crate::game::Rule::Freestyle,
+        rule: kxo_engine::Rule::Freestyle,
         engines: specs.iter().map(EngineSpec::text).collect(),
         format: Format::RoundRobin,
         games: 4,
@@ -240,8 +240,8 @@ fn a_tournament_plays_its_games_in_order_and_reports_them() {
     assert_eq!(
         a.games[0].engines,
         [
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Random),
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Negamax)
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Random),
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Negamax)
         ]
     );
     for round in 0..2 {

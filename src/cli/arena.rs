@@ -25,7 +25,7 @@ pub struct ArenaArgs {
     #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat,
           help = format!("O's engine in every game (sides mean sides: for pairs with colours \
                           swapped, give --engine twice): {}, or an outside program: \
-                          'brain:PATH [ARGS]'", crate::ai::BuiltIn::names()))]
+                          'brain:PATH [ARGS]'", kxo_engine::BuiltIn::names()))]
     pub o: Option<SeatArg>,
     /// X's engine in every game (default negamax against --o's mcts).
     #[arg(long = "x", value_name = "ENGINE", value_parser = parse_seat)]
@@ -152,7 +152,7 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
         _ => Err(format!(
             "'{}' is not a number of threads: use 1 to 1024",
-            crate::text::shown(s)
+            kxo_engine::text::shown(s)
         )),
     }
 }

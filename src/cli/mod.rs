@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::ai::{BuiltIn, EngineKind, ThinkLimit};
 use crate::engines::SpecEngine;
-use crate::game::{MAX_GOAL, MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
 use crate::protocol::outside::BrainCommand;
+use kxo_engine::{BuiltIn, EngineKind, ThinkLimit};
+use kxo_engine::{MAX_GOAL, MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
 
 mod arena;
 mod run;
@@ -300,7 +300,7 @@ fn parse_side(s: &str) -> Result<Player, String> {
         "x" => Ok(Player::X),
         _ => Err(format!(
             "'{}' is not a side: use o (moves first) or x",
-            crate::text::shown(s)
+            kxo_engine::text::shown(s)
         )),
     }
 }
@@ -410,7 +410,7 @@ pub struct TrainArgs {
     /// from a line count) or network (the default beyond: an n-tuple
     /// network up to 8x8, line patterns above, the only start there).
     #[arg(long, value_name = "START")]
-    pub init: Option<crate::ai::rl::Init>,
+    pub init: Option<kxo_engine::learner::Init>,
     /// Above 8x8: whom the learner plays while it learns: itself (self),
     /// or every other game the yardstick, Negamax held to 256 nodes a move
     /// (negamax; slower, and a stronger evaluation for eval=learned).
@@ -574,7 +574,7 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
         Ok(mb) if (1..=65_536).contains(&mb) => Ok(mb),
         _ => Err(format!(
             "'{}' is not a table size: use 1 to 65536 (MiB)",
-            crate::text::shown(s)
+            kxo_engine::text::shown(s)
         )),
     }
 }
@@ -584,7 +584,7 @@ fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
         Ok(secs) if secs > 0.0 && secs <= 1e7 => Ok(std::time::Duration::from_secs_f64(secs)),
         _ => Err(format!(
             "'{}' is not a number of seconds: use more than 0, up to 10000000",
-            crate::text::shown(s)
+            kxo_engine::text::shown(s)
         )),
     }
 }

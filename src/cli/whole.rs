@@ -44,7 +44,7 @@ pub(crate) fn whole<T: Whole>(
             .ok_or_else(|| {
                 format!(
                     "'{}' is not a whole number from {low} to {high}",
-                    crate::text::shown(text)
+                    kxo_engine::text::shown(text)
                 )
             })
     }

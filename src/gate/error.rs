@@ -55,7 +55,7 @@ impl fmt::Display for FileError {
             f,
             "{} {}: {}",
             self.what,
-            crate::text::shown_path(&self.path),
+            kxo_engine::text::shown_path(&self.path),
             self.problem
         )
     }

@@ -33,6 +33,16 @@ pub use path::{make_folder, resolve, resolve_folder};
 pub use read::{Line, Lines, Reader, lines, open, read};
 pub use write::{Appender, FileLock, Staged, lock_beside, replace, stage, write_new};
 
+/// The null device, open for reading and writing (close-on-exec): what
+/// standard input and output become when their terminal went away.
+pub fn null_device() -> std::io::Result<std::os::fd::OwnedFd> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")?;
+    Ok(file.into())
+}
+
 /// What kind of file a path holds: how it is named in messages, how big
 /// a real one can be, and how kxo-tui's own files of the kind start.
 #[derive(Clone, Copy, Debug)]

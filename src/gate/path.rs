@@ -68,7 +68,7 @@ pub fn make_folder(path: &Path, what: &'static str) -> Result<PathBuf, FileError
                     path,
                     format!(
                         "{} is {}, not a folder",
-                        crate::text::shown_path(folder),
+                        kxo_engine::text::shown_path(folder),
                         describe(&meta)
                     ),
                 ));
@@ -122,7 +122,7 @@ fn walk(path: &Path, what: &'static str, missing_ok_folders: bool) -> Result<Pat
                     path,
                     format!(
                         "its folder {} does not exist",
-                        crate::text::shown_path(&candidate)
+                        kxo_engine::text::shown_path(&candidate)
                     ),
                 ));
             }
@@ -140,7 +140,7 @@ fn walk(path: &Path, what: &'static str, missing_ok_folders: bool) -> Result<Pat
                     format!(
                         "{} is a link owned by another user (uid {}) in a folder others can \
                          write: not followed",
-                        crate::text::shown_path(&candidate),
+                        kxo_engine::text::shown_path(&candidate),
                         meta.uid()
                     ),
                 ));
@@ -161,7 +161,7 @@ fn walk(path: &Path, what: &'static str, missing_ok_folders: bool) -> Result<Pat
                 path,
                 format!(
                     "{} is {}, not a folder",
-                    crate::text::shown_path(&candidate),
+                    kxo_engine::text::shown_path(&candidate),
                     describe(&meta)
                 ),
             ));

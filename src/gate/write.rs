@@ -252,7 +252,7 @@ pub fn lock_beside(path: &Path, kind: Kind) -> Result<Option<FileLock>, FileErro
         .unwrap_or_default();
     name.push(".lock");
     let lock = real.with_file_name(name);
-    let shown_lock = crate::text::shown_path(&lock);
+    let shown_lock = kxo_engine::text::shown_path(&lock);
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)

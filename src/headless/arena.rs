@@ -4,12 +4,12 @@
 
 use std::path::PathBuf;
 
-use crate::ai::{BuiltIn, EngineKind};
 use crate::engines::{EngineSpec, SpecEngine};
-use crate::game::Rules;
 use crate::tournament::{
     self, Clocks, Ended, Format, Openings, Report, Settings, Shard, Sprt, opening::ListUse, state,
 };
+use kxo_engine::Rules;
+use kxo_engine::{BuiltIn, EngineKind};
 
 /// What `arena` is asked: a run, or (`merge`) the shards to combine.
 #[derive(Clone, Debug)]
@@ -98,14 +98,14 @@ pub(crate) fn command(args: ArenaOptions) -> anyhow::Result<std::process::ExitCo
 
 /// Starts every outside brain of the run and asks it `START` before the
 /// first game: one that cannot play is an input error naming it.
-fn preflight(specs: &[EngineSpec], rules: crate::game::Rules) -> Result<(), super::InputError> {
+fn preflight(specs: &[EngineSpec], rules: kxo_engine::Rules) -> Result<(), super::InputError> {
     for spec in specs {
         if let SpecEngine::Brain(brain) = &spec.engine {
             crate::protocol::outside::preflight(brain, rules).map_err(|why| {
                 super::InputError(format!(
                     "engine {} ({}) cannot play: {why}",
-                    crate::text::shown(&spec.name),
-                    crate::text::shown(&brain.to_string())
+                    kxo_engine::text::shown(&spec.name),
+                    kxo_engine::text::shown(&brain.to_string())
                 ))
             })?;
         }
@@ -275,14 +275,13 @@ impl ProgressLines {
     const INTERVAL: std::time::Duration = std::time::Duration::from_secs(30);
 
     fn new(every: Option<u64>, scheduled: u64) -> ProgressLines {
-        use std::io::IsTerminal;
         let now = std::time::Instant::now();
         ProgressLines {
             every,
             scheduled,
             started: now,
             last: now,
-            active: every != Some(0) && !std::io::stderr().is_terminal(),
+            active: every != Some(0) && !crate::out::stderr_is_terminal(),
         }
     }
 
@@ -349,7 +348,7 @@ fn paired(args: &ArenaOptions) -> bool {
 /// The run's settings, as its report and state file keep them.
 fn settings(
     args: &ArenaOptions,
-    rules: crate::game::Rules,
+    rules: kxo_engine::Rules,
     specs: &[EngineSpec],
     openings: &Openings,
     seed: u64,
@@ -376,13 +375,14 @@ fn settings(
 /// The learning player's model, when one of the engines is the learner.
 fn open_learner(
     args: &ArenaOptions,
-    rules: crate::game::Rules,
+    rules: kxo_engine::Rules,
     kinds: &[EngineKind],
 ) -> anyhow::Result<Option<crate::model::Model>> {
     if !kinds.contains(&EngineKind::BuiltIn(BuiltIn::Rl)) {
         return Ok(None);
     }
-    let init = crate::ai::rl::Init::for_new_model(rules, crate::ai::rl::Init::Heuristic);
+    let init =
+        kxo_engine::learner::Init::for_new_model(rules, kxo_engine::learner::Init::Heuristic);
     Ok(Some(crate::model::Model::open(
         rules,
         args.model.clone(),

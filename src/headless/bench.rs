@@ -13,10 +13,11 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
-use crate::ai::big::BigMcts;
-use crate::ai::playout::random_playout_on;
-use crate::ai::{Mcts, MctsLimit, Solver};
-use crate::game::{Cell, Position, Rules};
+use kxo_engine::gomoku::BigMcts;
+use kxo_engine::kernels::random_playout_on;
+use kxo_engine::kernels::{Mcts, MctsLimit};
+use kxo_engine::solver::Solver;
+use kxo_engine::{Cell, Position, Rules};
 
 /// One measured figure.
 #[derive(Clone, Debug, Serialize)]

@@ -14,7 +14,7 @@
 //!
 //! Version 2 adds `lemmas`: weak-game results inside the root move being
 //! solved that took a million nodes or more (see
-//! [`Lemma`](crate::ai::solver::Lemma)), each as
+//! [`Lemma`](kxo_engine::solver::Lemma)), each as
 //! `{"maker": "D4,E5", "breaker": "C3", "to_move": "breaker",
 //! "winner": "breaker", "zone": "B2,C2,…"}`. A resumed run takes them in,
 //! so that the hours spent inside a root move are not lost either.
@@ -28,9 +28,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ai::solver::Lemma;
-use crate::game::Cell;
-use crate::text::shown;
+use kxo_engine::Cell;
+use kxo_engine::solver::Lemma;
+use kxo_engine::text::shown;
 
 const KIND: &str = "kxo-tui solve checkpoint";
 /// Far above any checkpoint (at most 64 root moves and 65,536 lemmas of
@@ -149,7 +149,7 @@ impl Checkpoint {
     /// Whether it is a checkpoint of this position.
     pub(super) fn is_for(&self, size: u8, goal: u8, moves: &str) -> bool {
         // The same moves however written ("b2,a1", "B2 → A1").
-        let cells = |text: &str| crate::game::Cell::parse_list(text, size).ok();
+        let cells = |text: &str| kxo_engine::Cell::parse_list(text, size).ok();
         self.size == size
             && self.goal == goal
             && cells(&self.moves).is_some_and(|c| Some(c) == cells(moves))

@@ -4,10 +4,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{InputError, thousands};
-use crate::ai::accuracy::{self, Accuracy, Judge};
-use crate::ai::rl::SharedTable;
-use crate::game::Rules;
-use crate::text::shown_path;
+use kxo_engine::Rules;
+use kxo_engine::learner::SharedTable;
+use kxo_engine::learner::{self, Accuracy, Judge};
+use kxo_engine::text::shown_path;
 
 /// What `eval` is asked: the board, the model, how many games and
 /// positions, the seed of the games, and the output's form.
@@ -41,7 +41,7 @@ pub(crate) fn command(args: EvalOptions) -> anyhow::Result<()> {
     let eval_sample = args.sample.unwrap_or(if small { 2_000 } else { 200 });
     let mut judge = Judge::new(rules);
     judge.set_stop_flag(crate::signals::stop_flag());
-    let skill = accuracy::measure(
+    let skill = learner::measure(
         &table,
         eval_games,
         eval_sample as usize,

@@ -17,8 +17,7 @@ pub use crate::error::InputError;
 /// A progress bar on stderr when it is a terminal (and not `quiet`), else
 /// one that draws nothing. `template` is indicatif's.
 pub(crate) fn progress_bar(len: u64, template: &str, quiet: bool) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if quiet || !std::io::stderr().is_terminal() {
+    if quiet || !crate::out::stderr_is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(len);
@@ -36,4 +35,4 @@ pub(crate) fn progress_bar(len: u64, template: &str, quiet: bool) -> indicatif::
     bar
 }
 
-pub use crate::text::thousands;
+pub use kxo_engine::text::thousands;

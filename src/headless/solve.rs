@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 
 use super::InputError;
 pub use super::solve_report::{DEFAULT_HASH_MB, SearchOptions, SolveReport};
-use crate::ai::solver::{ProgressReport, Unsettled};
-use crate::ai::{Solver, Value};
-use crate::game::{Cell, MoveError, Player, Position, Rules};
+use kxo_engine::Value;
+use kxo_engine::solver::Solver;
+use kxo_engine::solver::{ProgressReport, Unsettled};
+use kxo_engine::{Cell, MoveError, Player, Position, Rules};
 /// What `solve` is asked.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
@@ -133,7 +134,7 @@ pub fn solve_checkpointed(
     use super::checkpoint::{self, SettledMove};
     let pos = position_from_moves(rules, moves)?;
     let n = rules.size();
-    let name = crate::text::shown(&path.display().to_string());
+    let name = kxo_engine::text::shown(&path.display().to_string());
     if pos.outcome().is_over() {
         return Err(
             InputError("that position is already over: there is nothing to solve".into()).into(),
@@ -153,7 +154,7 @@ pub fn solve_checkpointed(
     {
         return Err(InputError(format!(
             "checkpoint {name} names {}, not a first move of this position it would solve",
-            crate::text::shown(&bad.cell)
+            kxo_engine::text::shown(&bad.cell)
         ))
         .into());
     }
@@ -247,8 +248,7 @@ pub fn solve_checkpointed(
 /// A line on stderr, which on a terminal first clears the progress line
 /// drawn there.
 fn stderr_line(text: &str) {
-    use std::io::IsTerminal;
-    if std::io::stderr().is_terminal() {
+    if crate::out::stderr_is_terminal() {
         crate::note!("\r\x1b[2K{text}");
     } else {
         crate::note!("{text}");
@@ -280,9 +280,9 @@ fn settle_root_move(
     fill: u32,
 ) -> (Result<(&'static str, u32), Unsettled>, u64) {
     match child.outcome() {
-        crate::game::Outcome::Win(_) => return (Ok(("win", 1)), 0),
-        crate::game::Outcome::Draw => return (Ok(("draw", 1)), 0),
-        crate::game::Outcome::Ongoing => {}
+        kxo_engine::Outcome::Win(_) => return (Ok(("win", 1)), 0),
+        kxo_engine::Outcome::Draw => return (Ok(("draw", 1)), 0),
+        kxo_engine::Outcome::Ongoing => {}
     }
     let attacker = if second { me.other() } else { me };
     let weak = solver.weak_game(child, attacker);
@@ -320,7 +320,7 @@ fn checkpointing_solver(
     path: &std::path::Path,
 ) -> Result<Solver, InputError> {
     use super::checkpoint::{self, LemmaRecord};
-    let name = crate::text::shown(&path.display().to_string());
+    let name = kxo_engine::text::shown(&path.display().to_string());
     let mut solver = Solver::with_hash_bytes(rules, options.hash_bytes);
     let lemmas = snapshot
         .borrow()
@@ -379,7 +379,7 @@ fn open_checkpoint(
     resume: bool,
 ) -> Result<super::checkpoint::Checkpoint, InputError> {
     use super::checkpoint::{self, Checkpoint};
-    let name = crate::text::shown(&path.display().to_string());
+    let name = kxo_engine::text::shown(&path.display().to_string());
     match (checkpoint::read(path).map_err(InputError)?, resume) {
         (Some(c), true) if c.is_for(rules.size(), rules.goal(), moves) => Ok(c),
         (Some(_), true) => Err(InputError(format!(
@@ -475,7 +475,6 @@ pub const UNSETTLED: u8 = 3;
 /// `kxo-tui solve`: the report on stdout, progress on stderr when it is a
 /// terminal; exit status [`UNSETTLED`] when the search stopped first.
 pub fn command(args: SolveOptions) -> anyhow::Result<std::process::ExitCode> {
-    use std::io::IsTerminal;
     let rules = args.rules;
     if args.proof.is_some() && !rules.is_small() {
         return Err(InputError(format!(
@@ -489,11 +488,11 @@ pub fn command(args: SolveOptions) -> anyhow::Result<std::process::ExitCode> {
     let deadline = args.timeout.map(|t| Instant::now() + t);
     // On a terminal a progress line redrawn in place; otherwise (a log of
     // a long run) one line a minute.
-    let terminal = std::io::stderr().is_terminal();
+    let terminal = crate::out::stderr_is_terminal();
     // Timed on the wall clock: each search of a checkpointed run starts
     // its own elapsed time at zero.
     let mut last_line = Instant::now();
-    let progress: ProgressReport = Box::new(move |p: &crate::ai::solver::Progress| {
+    let progress: ProgressReport = Box::new(move |p: &kxo_engine::solver::Progress| {
         let secs = p.elapsed.as_secs_f64();
         let line = format!(
             "solving: {} pass, root move {}/{}, {} nodes, {:.2} M nodes/s, tables {} MiB, {} lemmas, {:.0} s",
@@ -577,9 +576,9 @@ fn write_proof(
     let mut solver = Solver::with_hash_bytes(rules, hash_bytes);
     solver.set_stop_flag(stop);
     solver.set_timeout(deadline.map(|d| d.saturating_duration_since(Instant::now())));
-    let branches = match crate::ai::solver::proof::cannot_win(&mut solver, &pos) {
+    let branches = match kxo_engine::solver::cannot_win(&mut solver, &pos) {
         Ok(branches) => branches,
-        Err(crate::ai::solver::proof::NoProof::Unsettled(why)) => {
+        Err(kxo_engine::solver::NoProof::Unsettled(why)) => {
             crate::note!(
                 "proof not written: {}",
                 match why {
@@ -589,7 +588,7 @@ fn write_proof(
             );
             return Ok(false);
         }
-        Err(crate::ai::solver::proof::NoProof::Refused(why)) => return Err(InputError(why).into()),
+        Err(kxo_engine::solver::NoProof::Refused(why)) => return Err(InputError(why).into()),
     };
     let n = rules.size();
     let header = format!(
@@ -598,11 +597,11 @@ fn write_proof(
         if moves.trim().is_empty() {
             "from the empty board".to_string()
         } else {
-            format!("after {}", crate::text::shown(moves))
+            format!("after {}", kxo_engine::text::shown(moves))
         }
     );
-    let text = crate::ai::solver::proof::to_text(&pos, &branches, &header);
-    let shown_path = crate::text::shown(&path.display().to_string());
+    let text = kxo_engine::solver::to_text(&pos, &branches, &header);
+    let shown_path = kxo_engine::text::shown(&path.display().to_string());
     crate::gate::replace(path, PROOF, text.as_bytes())?;
     crate::note!("proof: {} branches written to {shown_path}", branches.len());
     Ok(true)

@@ -9,9 +9,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::solve_report::{SearchOptions, SolveReport, moves_and_ms};
-use crate::ai::big::BigNegamax;
-use crate::ai::{Budget, SearchInfo, Value};
-use crate::game::{Player, Position};
+use kxo_engine::gomoku::BigNegamax;
+use kxo_engine::{Budget, SearchInfo, Value};
+use kxo_engine::{Player, Position};
 
 /// How long `solve` searches a board above 8x8 when no `--timeout` is given.
 const BIG_BOARD_TIMEOUT: Duration = Duration::from_secs(10);

@@ -8,15 +8,15 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::ai::solver::ProgressReport;
+use kxo_engine::solver::ProgressReport;
 
 /// What `solve` answers: the value, the best move and what it cost.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SolveReport {
     pub size: u8,
     pub goal: u8,
-    #[serde(skip_serializing_if = "crate::game::Rule::is_freestyle")]
-    pub rule: crate::game::Rule,
+    #[serde(skip_serializing_if = "kxo_engine::Rule::is_freestyle")]
+    pub rule: kxo_engine::Rule,
     /// "first" (O wins), "second" (X wins) or "draw"; `None` (JSON `null`)
     /// when the search stopped before it settled the position.
     pub value: Option<&'static str>,
@@ -68,7 +68,7 @@ pub const DEFAULT_HASH_MB: usize = 1024;
 /// The report's moves ("B2,C3" read back as names) and its time in
 /// milliseconds to the microsecond: the same for every way `solve` answers.
 pub(super) fn moves_and_ms(moves: &str, size: u8, elapsed: Duration) -> (Vec<String>, f64) {
-    let names = crate::game::Cell::parse_list(moves, size)
+    let names = kxo_engine::Cell::parse_list(moves, size)
         .unwrap_or_default()
         .iter()
         .map(|c| c.name(size))

@@ -10,11 +10,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::ai::accuracy::{self, Judge, Skill};
-pub use crate::ai::games::{Tally, play_from, play_game};
-use crate::ai::rl::{ALPHA, RlPlayer, SharedTable};
-use crate::ai::{BuiltIn, RandomPlayer, ThinkLimit, make_engine};
-use crate::game::{Outcome, Player, Rules};
+use kxo_engine::learner::{self, Judge, Skill};
+use kxo_engine::learner::{ALPHA, RlPlayer, SharedTable};
+use kxo_engine::{BuiltIn, RandomPlayer, ThinkLimit, make_engine};
+use kxo_engine::{Outcome, Player, Rules};
+pub use kxo_engine::{Tally, play_from, play_game};
 
 /// Games of the default training on 3x3 and on 4x4 with three in a row.
 pub const DEFAULT_EPISODES: u64 = 100_000;
@@ -36,7 +36,7 @@ const EPSILON_END: f64 = 0.02;
 /// Games against Random on each side, and sampled positions, per point of
 /// the learning curve.
 const CURVE_GAMES: u32 = 200;
-const CURVE_SAMPLE: usize = accuracy::MODEL_SAMPLE;
+const CURVE_SAMPLE: usize = learner::MODEL_SAMPLE;
 
 /// One point of the learning curve.
 #[derive(Clone, Debug, PartialEq)]
@@ -115,14 +115,14 @@ pub fn evaluate_as(
 fn measure(table: &SharedTable, episodes: u64, seed: u64, judge: &mut Judge) -> CurvePoint {
     // Beyond 16 cells the solver takes milliseconds to seconds a position:
     // fewer games and positions.
-    let (games, sample) = if crate::ai::accuracy::judged_in_passing(table.borrow().rules()) {
+    let (games, sample) = if kxo_engine::learner::judged_in_passing(table.borrow().rules()) {
         (CURVE_GAMES, CURVE_SAMPLE)
     } else {
         (CURVE_GAMES / 10, CURVE_SAMPLE / 10)
     };
     CurvePoint {
         episodes,
-        skill: accuracy::measure(table, games, sample, seed ^ episodes, judge),
+        skill: learner::measure(table, games, sample, seed ^ episodes, judge),
         entries: table.borrow().len(),
     }
 }
@@ -151,8 +151,8 @@ pub fn train(
     partner.learning = false;
     learner.resist = false;
     partner.resist = false;
-    learner.tie = crate::ai::rl::TRAINING_TIE;
-    partner.tie = crate::ai::rl::TRAINING_TIE;
+    learner.tie = kxo_engine::learner::TRAINING_TIE;
+    partner.tie = kxo_engine::learner::TRAINING_TIE;
     let every = episodes.checked_div(points).map_or(u64::MAX, |e| e.max(1));
     let mut curve = Vec::new();
     if points > 0 {
@@ -187,7 +187,7 @@ pub fn train(
     }
     // The model keeps the accuracy it was saved with (the same sample).
     if let Some(last) = curve.last()
-        && crate::ai::accuracy::judged_in_passing(rules)
+        && kxo_engine::learner::judged_in_passing(rules)
     {
         table.borrow_mut().accuracy = Some(last.skill.sample.share() as f32);
     }
@@ -210,7 +210,7 @@ pub struct TrainOptions {
     /// `None`: a random seed.
     pub seed: Option<u64>,
     /// What a new model starts from (`None`: by the board).
-    pub init: Option<crate::ai::rl::Init>,
+    pub init: Option<kxo_engine::learner::Init>,
     /// Above 8x8: whom the learner plays while it learns.
     pub against: Partner,
 }
@@ -220,9 +220,9 @@ pub use super::train_big::Partner;
 /// `kxo-tui train`: trains the model with a progress bar on stderr, saves
 /// it (also when stopped by Ctrl-C) and prints the learning curve.
 pub fn command(args: TrainOptions) -> anyhow::Result<()> {
-    use crate::ai::rl::Init;
     use crate::headless::{InputError, thousands};
-    use crate::text::shown_path;
+    use kxo_engine::learner::Init;
+    use kxo_engine::text::shown_path;
     let rules = args.rules;
     let new_init = args
         .init
@@ -335,7 +335,7 @@ fn command_big(
     stop: &AtomicBool,
     start_games: u64,
 ) -> anyhow::Result<()> {
-    use super::train_big::{CURVE_GAMES, YARDSTICK_TICKS, curve_table, train_big};
+    use super::train_big::{CURVE_GAMES, YARDSTICK_NODES, curve_table, train_big};
     let rules = model.table.borrow().rules();
     let how = match partner {
         Partner::Itself => " by self-play,",
@@ -375,7 +375,7 @@ fn command_big(
     )?;
     crate::say!(
         "model: {} ({} pattern weights, {} games learned in all, {} before)",
-        crate::text::shown_path(&model.path),
+        kxo_engine::text::shown_path(&model.path),
         t.len(),
         t.games,
         start_games
@@ -383,7 +383,7 @@ fn command_big(
     crate::say!(
         "\nlearning curve: the learner's score (wins and half the draws) in {CURVE_GAMES} games,\n\
          half on each side, against Negamax held to {} nodes a move (no solver reaches {n}x{n}):",
-        YARDSTICK_TICKS * 128,
+        YARDSTICK_NODES,
         n = rules.size()
     )?;
     crate::out::stdout(&curve_table(&curve))?;
@@ -393,7 +393,7 @@ fn command_big(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::accuracy::Accuracy;
+    use kxo_engine::learner::Accuracy;
 
     #[test]
     fn the_curve_table_headers_end_where_their_columns_do() {

@@ -5,12 +5,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::ai::big::BigRl;
-pub(super) use crate::ai::big::yardstick::YARDSTICK_TICKS;
-use crate::ai::big::yardstick::{against_yardstick, play_yardstick};
-use crate::ai::games::{Tally, play_game};
-use crate::ai::rl::SharedTable;
-use crate::game::Rules;
+use kxo_engine::Rules;
+use kxo_engine::gomoku::BigRl;
+use kxo_engine::learner::SharedTable;
+pub(super) use kxo_engine::learner::YARDSTICK_NODES;
+use kxo_engine::learner::{against_yardstick, play_yardstick};
+use kxo_engine::{Tally, play_game};
 
 /// Whom the learner plays while it learns above 8x8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ const TRAINING_OPENINGS: u64 = 0x0074_7261_696e;
 /// Exploration at the start and at the end of training (it decays linearly).
 const EPSILON_START: f64 = 0.2;
 const EPSILON_END: f64 = 0.05;
-pub(super) use crate::ai::big::yardstick::YARDSTICK_GAMES as CURVE_GAMES;
+pub(super) use kxo_engine::learner::YARDSTICK_GAMES as CURVE_GAMES;
 
 /// One point of the curve: games learned, and the learner's results
 /// against the yardstick.
@@ -92,7 +92,9 @@ pub(super) fn train_big(
             }
             _ => play_game(rules, &mut [o, x]),
         };
-        table.borrow_mut().learn(&record, crate::ai::rl::ALPHA);
+        table
+            .borrow_mut()
+            .learn(&record, kxo_engine::learner::ALPHA);
         done += 1;
         if points > 0 && (done % every == 0 || done == episodes) {
             curve.push(measure(done));

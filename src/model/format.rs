@@ -16,8 +16,8 @@
 
 use std::path::Path;
 
-use crate::ai::rl::{Init, MAX_WEIGHT, ValueTable};
-use crate::game::{Rule, Rules};
+use kxo_engine::learner::{Init, MAX_WEIGHT, ValueTable};
+use kxo_engine::{Rule, Rules};
 
 /// The goal byte's flag for the standard rule (goals are at most 8).
 const STANDARD_FLAG: u8 = 0x80;
@@ -96,8 +96,8 @@ pub(super) fn max_entries(size: u8, goal: u8, rule: Rule, init: Init) -> u64 {
     let rules = rules.with_rule(rule);
     if init == Init::Network {
         return match rules.is_small() {
-            true => crate::ai::ntuple::NTuple::new(rules).size().1 as u64,
-            false => crate::ai::big::patterns::LinePatterns::new(goal).size() as u64,
+            true => kxo_engine::learner::NTuple::new(rules).size().1 as u64,
+            false => kxo_engine::learner::LinePatterns::new(goal).size() as u64,
         };
     }
     max_table_entries(rules.size())

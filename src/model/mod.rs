@@ -12,10 +12,10 @@ use std::rc::Rc;
 pub use format::{ModelError, VERSION, decode, encode};
 pub use store::{ModelLock, Staged, default_path, load, lock, save, stage};
 
-use crate::ai::rl::{Init, SharedTable, ValueTable};
 use crate::error::InputError;
-use crate::game::Rules;
-use crate::text::shown_path;
+use kxo_engine::Rules;
+use kxo_engine::learner::{Init, SharedTable, ValueTable};
+use kxo_engine::text::shown_path;
 
 /// A learning player's model as a run holds it.
 pub struct Model {
@@ -115,10 +115,10 @@ impl Model {
         let rules = table.borrow().rules();
         let before = table.borrow().accuracy;
         // Judged only where the solver is quick (up to 16 cells).
-        let now = crate::ai::accuracy::judged_in_passing(rules)
+        let now = kxo_engine::learner::judged_in_passing(rules)
             .then(|| {
-                let mut judge = crate::ai::accuracy::Judge::new(rules);
-                crate::ai::accuracy::model_accuracy(table, &mut judge)
+                let mut judge = kxo_engine::learner::Judge::new(rules);
+                kxo_engine::learner::model_accuracy(table, &mut judge)
             })
             .flatten();
         if let (Some(before), Some(now)) = (before, now)

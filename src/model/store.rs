@@ -14,9 +14,9 @@
 use std::path::{Path, PathBuf};
 
 use super::format::{HEADER, ModelError, decode, encode, read_header, refuse};
-use crate::ai::rl::ValueTable;
-use crate::game::Rules;
 use crate::gate::{self, FileLock, Kind};
+use kxo_engine::Rules;
+use kxo_engine::learner::ValueTable;
 
 /// Model files, as the gate knows them. The header's own checks bound a
 /// model far tighter, by its board (see `format::max_entries`).
@@ -105,8 +105,8 @@ pub fn save(table: &ValueTable, path: &Path) -> Result<(), ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::rl::Init;
-    use crate::game::{Cell, GameRecord};
+    use kxo_engine::learner::Init;
+    use kxo_engine::{Cell, GameRecord};
     use std::fs;
 
     fn trained(rules: Rules) -> ValueTable {
@@ -114,7 +114,7 @@ mod tests {
         for moves in ["B2,C3,A1,D4,B1", "A1,B1,C1,D1,A2,B2,C2"] {
             let mut r = GameRecord::new(rules);
             r.moves = Cell::parse_list(moves, rules.size()).unwrap();
-            t.learn(&r, crate::ai::rl::ALPHA);
+            t.learn(&r, kxo_engine::learner::ALPHA);
         }
         t
     }
@@ -137,10 +137,10 @@ mod tests {
         // 15x15: the learner's line patterns, learned from 300 random games.
         let rules = Rules::new(15, 5).unwrap();
         let mut table = ValueTable::with_init(rules, Init::Network);
-        let [mut o, mut x] = [1, 2].map(crate::ai::RandomPlayer::new);
+        let [mut o, mut x] = [1, 2].map(kxo_engine::RandomPlayer::new);
         for _ in 0..300 {
-            let record = crate::ai::games::play_game(rules, &mut [&mut o, &mut x]);
-            table.learn(&record, crate::ai::rl::ALPHA);
+            let record = kxo_engine::play_game(rules, &mut [&mut o, &mut x]);
+            table.learn(&record, kxo_engine::learner::ALPHA);
         }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.kxo");
@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn a_model_keeps_its_rule_and_is_refused_under_the_other() {
-        use crate::game::Rule;
+        use kxo_engine::Rule;
         let dir = tempfile::tempdir().unwrap();
         // 7x7 with five under the standard rule: the big boards' learner.
         for (size, goal) in [(15, 5), (7, 5)] {
@@ -162,7 +162,7 @@ mod tests {
             let mut table = ValueTable::with_init(standard, Init::Network);
             let mut r = GameRecord::new(standard);
             r.moves = Cell::parse_list("A1,B1,C1,D1,A2,B2,C2", size).unwrap();
-            table.learn(&r, crate::ai::rl::ALPHA);
+            table.learn(&r, kxo_engine::learner::ALPHA);
             let path = dir.path().join(format!("{size}.model"));
             save(&table, &path).unwrap();
             let back = load(&path, standard).unwrap().expect("saved");
@@ -189,7 +189,7 @@ mod tests {
         let mut t = ValueTable::with_init(rules, Init::Network);
         let mut r = GameRecord::new(rules);
         r.moves = Cell::parse_list("H8,H9,I8,I9,J8,J9,K8,K9,L8", 15).unwrap();
-        t.learn(&r, crate::ai::rl::ALPHA);
+        t.learn(&r, kxo_engine::learner::ALPHA);
         let good = encode(&t);
         let path = dir.path().join("m.model");
         std::fs::write(&path, &good).unwrap();
@@ -252,11 +252,10 @@ mod tests {
         // The bound for 3x3 holds the 765 positions up to symmetry, and
         // the one for 4x4 is far below 3^16.
         assert!(
-            super::super::format::max_entries(3, 3, crate::game::Rule::Freestyle, Init::Zero)
-                >= 765
+            super::super::format::max_entries(3, 3, kxo_engine::Rule::Freestyle, Init::Zero) >= 765
         );
         assert!(
-            super::super::format::max_entries(4, 3, crate::game::Rule::Freestyle, Init::Zero)
+            super::super::format::max_entries(4, 3, kxo_engine::Rule::Freestyle, Init::Zero)
                 < 1_400_000
         );
     }

@@ -12,16 +12,16 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::{Command, cell_at, parse_xy, xy};
-use crate::text::shown;
+use kxo_engine::text::shown;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::ai::rl::{SharedTable, ValueTable};
-use crate::ai::{
+use kxo_engine::learner::{SharedTable, ValueTable};
+use kxo_engine::{
     Budget, BuiltIn, Engine, Estimate, SearchInfo, ThinkLimit, Value, make_engine_with,
     make_learned_negamax,
 };
-use crate::game::{Cell, MoveError, Position, Rule, Rules};
+use kxo_engine::{Cell, MoveError, Position, Rule, Rules};
 
 /// How `kxo-tui brain` plays.
 #[derive(Clone, Debug)]
@@ -574,7 +574,7 @@ pub fn serve(options: BrainOptions) -> anyhow::Result<()> {
         std::process::exit(128 + signal);
     });
     let stdin = std::io::BufReader::new(std::io::stdin());
-    run(stdin, std::io::stdout().lock(), options)?;
+    run(stdin, crate::out::protocol(), options)?;
     Ok(())
 }
 
@@ -708,7 +708,7 @@ fn move_error(e: MoveError, text: &str) -> String {
 fn describe(info: &SearchInfo, label: &str, spent: Duration) -> String {
     let mut s = format!(
         "{label}: {} {} in {} ms",
-        crate::text::thousands(info.work),
+        kxo_engine::text::thousands(info.work),
         if label == "MCTS" {
             "iterations"
         } else {

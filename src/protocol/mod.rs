@@ -13,7 +13,7 @@ pub mod brain;
 pub mod outside;
 mod process;
 
-use crate::game::Cell;
+use kxo_engine::Cell;
 
 /// A command from the manager, as the brain reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]

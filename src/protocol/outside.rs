@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 pub use super::process::{BrainCommand, BrainReaper, Forfeit, Transcript, kill_all};
 use super::process::{Process, process_cpu};
 use super::{cell_at, parse_xy, xy};
-use crate::ai::Budget;
-use crate::game::{Bits, Cell, Player, Position, Rules};
-use crate::text::shown;
+use kxo_engine::Budget;
+use kxo_engine::text::shown;
+use kxo_engine::{Bits, Cell, Player, Position, Rules};
 
 /// How long a brain may take to answer `START`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(5);
@@ -56,7 +56,7 @@ pub trait PipeBudget: Budget {
 }
 
 /// Headless runs and tests wait in `poll(2)`.
-impl PipeBudget for crate::ai::Unlimited {}
+impl PipeBudget for kxo_engine::Unlimited {}
 
 /// What a brain is told besides its time: memory, search limits, options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -429,7 +429,7 @@ fn play_order(pos: &Position, history: &[Cell]) -> Vec<Cell> {
 /// found before the first game instead of forfeiting every game.
 pub fn preflight(command: &BrainCommand, rules: Rules) -> Result<(), Forfeit> {
     let mut brain = OutsideBrain::new(command.clone(), rules, BRAIN_THINK);
-    brain.start(&mut crate::ai::Unlimited::new())
+    brain.start(&mut kxo_engine::Unlimited::new())
 }
 
 /// The next line that is not MESSAGE or DEBUG (those are kept or dropped),
@@ -550,7 +550,7 @@ mod tests {
         .unwrap();
         let mut brain = OutsideBrain::new(command, rules, Duration::from_secs(2));
         let first = Position::from_moves(rules, &[Cell::parse("B2", 4).unwrap()]).unwrap();
-        let mut budget = crate::ai::Unlimited::new();
+        let mut budget = kxo_engine::Unlimited::new();
         assert_eq!(brain.choose(&first, &mut budget), Ok(Cell::new(0)));
         (brain, rules, first)
     }
@@ -574,7 +574,7 @@ mod tests {
     fn a_position_the_open_match_does_not_lead_to_is_sent_after_restart() {
         let dir = std::env::temp_dir().join(format!("kxo-brain-log-{}", std::process::id()));
         let (mut brain, rules, _) = instant_brain("BRAIN_LOG", &dir);
-        let mut budget = crate::ai::Unlimited::new();
+        let mut budget = kxo_engine::Unlimited::new();
         // Not B2 then A1: another game altogether.
         let other = Position::from_moves(rules, &[Cell::parse("D4", 4).unwrap()]).unwrap();
         assert_eq!(brain.choose(&other, &mut budget), Ok(Cell::new(0)));
@@ -590,7 +590,7 @@ mod tests {
     fn a_position_asked_afresh_is_sent_whole_after_restart_even_when_it_follows_on() {
         let dir = std::env::temp_dir().join(format!("kxo-brain-afresh-{}", std::process::id()));
         let (mut brain, _, first) = instant_brain("BRAIN_LOG", &dir);
-        let mut budget = crate::ai::Unlimited::new();
+        let mut budget = kxo_engine::Unlimited::new();
         // B2, its A1, then C3: a position that follows on.
         let mut next = first;
         for cell in [Cell::new(0), Cell::parse("C3", 4).unwrap()] {
@@ -616,7 +616,7 @@ mod tests {
         let stamps = std::env::temp_dir().join(format!("kxo-brain-stamps-{}", std::process::id()));
         let _ = std::fs::remove_file(&stamps);
         let (mut brain, _, first) = instant_brain("BRAIN_STAMPS", &stamps);
-        let mut budget = crate::ai::Unlimited::new();
+        let mut budget = kxo_engine::Unlimited::new();
         // The other side answers at once.
         let mut next = first;
         for cell in [Cell::new(0), Cell::parse("C3", 4).unwrap()] {

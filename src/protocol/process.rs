@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use std::fmt;
 
-use crate::text::shown;
+use kxo_engine::text::shown;
 
 /// The longest line read from a brain; the rest of a longer one is dropped.
 pub(super) const MAX_LINE: usize = 4096;
@@ -336,7 +336,7 @@ impl Process {
                 let line: Vec<u8> = self.pending.drain(..=end).collect();
                 // Outside text: its control characters escaped, once, here.
                 let text =
-                    crate::text::shown_within(String::from_utf8_lossy(&line).trim(), MAX_LINE);
+                    kxo_engine::text::shown_within(String::from_utf8_lossy(&line).trim(), MAX_LINE);
                 if text.is_empty() {
                     continue;
                 }

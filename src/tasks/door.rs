@@ -16,6 +16,9 @@ use crate::app::{App, Effect, Message};
 /// Every message sent, with its time: a recording of a run (tests).
 pub(crate) type Journal = Rc<RefCell<Vec<(Message, Instant)>>>;
 
+/// The state's one holder: the `RefCell` the state lives in is made here
+/// and never handed out, so no task can borrow the state mutably but
+/// through [`Door::send`].
 #[derive(Clone)]
 pub(crate) struct Door {
     app: Rc<RefCell<App>>,
@@ -27,14 +30,14 @@ pub(crate) struct Door {
 
 impl Door {
     pub(crate) fn new(
-        app: Rc<RefCell<App>>,
+        app: App,
         signals: Signals,
         clock: SharedClock,
         frames: SharedFrames,
         journal: Option<Journal>,
     ) -> Door {
         Door {
-            app,
+            app: Rc::new(RefCell::new(app)),
             signals,
             clock,
             frames,
@@ -100,11 +103,11 @@ mod tests {
     use ratatui::layout::Size;
 
     use super::Journal;
-    use crate::ai::ThinkLimit;
     use crate::app::{App, LiveConfig, Message};
     use crate::tasks::clock::SystemClock;
     use crate::tasks::live::{Live, initial_state};
     use crate::ui::Chrome;
+    use kxo_engine::ThinkLimit;
 
     const SIZE: Size = Size::new(100, 30);
 

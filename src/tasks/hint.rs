@@ -7,9 +7,9 @@ use std::time::Duration;
 use super::clock::{Due, SliceClock};
 use super::door::Door;
 use super::scheduler::{Ctx, Event, Suspend, wait_for};
-use crate::ai::big::BigNegamax;
-use crate::ai::{Budget, Negamax, SearchInfo, Threat};
 use crate::app::Message;
+use kxo_engine::gomoku::BigNegamax;
+use kxo_engine::{Budget, Negamax, SearchInfo, Threat};
 
 /// Nodes the hint may search (a full solve of 4x4 needs far fewer).
 pub(super) const HINT_NODES: u64 = 2_000_000;

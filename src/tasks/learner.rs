@@ -10,11 +10,11 @@ use std::time::Duration;
 use super::clock::Slice;
 use super::door::Door;
 use super::scheduler::{Ctx, Suspend, sleep_until};
-use crate::ai::accuracy::{Accuracy, Judge, MODEL_SAMPLE, SAMPLE_SEED, sample_positions};
-use crate::ai::big::yardstick::{YARDSTICK_GAMES, yardstick_game};
-use crate::ai::games::Tally;
-use crate::ai::rl::{RlPlayer, SharedTable};
 use crate::app::Message;
+use kxo_engine::Tally;
+use kxo_engine::learner::{Accuracy, Judge, MODEL_SAMPLE, SAMPLE_SEED, sample_positions};
+use kxo_engine::learner::{RlPlayer, SharedTable};
+use kxo_engine::learner::{YARDSTICK_GAMES, yardstick_game};
 
 /// The least time between two measurements.
 pub(super) const EVERY: Duration = Duration::from_secs(20);
@@ -38,7 +38,7 @@ pub(crate) fn run_learner(ctx: &Ctx, door: Door) {
         };
         return measure_as_it_learns(ctx, &door, &table, measure);
     }
-    if !crate::ai::accuracy::judged_in_passing(rules) {
+    if !kxo_engine::learner::judged_in_passing(rules) {
         return;
     }
     // The sample and the tie-breaking seed of the accuracy a model file

@@ -24,7 +24,7 @@ use super::renderer::run_renderer;
 use super::scheduler::{Event, Scheduler, TaskRole};
 use super::seat::run_seat;
 use crate::app::{App, LiveConfig, Message};
-use crate::game::Player;
+use kxo_engine::Player;
 
 /// The longest the loop blocks on input, so that signals are noticed.
 const MAX_BLOCK: Duration = Duration::from_millis(250);
@@ -117,8 +117,7 @@ pub struct Summary {
 
 /// One live screen: the app state, its tasks and the scheduler.
 pub struct Live {
-    /// The state, read here; changed only through `door`.
-    app: Rc<RefCell<App>>,
+    /// The state's one door: read through it, changed only by its messages.
     door: Door,
     pub sched: Scheduler,
     input: InputQueue,
@@ -141,23 +140,13 @@ impl Live {
     ) -> io::Result<Live> {
         let now = clock.now();
         let human = config.human.is_some();
-        let app = Rc::new(RefCell::new(initial_state(
-            config,
-            now,
-            terminal.size().ok(),
-        )));
+        let app = initial_state(config, now, terminal.size().ok());
         let terminal = Rc::new(RefCell::new(terminal));
         let input: InputQueue = Rc::default();
         let mut sched = Scheduler::new();
         let frames = SharedFrames::default();
-        let door = Door::new(
-            app.clone(),
-            sched.signals(),
-            clock.clone(),
-            frames.clone(),
-            journal,
-        );
-        let games = app.borrow().games().len();
+        let door = Door::new(app, sched.signals(), clock.clone(), frames.clone(), journal);
+        let games = door.state().games().len();
         for game in 0..games {
             for me in [Player::O, Player::X] {
                 let (door, clock) = (door.clone(), clock.clone());
@@ -187,7 +176,7 @@ impl Live {
                 on_frame,
             )
         })?;
-        if app.borrow().config().rl.is_some() {
+        if door.state().config().rl.is_some() {
             let learner_door = door.clone();
             sched.spawn("learner", TaskRole::Other, move |ctx| {
                 super::learner::run_learner(ctx, learner_door)
@@ -198,7 +187,6 @@ impl Live {
             sched.spawn("hint", TaskRole::Hint, move |ctx| run_hint(ctx, hint_door))?;
         }
         Ok(Live {
-            app,
             door,
             sched,
             input,
@@ -210,7 +198,7 @@ impl Live {
 
     /// The state, to read.
     pub fn state(&self) -> std::cell::Ref<'_, App> {
-        self.app.borrow()
+        self.door.state()
     }
 
     /// The main loop's own message (a load sample, a failure, a stop, a
@@ -232,7 +220,7 @@ impl Live {
     pub fn step(&mut self) -> anyhow::Result<bool> {
         let now = self.clock.now();
         self.sched.wake_due(now);
-        let work = *self.app.borrow().engine_work();
+        let work = *self.door.state().engine_work();
         if self.load.maybe_sample(now, &self.sched, &work) {
             self.send(Message::LoadSampled(self.load.snapshot.clone()));
         }
@@ -247,7 +235,7 @@ impl Live {
             }
         }
         {
-            let a = self.app.borrow();
+            let a = self.door.state();
             if a.quit() {
                 if let Some(e) = &a.error() {
                     anyhow::bail!("{e}");
@@ -286,7 +274,7 @@ impl Live {
     }
 
     fn summary(&self) -> Summary {
-        let a = self.app.borrow();
+        let a = self.door.state();
         Summary {
             totals: a.totals().clone(),
             frames: self.frames.borrow().count,
@@ -360,7 +348,7 @@ pub fn run<B: Backend + 'static>(
         if !live.step()? {
             break;
         }
-        if live.app.borrow().suspend_asked() {
+        if live.door.state().suspend_asked() {
             // Between slices: no seat is running, so no engine's clock
             // counts the time the process is stopped.
             live.send(Message::Suspending);

@@ -3,11 +3,11 @@
 //! end and restart, a task that suspends holding the state).
 
 use super::*;
-use crate::ai::ThinkLimit;
 use crate::app::GameStatus;
 use crate::tasks::clock::{Clock, ManualClock};
 use crate::tasks::scheduler::TaskState;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use kxo_engine::ThinkLimit;
 use ratatui::backend::TestBackend;
 use std::time::Instant;
 
@@ -37,8 +37,8 @@ fn seat_cpu(live: &Live) -> Vec<Duration> {
 fn mcts_games(games: usize, think_ms: u64) -> LiveConfig {
     LiveConfig {
         games,
-        o: Some(crate::ai::BuiltIn::Mcts.into()),
-        x: Some(crate::ai::BuiltIn::Mcts.into()),
+        o: Some(kxo_engine::BuiltIn::Mcts.into()),
+        x: Some(kxo_engine::BuiltIn::Mcts.into()),
         delay: Duration::ZERO,
         limit: ThinkLimit::Millis(think_ms),
         seed: 5,
@@ -50,10 +50,10 @@ fn mcts_games(games: usize, think_ms: u64) -> LiveConfig {
 fn a_task_that_suspends_holding_the_app_is_named() {
     let clock = ManualClock::new(Instant::now());
     let mut live = live_with(mcts_games(1, 20), Rc::new(clock.clone()));
-    let app = live.app.clone();
+    let door = live.door.clone();
     live.sched
         .spawn("careless", TaskRole::Other, move |ctx| {
-            let held = app.borrow();
+            let held = door.state();
             ctx.suspend(crate::tasks::Suspend::Yield);
             drop(held);
         })
@@ -99,7 +99,7 @@ fn a_thinking_seats_reports_wake_the_renderer_at_the_frame_rate() {
 /// `games` games) until the learner task reports: (figure, games).
 fn learner_figure(
     mut config: LiveConfig,
-    table: &crate::ai::rl::SharedTable,
+    table: &kxo_engine::learner::SharedTable,
     games: u64,
 ) -> (f64, u64) {
     let clock = ManualClock::new(Instant::now());
@@ -107,18 +107,18 @@ fn learner_figure(
     config.rl = Some(table.clone());
     let mut live = live_with(config, Rc::new(clock.clone()));
     let deadline = Instant::now() + Duration::from_secs(60);
-    while live.app.borrow().learner_accuracy().is_none() && Instant::now() < deadline {
+    while live.door.state().learner_accuracy().is_none() && Instant::now() < deadline {
         live.sched.wake_due(clock.now());
         live.sched.run_next();
     }
-    let figure = live.app.borrow().learner_accuracy();
+    let figure = live.door.state().learner_accuracy();
     figure.expect("measured")
 }
 
 #[test]
 fn the_learner_task_measures_the_current_accuracy() {
-    use crate::ai::accuracy::{Judge, model_accuracy};
-    use crate::ai::rl::ValueTable;
+    use kxo_engine::learner::ValueTable;
+    use kxo_engine::learner::{Judge, model_accuracy};
     let config = mcts_games(1, 20);
     let table = Rc::new(RefCell::new(ValueTable::new(config.rules)));
     let (share, at) = learner_figure(config, &table, 5);
@@ -129,16 +129,16 @@ fn the_learner_task_measures_the_current_accuracy() {
 
 #[test]
 fn above_8x8_the_learner_task_measures_the_score_against_the_yardstick() {
-    use crate::ai::big::yardstick::{YARDSTICK_GAMES, against_yardstick};
-    use crate::ai::rl::ValueTable;
+    use kxo_engine::learner::ValueTable;
+    use kxo_engine::learner::{YARDSTICK_GAMES, against_yardstick};
     let mut config = mcts_games(1, 60_000);
-    config.rules = crate::game::Rules::new(15, 5).unwrap();
+    config.rules = kxo_engine::Rules::new(15, 5).unwrap();
     // Above 8x8 a new model is line patterns.
     let table = Rc::new(RefCell::new(ValueTable::new(config.rules)));
     assert!(table.borrow().patterns().is_some());
     let (share, at) = learner_figure(config, &table, 7);
     assert_eq!(at, 7);
-    let seed = crate::ai::accuracy::SAMPLE_SEED;
+    let seed = kxo_engine::learner::SAMPLE_SEED;
     let expected = against_yardstick(&table, YARDSTICK_GAMES, seed).score();
     assert_eq!(share, expected);
 }
@@ -205,7 +205,7 @@ fn nine_thinking_seats_get_the_same_cpu() {
     }
     assert!(cpu.iter().skip(1).step_by(2).all(|d| d.is_zero()));
     // And the screen shows each of them thinking, with its clock used.
-    let a = live.app.borrow();
+    let a = live.door.state();
     for g in a.games() {
         let t = g.thinking.as_ref().expect("a thinking seat");
         assert!(t.used > Duration::ZERO && !t.done);
@@ -248,7 +248,7 @@ fn a_seat_sharing_its_core_with_a_busy_thread_still_gets_its_whole_clock() {
     clock.advance(Duration::from_secs(2));
     let (cpu_start, wall_start) = (thread_cpu(), Instant::now());
     let deadline = wall_start + Duration::from_secs(10);
-    while live.app.borrow().games()[0].record.moves.is_empty() && Instant::now() < deadline {
+    while live.door.state().games()[0].record.moves.is_empty() && Instant::now() < deadline {
         live.sched.wake_due(clock.now());
         live.sched.run_next();
     }
@@ -257,7 +257,7 @@ fn a_seat_sharing_its_core_with_a_busy_thread_still_gets_its_whole_clock() {
     let _ = competitor.join();
     pin_to_all();
     assert!(
-        !live.app.borrow().games()[0].record.moves.is_empty(),
+        !live.door.state().games()[0].record.moves.is_empty(),
         "no move"
     );
     let charged = seat_cpu(&live)[0];
@@ -320,8 +320,8 @@ fn the_clock_ends_a_search_and_pause_stops_every_clock() {
     // CPU, not more.
     let deadline = Instant::now() + Duration::from_secs(10);
     let all_moved = |live: &Live| {
-        live.app
-            .borrow()
+        live.door
+            .state()
             .games()
             .iter()
             .all(|g| !g.record.moves.is_empty())
@@ -340,15 +340,15 @@ fn the_clock_ends_a_search_and_pause_stops_every_clock() {
     }
     // Pause: no seat runs or thinks, however long it lasts.
     press_ctrl_p(&mut live);
-    assert!(live.app.borrow().paused());
+    assert!(live.door.state().paused());
     for _ in 0..5 {
         live.sched.run_round();
     }
-    let moves = live.app.borrow().totals().moves;
+    let moves = live.door.state().totals().moves;
     let cpu = seat_cpu(&live);
     let infos: Vec<_> = live
-        .app
-        .borrow()
+        .door
+        .state()
         .games()
         .iter()
         .map(|g| g.thinking.clone())
@@ -358,11 +358,11 @@ fn the_clock_ends_a_search_and_pause_stops_every_clock() {
         live.sched.wake_due(clock.now());
         live.sched.run_round();
     }
-    assert_eq!(live.app.borrow().totals().moves, moves);
+    assert_eq!(live.door.state().totals().moves, moves);
     assert_eq!(seat_cpu(&live), cpu, "a seat's clock ran while paused");
     let after: Vec<_> = live
-        .app
-        .borrow()
+        .door
+        .state()
         .games()
         .iter()
         .map(|g| g.thinking.clone())
@@ -384,12 +384,12 @@ fn the_clock_ends_a_search_and_pause_stops_every_clock() {
     // Resume: the same searches go on and moves are played.
     press_ctrl_p(&mut live);
     let deadline = Instant::now() + Duration::from_secs(10);
-    while live.app.borrow().totals().moves == moves && Instant::now() < deadline {
+    while live.door.state().totals().moves == moves && Instant::now() < deadline {
         live.sched.wake_due(clock.now());
         live.sched.run_next();
     }
     assert!(
-        live.app.borrow().totals().moves > moves,
+        live.door.state().totals().moves > moves,
         "no move after resuming"
     );
 }
@@ -401,8 +401,8 @@ fn a_finished_game_holds_its_result_then_restarts_on_the_same_seats() {
     let mut live = live_with(
         LiveConfig {
             games: 1,
-            o: Some(crate::ai::BuiltIn::Random.into()),
-            x: Some(crate::ai::BuiltIn::Random.into()),
+            o: Some(kxo_engine::BuiltIn::Random.into()),
+            x: Some(kxo_engine::BuiltIn::Random.into()),
             delay: Duration::ZERO,
             hold,
             ..LiveConfig::default()
@@ -412,7 +412,7 @@ fn a_finished_game_holds_its_result_then_restarts_on_the_same_seats() {
     let tasks = live.sched.tasks().len();
     let run_until = |live: &mut Live, done: &dyn Fn(&App) -> bool| {
         for _ in 0..100_000 {
-            if done(&live.app.borrow()) {
+            if done(&live.door.state()) {
                 return;
             }
             live.sched.wake_due(clock.now());
@@ -427,12 +427,12 @@ fn a_finished_game_holds_its_result_then_restarts_on_the_same_seats() {
         matches!(a.games()[0].status, GameStatus::Over { .. })
     });
     let over_at = clock.now();
-    let result = live.app.borrow().games()[0].pos.outcome();
+    let result = live.door.state().games()[0].pos.outcome();
     run_until(&mut live, &|a| a.games()[0].generation == 1);
     assert!(clock.now() - over_at >= hold);
     assert!(clock.now() - over_at <= hold + Duration::from_millis(100));
     {
-        let a = live.app.borrow();
+        let a = live.door.state();
         assert_eq!(a.games()[0].previous.as_ref().map(|p| p.1), Some(result));
         assert_eq!(a.games()[0].status, GameStatus::Playing);
     }

@@ -15,7 +15,7 @@ pub(super) struct LoadTracker {
     last_cpu: Vec<Duration>,
     last_switches: u64,
     last_process: Option<Duration>,
-    last_work: [EngineWork; crate::ai::EngineKind::COUNT],
+    last_work: [EngineWork; kxo_engine::EngineKind::COUNT],
     pub snapshot: LoadSnapshot,
 }
 
@@ -37,7 +37,7 @@ impl LoadTracker {
             last_cpu: Vec::new(),
             last_switches: 0,
             last_process: process_cpu(),
-            last_work: [EngineWork::default(); crate::ai::EngineKind::COUNT],
+            last_work: [EngineWork::default(); kxo_engine::EngineKind::COUNT],
             snapshot: LoadSnapshot::default(),
         }
     }
@@ -52,7 +52,7 @@ impl LoadTracker {
         &mut self,
         now: Instant,
         sched: &Scheduler,
-        work: &[EngineWork; crate::ai::EngineKind::COUNT],
+        work: &[EngineWork; kxo_engine::EngineKind::COUNT],
     ) -> bool {
         if now < self.next {
             return false;
@@ -66,7 +66,7 @@ impl LoadTracker {
         &mut self,
         now: Instant,
         sched: &Scheduler,
-        work: &[EngineWork; crate::ai::EngineKind::COUNT],
+        work: &[EngineWork; kxo_engine::EngineKind::COUNT],
     ) {
         let period = now
             .saturating_duration_since(self.last)

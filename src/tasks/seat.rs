@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 use super::clock::{Due, SharedClock, SliceClock};
 use super::door::Door;
 use super::scheduler::{Ctx, Event, Suspend, sleep_until, wait_for};
-use crate::ai::{Budget, EngineKind, SearchInfo};
 use crate::app::{App, GameStatus, Message, Thinking};
 use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
-use crate::game::{Cell, Player, Position};
+use kxo_engine::{Budget, EngineKind, SearchInfo};
+use kxo_engine::{Cell, Player, Position};
 
 /// How long a seat thinks before it gives the others a turn.
 #[cfg(test)]
@@ -223,7 +223,7 @@ fn next_job(app: &App, game: usize, me: Player, now: Instant) -> Job {
 /// The body of the seat task for `me` in game `game`.
 /// The record of game `game` when its round `generation` is over, with
 /// the id the learner uses to learn a game once.
-fn finished_record(app: &App, game: usize, generation: u64) -> Option<crate::game::GameRecord> {
+fn finished_record(app: &App, game: usize, generation: u64) -> Option<kxo_engine::GameRecord> {
     let g = &app.games()[game];
     (g.generation == generation && matches!(g.status, GameStatus::Over { .. })).then(|| {
         let mut record = g.record.clone();

@@ -19,8 +19,8 @@
 
 use std::time::Duration;
 
-use crate::game::Position;
 pub(super) use crate::protocol::outside::SETUP_ALLOWANCE;
+use kxo_engine::Position;
 
 /// The margin when neither the run nor the engine gives one.
 pub(super) const DEFAULT_MARGIN: Duration = crate::protocol::outside::TOLERANCE;
@@ -143,7 +143,7 @@ impl SideClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use kxo_engine::Rules;
 
     const MS: Duration = Duration::from_millis(1);
 

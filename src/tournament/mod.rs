@@ -29,8 +29,8 @@ pub use schedule::{Schedule, Shard, Slot, pairings};
 pub use stats::{Pentanomial, Sprt, Verdict};
 pub use tally::Tally;
 
-use crate::ai::ThinkLimit;
-use crate::game::{Rule, Rules};
+use kxo_engine::ThinkLimit;
+use kxo_engine::{Rule, Rules};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,7 +50,7 @@ impl std::str::FromStr for Format {
             "gauntlet" => Ok(Format::Gauntlet),
             _ => Err(format!(
                 "'{}' is not a format: use round-robin or gauntlet",
-                crate::text::shown(s)
+                kxo_engine::text::shown(s)
             )),
         }
     }
@@ -136,7 +136,7 @@ impl Settings {
             if self.engines[..i].iter().any(|other| other.name == e.name) {
                 return Err(format!(
                     "two engines are called '{}': give each its own NAME",
-                    crate::text::shown(&e.name)
+                    kxo_engine::text::shown(&e.name)
                 ));
             }
         }

@@ -16,9 +16,9 @@ use std::path::Path;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-pub use crate::ai::openings::{decided_at_once, random};
-use crate::game::{Cell, Position, Rules};
-use crate::text::shown;
+pub use kxo_engine::openings::{decided_at_once, random};
+use kxo_engine::text::shown;
+use kxo_engine::{Cell, Position, Rules};
 
 /// The stones a game starts from, in the order they are placed (O first).
 pub type Opening = Vec<Cell>;

@@ -9,11 +9,11 @@ use super::tally::DoneSet;
 use super::{
     End, GameResult, Openings, PlayedGame, Schedule, Settings, Shard, Slot, Tally, seed_for,
 };
-use crate::ai::rl::SharedTable;
-use crate::ai::{Budget, ThinkLimit};
 use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
-use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 use crate::protocol::outside::BRAIN_THINK;
+use kxo_engine::learner::SharedTable;
+use kxo_engine::{Budget, ThinkLimit};
+use kxo_engine::{Cell, GameRecord, Outcome, Player, Position, Rules};
 
 /// What a run needs besides its settings.
 pub struct Clocks<'a> {
@@ -400,7 +400,7 @@ fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::{BuiltIn, Engine};
+    use kxo_engine::{BuiltIn, Engine};
 
     /// A built-in engine that ignores its budget: it sleeps, then plays
     /// the first empty cell.

@@ -16,7 +16,7 @@
 use std::fmt::Write as _;
 
 use super::{End, GameResult, PlayedGame};
-use crate::game::{Cell, Rules};
+use kxo_engine::{Cell, Rules};
 
 /// The SGF text of a game.
 pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
@@ -78,7 +78,7 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
 
 /// SGF text values escape `]` and `\`.
 fn escape(text: &str) -> String {
-    crate::text::shown(text)
+    kxo_engine::text::shown(text)
         .replace('\\', "\\\\")
         .replace(']', "\\]")
 }
@@ -189,8 +189,8 @@ pub fn psq(game: &PlayedGame, rules: Rules) -> String {
         };
         let _ = writeln!(out, "{},{},{ms}", cell.col(size) + 1, cell.row(size) + 1);
     }
-    let _ = writeln!(out, "{}", crate::text::shown(&game.first));
-    let _ = writeln!(out, "{}", crate::text::shown(&game.second));
+    let _ = writeln!(out, "{}", kxo_engine::text::shown(&game.first));
+    let _ = writeln!(out, "{}", kxo_engine::text::shown(&game.second));
     let closing = match game.end {
         End::Line | End::Full => 0,
         End::Time => 15,
@@ -210,7 +210,7 @@ pub fn read_psq(text: &str) -> Result<ReadRecord, String> {
         .and_then(|s| s.trim_end_matches(',').split('x').next())
         .and_then(|s| s.parse().ok())
         .filter(|s| (3..=26).contains(s))
-        .ok_or_else(|| format!("'{}' is not a psq header", crate::text::shown(header)))?;
+        .ok_or_else(|| format!("'{}' is not a psq header", kxo_engine::text::shown(header)))?;
     let mut coords = Vec::new();
     let mut names = Vec::new();
     for line in lines {
@@ -344,7 +344,7 @@ impl Logs {
             let mut text = format!(
                 "# kxo-tui brain log: game {}, {}\n# ms since it started, > to the brain, < from it\n",
                 game.game + 1,
-                crate::text::shown(side)
+                kxo_engine::text::shown(side)
             );
             if lines.is_empty() {
                 text.push_str("# it was not asked for a move in this game\n");

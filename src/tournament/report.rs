@@ -86,8 +86,8 @@ pub struct SprtReport {
 pub struct Report {
     pub size: u8,
     pub goal: u8,
-    #[serde(skip_serializing_if = "crate::game::Rule::is_freestyle")]
-    pub rule: crate::game::Rule,
+    #[serde(skip_serializing_if = "kxo_engine::Rule::is_freestyle")]
+    pub rule: kxo_engine::Rule,
     pub format: super::Format,
     pub openings: String,
     pub seed: u64,

@@ -139,7 +139,7 @@ impl Shard {
         let bad = || {
             format!(
                 "'{}' is not a shard: write I/N with 1 ≤ I ≤ N ≤ {MAX_SHARDS}, e.g. 2/8",
-                crate::text::shown(text)
+                kxo_engine::text::shown(text)
             )
         };
         let (i, n) = text.split_once('/').ok_or_else(bad)?;

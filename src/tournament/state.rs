@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{PlayedGame, Settings, Shard, Tally};
 use crate::gate::{Appender, FileError, Kind, Line, Lines};
-use crate::text::shown;
+use kxo_engine::text::shown;
 
 /// The most a line may hold (a 20x20 game is about 3 KB).
 const MAX_LINE: usize = 256 << 10;

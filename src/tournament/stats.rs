@@ -133,7 +133,7 @@ impl Sprt {
             let (key, value) = part.split_once('=').ok_or_else(|| {
                 format!(
                     "'{}' is not key=value: write elo0=0,elo1=10,alpha=0.05,beta=0.05",
-                    crate::text::shown(part)
+                    kxo_engine::text::shown(part)
                 )
             })?;
             if key.trim() == "model" {
@@ -143,7 +143,7 @@ impl Sprt {
                     other => {
                         return Err(format!(
                             "model '{}' is not one: use model=normalized or model=logistic",
-                            crate::text::shown(other)
+                            kxo_engine::text::shown(other)
                         ));
                     }
                 };
@@ -158,7 +158,7 @@ impl Sprt {
                     format!(
                         "{}: '{}' is not a number",
                         key.trim(),
-                        crate::text::shown(value)
+                        kxo_engine::text::shown(value)
                     )
                 })?;
             match key.trim() {
@@ -169,7 +169,7 @@ impl Sprt {
                 other => {
                     return Err(format!(
                         "unknown SPRT setting '{}': use elo0, elo1, alpha, beta, model",
-                        crate::text::shown(other)
+                        kxo_engine::text::shown(other)
                     ));
                 }
             }

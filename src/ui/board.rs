@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 
 use super::layout::{BoardStyle, row_label_width};
 use super::palette::ColorMode;
-use crate::game::{Bits, Cell, Player, Position};
+use kxo_engine::{Bits, Cell, Player, Position};
 
 /// What to show on a board besides the marks.
 #[derive(Clone, Copy, Debug, Default)]
@@ -205,7 +205,7 @@ pub(super) fn cell_rects(style: BoardStyle, n: u8, x: u16, y: u16) -> Vec<Rect> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use kxo_engine::Rules;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::widgets::Paragraph;

@@ -11,9 +11,9 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use super::board;
 use super::layout::{self, BoardStyle, THINKING_LINES};
 use super::result_text;
-use crate::ai::{Estimate, Value};
 use crate::app::{App, ColorMode, GameStatus, GameView, Thinking};
-use crate::game::Player;
+use kxo_engine::Player;
+use kxo_engine::{Estimate, Value};
 
 /// `41k`, `1.2M`: a count in at most five characters.
 pub(super) fn si(n: f64) -> String {
@@ -246,7 +246,7 @@ fn box_titles(
 }
 
 /// A board's name in a box title: "6x6·5" (side, and marks in a row).
-pub(super) fn board_name(rules: crate::game::Rules) -> String {
+pub(super) fn board_name(rules: kxo_engine::Rules) -> String {
     format!("{n}x{n}·{}", rules.goal(), n = rules.size())
 }
 
@@ -388,8 +388,8 @@ pub(super) fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::{EngineKind, SearchInfo, Threat, ThreatKind};
-    use crate::game::Cell;
+    use kxo_engine::Cell;
+    use kxo_engine::{EngineKind, SearchInfo, Threat, ThreatKind};
     use std::time::Duration;
 
     fn thinking(engine: EngineKind, info: SearchInfo) -> Thinking {
@@ -406,7 +406,7 @@ mod tests {
     /// MCTS thinking on 4x4: `work` iterations, `best` its move at 62%.
     fn mcts_at(work: u64, best: &str) -> Thinking {
         thinking(
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts),
             SearchInfo {
                 work,
                 best: Some(Cell::parse(best, 4).unwrap()),
@@ -421,7 +421,7 @@ mod tests {
         let mcts = mcts_at(41_200, "B2");
         assert_eq!(info_line(&mcts, 4, 40), "MCTS 41k it·B2 62%");
         let nega = thinking(
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Negamax),
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Negamax),
             SearchInfo {
                 work: 900,
                 depth: Some(7),
@@ -435,7 +435,7 @@ mod tests {
         // A win by threats says which.
         let h8 = Cell::parse("H8", 15).unwrap().index();
         let vcf = thinking(
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Negamax),
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Negamax),
             SearchInfo {
                 best: Some(Cell::from_index(h8)),
                 estimate: Some(Estimate::Value(Value::Win { plies: 7 })),
@@ -475,7 +475,7 @@ mod tests {
     #[test]
     fn a_narrow_box_keeps_the_clock_figures_whole() {
         let mut t = thinking(
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts),
             SearchInfo::default(),
         );
         t.used = Duration::from_millis(135);
@@ -497,7 +497,7 @@ mod tests {
     #[test]
     fn the_clock_bar_fills_with_the_time_used() {
         let t = thinking(
-            EngineKind::BuiltIn(crate::ai::BuiltIn::Mcts),
+            EngineKind::BuiltIn(kxo_engine::BuiltIn::Mcts),
             SearchInfo::default(),
         );
         let (bar, figures) = (clock_fill(&t, 10), clock_figures(&t));

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use super::board::{self, Marks};
 use super::layout::{BoardStyle, MIN_HEIGHT, MIN_WIDTH, board_size, box_size};
 use crate::app::{App, GameStatus};
-use crate::game::{Cell, Outcome};
+use kxo_engine::{Cell, Outcome};
 
 const INFO_MIN_WIDTH: u16 = 26;
 /// The panel's lines beside the board (sides, state, message, hint, score).
@@ -137,7 +137,7 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
     super::draw_header(frame, app, chrome, plan.header, plan.logo, None);
     let game = &app.games()[0];
     let computer = game.labels[human.side.other().index()].as_str();
-    let (o, x) = if human.side == crate::game::Player::O {
+    let (o, x) = if human.side == kxo_engine::Player::O {
         ("YOU", computer)
     } else {
         (computer, "YOU")
@@ -210,7 +210,7 @@ fn panel_lines<'a>(
             Span::raw("You play "),
             Span::styled(
                 human.side.to_string(),
-                if human.side == crate::game::Player::O {
+                if human.side == kxo_engine::Player::O {
                     c.o_style()
                 } else {
                     c.x_style()
@@ -289,9 +289,9 @@ pub fn record_lines(app: &App) -> Vec<Line<'static>> {
     };
     let c = app.config().color;
     let game = &app.games()[0];
-    let label = |person: crate::game::Player| {
+    let label = |person: kxo_engine::Player| {
         let computer = &game.labels[person.other().index()];
-        if person == crate::game::Player::O {
+        if person == kxo_engine::Player::O {
             format!("YOU vs {computer}")
         } else {
             format!("{computer} vs YOU")

@@ -11,9 +11,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType};
 
 use super::game_box::si;
-use crate::ai::EngineKind;
 use crate::app::App;
 use crate::app::load::HISTORY;
+use kxo_engine::EngineKind;
 
 /// The chart needs this many rows to be worth drawing.
 const CHART_MIN_HEIGHT: u16 = 9;
@@ -95,11 +95,11 @@ pub(super) fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         // seat finishes.
         out.push(Line::from(format!(
             "learner {} games learned",
-            crate::text::thousands(t.games)
+            kxo_engine::text::thousands(t.games)
         )));
         out.push(Line::from(format!(
             "  {} {}",
-            crate::text::thousands(t.len() as u64),
+            kxo_engine::text::thousands(t.len() as u64),
             t.what_it_holds(),
         )));
         let big = !t.rules().is_small();
@@ -107,18 +107,18 @@ pub(super) fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             // Above 8x8: its score against the yardstick, not the solver.
             (Some((now, at)), _) if big => format!(
                 "  vs Negamax-{}: {:.0}% at {} games",
-                crate::ai::big::yardstick::YARDSTICK_TICKS * 128,
+                kxo_engine::learner::YARDSTICK_NODES,
                 100.0 * now,
-                crate::text::thousands(at)
+                kxo_engine::text::thousands(at)
             ),
             (None, _) if big => format!(
                 "  vs Negamax-{}: measuring",
-                crate::ai::big::yardstick::YARDSTICK_TICKS * 128
+                kxo_engine::learner::YARDSTICK_NODES
             ),
             (Some((now, at)), _) => format!(
                 "  accuracy {:.1}% (at {} games)",
                 100.0 * now,
-                crate::text::thousands(at)
+                kxo_engine::text::thousands(at)
             ),
             (None, Some(saved)) => {
                 format!("  accuracy {:.1}% when last saved", 100.0 * saved)

@@ -21,7 +21,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Tabs, Wrap};
 
 use crate::app::keymap::{KEYMAP, in_scope, key_bar};
 use crate::app::{App, Tab};
-use crate::game::{Outcome, Player};
+use kxo_engine::{Outcome, Player};
 use layout::{MIN_HEIGHT, MIN_WIDTH, Plan};
 
 /// What the renderer brings to each frame besides the state: the one

@@ -39,8 +39,8 @@ pub(super) fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
     };
     let board = choice.board();
     let side = match choice.side {
-        crate::game::Player::O => "O (you move first)".to_string(),
-        crate::game::Player::X => "X (the computer moves first)".to_string(),
+        kxo_engine::Player::O => "O (you move first)".to_string(),
+        kxo_engine::Player::X => "X (the computer moves first)".to_string(),
     };
     let level_about = choice.level.about(&board);
     let mut out = vec![

@@ -136,7 +136,7 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         lines.extend(thinking_lines(c, t, 16, usize::MAX, n));
         if let Some(threat) = t.info.threat {
             let moves: Vec<String> = threat.line().map(|cell| cell.name(n)).collect();
-            let more = if threat.kind == crate::ai::ThreatKind::Vct {
+            let more = if threat.kind == kxo_engine::ThreatKind::Vct {
                 " …"
             } else {
                 ""

@@ -416,3 +416,82 @@ pub fn pid_in(file: &std::path::Path, limit: Duration) -> i32 {
         thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A running kxo-tui, killed if the test leaves it running.
+pub struct Running {
+    pub child: std::process::Child,
+}
+
+impl Running {
+    pub fn start(args: &[&str], env: &[(&str, &str)]) -> Running {
+        let child = std::process::Command::new(bin())
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start kxo-tui");
+        Running { child }
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    pub fn signal(&self, signal: i32) {
+        // SAFETY: kill(2) on the child this value started.
+        unsafe { libc::kill(self.pid(), signal) };
+    }
+
+    /// Its resident memory now, in MiB.
+    pub fn rss_mib(&self) -> f64 {
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    }
+
+    /// Waits up to `limit` for it to end (then kills it): its status,
+    /// stdout, stderr.
+    pub fn wait(mut self, limit: Duration) -> (Option<i32>, String, String) {
+        use std::io::Read;
+        let start = std::time::Instant::now();
+        while start.elapsed() < limit {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let status = self.child.wait().ok().and_then(|s| s.code());
+        let (mut out, mut err) = (String::new(), String::new());
+        if let Some(o) = self.child.stdout.as_mut() {
+            let _ = o.read_to_string(&mut out);
+        }
+        if let Some(e) = self.child.stderr.as_mut() {
+            let _ = e.read_to_string(&mut err);
+        }
+        (status, out, err)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// kxo-tui run with `args`: its status, stdout and stderr.
+pub fn kxo(args: &[&str]) -> (i32, String, String) {
+    kxo_with(args, &[])
+}
+
+/// A command's JSON output, read (a test fails with the text it got).
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}

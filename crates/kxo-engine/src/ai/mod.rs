@@ -4,19 +4,19 @@
 //! scheduler. A search gives time back through [`Budget::tick`], which the
 //! live screen implements by suspending the calling coroutine.
 
-pub mod accuracy;
-pub mod big;
-pub mod games;
+pub(crate) mod accuracy;
+pub(crate) mod big;
+pub(crate) mod games;
 mod kinds;
 mod mcts;
 mod negamax;
-pub mod ntuple;
-pub mod openings;
-pub mod playout;
+pub(crate) mod ntuple;
+pub(crate) mod openings;
+pub(crate) mod playout;
 mod random;
-pub mod rl;
-mod score;
-pub mod solver;
+pub(crate) mod rl;
+pub(crate) mod score;
+pub(crate) mod solver;
 
 use std::time::{Duration, Instant};
 
@@ -25,7 +25,6 @@ pub use mcts::Mcts;
 pub use negamax::{Analysis, Negamax};
 pub use random::RandomPlayer;
 pub use score::Value;
-pub use solver::Solver;
 
 use crate::game::{Cell, GameRecord, Player, Position, Rules};
 

@@ -33,7 +33,7 @@ struct Broadword;
 impl Select for Broadword {
     #[inline(always)]
     unsafe fn select(mask: u64, k: u32) -> u64 {
-        1u64 << crate::game::select_bit_broadword(mask, k)
+        1u64 << crate::game::select_bit(mask, k)
     }
 }
 

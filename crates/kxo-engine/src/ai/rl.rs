@@ -34,8 +34,6 @@ use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 /// Step size of the updates (see the module's notes).
 pub const ALPHA: f32 = 1.0;
 
-pub use super::score::MAX_WEIGHT;
-
 /// What an afterstate never seen is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Init {
@@ -94,7 +92,7 @@ const TIE: f32 = 1e-4;
 /// resists longest, which gives a fallible opponent the most chances to
 /// go wrong. The sign of a value (above, at or below ½) is its
 /// game-theoretic result, as without the discount.
-pub const DISCOUNT: f32 = 0.99;
+pub(crate) const DISCOUNT: f32 = 0.99;
 
 /// `value` one ply further from the end: a step of [`DISCOUNT`] toward ½.
 fn discounted(value: f32) -> f32 {
@@ -466,7 +464,7 @@ pub(crate) fn best_reply_value(net: &LinePatterns, t: &Tables, b: &BigBoard) -> 
 /// square of their number, each holding only the opponent's against, and
 /// the sum is squashed into 0.1..0.9. It knows nothing of whose turn it is
 /// or of threats: those the player learns.
-pub fn heuristic(after: &Position) -> f32 {
+pub(crate) fn heuristic(after: &Position) -> f32 {
     let geo = after.rules().geometry();
     let opp = after.to_move();
     let me = opp.other();

@@ -10,7 +10,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 /// Words of a [`Bits`].
 pub(crate) const WORDS: usize = 7;
 /// Cells a [`Bits`] can hold.
-pub const CAPACITY: usize = WORDS * 64;
+pub(crate) const CAPACITY: usize = WORDS * 64;
 
 /// A set of cells, bit `row * size + col`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -225,7 +225,7 @@ const fn build_select_table() -> [[u8; 8]; 256] {
 /// Index of the `k`-th (from 0) set bit of `mask`; `k` must be below
 /// `mask.count_ones()`. Portable: a byte at a time, then a 2 KiB table.
 #[inline(always)]
-pub fn select_bit(mask: u64, k: u32) -> u8 {
+pub(crate) fn select_bit(mask: u64, k: u32) -> u8 {
     let mut rest = mask;
     let mut k = k;
     let mut base = 0u8;
@@ -239,27 +239,6 @@ pub fn select_bit(mask: u64, k: u32) -> u8 {
         rest >>= 8;
         base += 8;
     }
-}
-
-/// The position of the k-th set bit of `mask` (`k` below its count) with
-/// no loop and no branch: the bytes' counts are summed by one multiply,
-/// the byte that holds the bit is the number of bytes whose running count
-/// is at most `k`, and a table finishes inside that byte. (For CPUs
-/// without a fast `pdep`.)
-#[inline(always)]
-pub fn select_bit_broadword(mask: u64, k: u32) -> u8 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut counts = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
-    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-    counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    // Byte i: the set bits in bytes 0 to i (at most 64: no carry).
-    let running = counts.wrapping_mul(ONES);
-    // A byte's high bit stays set where k >= its running count.
-    let before = ((((k as u64) * ONES) | HIGHS) - running) & HIGHS;
-    let shift = before.count_ones() * 8;
-    let skipped = ((running << 8) >> shift) & 0xff;
-    shift as u8 + SELECT_IN_BYTE[((mask >> shift) & 0xff) as usize][(k as u64 - skipped) as usize]
 }
 
 /// `SET_NIBBLES[b]`: the positions of the set bits of byte `b`, ascending,
@@ -307,7 +286,7 @@ static SET_BYTES: [u64; 256] = {
 /// The positions (0 to 7) of the set bits of `byte`, ascending, one per
 /// byte of the result from the lowest; the bytes past the last are zero.
 #[inline(always)]
-pub fn set_bits_as_bytes(byte: u8) -> u64 {
+pub(crate) fn set_bits_as_bytes(byte: u8) -> u64 {
     SET_BYTES[byte as usize]
 }
 
@@ -315,7 +294,7 @@ pub fn set_bits_as_bytes(byte: u8) -> u64 {
 /// ascending from the lowest digit: the k-th set bit is digit k. Two table
 /// reads, no loop.
 #[inline(always)]
-pub fn set_bits_as_nibbles(mask: u16) -> u64 {
+pub(crate) fn set_bits_as_nibbles(mask: u16) -> u64 {
     let (low, high) = ((mask & 0xff) as usize, (mask >> 8) as usize);
     SET_NIBBLES[low] as u64 | (SET_NIBBLES_HIGH[high] as u64) << (4 * low.count_ones())
 }
@@ -323,31 +302,6 @@ pub fn set_bits_as_nibbles(mask: u16) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_broadword_select_agrees_with_the_byte_walk() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for round in 0..20_000 {
-            // xorshift, thinned so that sparse and dense masks both occur.
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mask = match round % 3 {
-                0 => x,
-                1 => x & (x >> 3),
-                _ => x | (x << 5),
-            };
-            for k in 0..mask.count_ones() {
-                assert_eq!(
-                    select_bit_broadword(mask, k),
-                    select_bit(mask, k),
-                    "{mask:#x} {k}"
-                );
-            }
-        }
-        assert_eq!(select_bit_broadword(u64::MAX, 63), 63);
-        assert_eq!(select_bit_broadword(1 << 63, 0), 63);
-    }
 
     #[test]
     fn byte_lists_hold_the_set_bits_in_order() {

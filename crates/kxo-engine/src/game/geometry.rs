@@ -7,7 +7,7 @@ use rand_xoshiro::SplitMix64;
 
 /// Words of the line table of boards of at most 16 cells: one bit per
 /// cell set.
-pub const LINE_TABLE_WORDS: usize = (1 << 16) / 64;
+pub(crate) const LINE_TABLE_WORDS: usize = (1 << 16) / 64;
 
 /// Evaluates `$body` with `$k` a constant equal to the goal `$goal` (3 to
 /// 7, and 8 for 8 and above), so that a win test written for a constant K
@@ -47,7 +47,7 @@ pub(crate) use for_goal;
 /// Whether the cell set `bb` (of a board of at most 16 cells) contains a
 /// line, by one bit of that board's line table.
 #[inline(always)]
-pub fn table_has_line(table: &[u64; LINE_TABLE_WORDS], bb: u64) -> bool {
+pub(crate) fn table_has_line(table: &[u64; LINE_TABLE_WORDS], bb: u64) -> bool {
     // `bb` holds at most 16 cells, so the mask changes nothing; it lets the
     // compiler drop the bounds check.
     table[(bb >> 6) as usize & (LINE_TABLE_WORDS - 1)] >> (bb & 63) & 1 != 0
@@ -56,7 +56,7 @@ pub fn table_has_line(table: &[u64; LINE_TABLE_WORDS], bb: u64) -> bool {
 /// Per cell set of a board of at most 16 cells: the cells that complete a
 /// line for a player holding it, and the cells of the lines it does not
 /// touch ([`Geometry::cell_tables`]).
-pub type CellTables = [(u16, u16)];
+pub(crate) type CellTables = [(u16, u16)];
 
 /// The one-word tables of a board of at most 64 cells: win masks,
 /// symmetries and Zobrist keys, shared by every position.
@@ -383,7 +383,7 @@ fn transform(s: usize, r: i32, c: i32, n: i32) -> (i32, i32) {
 }
 
 /// Spreads bit `i` of `bb` to bit `2i`: a bitboard in the 2-bit table encoding.
-pub fn spread_bits(bb: u64) -> u128 {
+pub(crate) fn spread_bits(bb: u64) -> u128 {
     spread32(bb as u32) as u128 | (spread32((bb >> 32) as u32) as u128) << 64
 }
 

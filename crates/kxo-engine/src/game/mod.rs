@@ -7,14 +7,13 @@ mod position;
 mod record;
 mod rules;
 
-pub use bits::{
-    Bits, BitsIter, CAPACITY, select_bit, select_bit_broadword, set_bits_as_bytes,
-    set_bits_as_nibbles,
-};
+pub use bits::Bits;
+pub(crate) use bits::{select_bit, set_bits_as_bytes, set_bits_as_nibbles};
 pub use coord::{Cell, CoordError};
 pub(crate) use geometry::for_goal;
-pub use geometry::{CellTables, Geometry, LINE_TABLE_WORDS, spread_bits, table_has_line};
-pub use position::{DIRECTIONS, MoveError, Outcome, Player, Position, line_through};
+pub(crate) use geometry::{CellTables, Geometry, LINE_TABLE_WORDS, table_has_line};
+pub(crate) use position::{DIRECTIONS, line_through};
+pub use position::{MoveError, Outcome, Player, Position};
 pub use record::GameRecord;
 pub use rules::{MAX_GOAL, MAX_SIZE, MIN_SIZE, Rule, Rules, RulesError, SMALL_MAX_SIZE};
 

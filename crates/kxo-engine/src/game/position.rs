@@ -260,12 +260,12 @@ impl Position {
 }
 
 /// The four directions of a line: right, down, down-right, down-left.
-pub const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+pub(crate) const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// The first K cells of a line of `board` through `cell`, if there is one
 /// that wins under `rules` (under the standard rule, a run of exactly K):
 /// a walk both ways along each direction, for boards of any size.
-pub fn line_through(board: &Bits, rules: Rules, cell: usize) -> Option<Bits> {
+pub(crate) fn line_through(board: &Bits, rules: Rules, cell: usize) -> Option<Bits> {
     let (n, goal) = (rules.size() as i32, rules.goal() as i32);
     // A run longer than this is not walked further: K + 1 already tells
     // an overline.

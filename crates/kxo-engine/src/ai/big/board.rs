@@ -151,6 +151,9 @@ impl BigBoard {
         b
     }
 
+    // By reference: the board is some kilobytes, copied by value it would
+    // cost more than the answer.
+    #[allow(clippy::wrong_self_convention)]
     pub fn to_move(&self) -> Player {
         self.to_move
     }

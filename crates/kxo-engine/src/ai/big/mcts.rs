@@ -133,7 +133,7 @@ fn widened(visits: u32) -> usize {
 
 /// The moves worth searching: a win in one if there is one, else the
 /// blocks of the opponent's wins in one, else the cells near the stones.
-pub fn tactical_moves(t: &Tables, b: &BigBoard) -> Bits {
+pub(crate) fn tactical_moves(t: &Tables, b: &BigBoard) -> Bits {
     let me = b.to_move();
     let wins = b.wins(me);
     if let Some(win) = wins.first() {

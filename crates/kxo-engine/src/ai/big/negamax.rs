@@ -40,11 +40,11 @@ const PROVEN: i32 = SCALE.proven;
 const INF: i32 = SCALE.inf();
 /// Moves searched at each node below the root, best first by
 /// [`BigBoard::move_value`].
-pub const WIDTH: usize = 10;
+pub(crate) const WIDTH: usize = 10;
 /// Plies beyond which forcing chains are not followed further.
 const MAX_PLY: i32 = 60;
 /// Nodes between two calls of `Budget::tick`.
-const TICK_NODES: u64 = 128;
+pub(crate) const TICK_NODES: u64 = 128;
 /// At most this many replies to a three, and its ply is not counted.
 const DEFENCE_EXTENSION: usize = 4;
 /// At a leaf, a win by fours is looked for with this many fours tried,
@@ -68,7 +68,7 @@ const LATE_MOVES: usize = 3;
 /// The reduction starts at this depth.
 const LATE_MOVE_DEPTH: i32 = 3;
 /// Thinking time per move when none is given.
-pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+pub(crate) const DEFAULT_TIME: Duration = Duration::from_millis(500);
 /// Before it plays, the search checks that its move leaves the other side
 /// no win by threats, with at least this many nodes, and tries this many
 /// others.

@@ -23,7 +23,7 @@ const RATE: f32 = 0.5;
 /// Negamax's units for one unit of a learned weight (a logit), the line
 /// count's value of a window of four stones. (Only the ratios between
 /// positions matter to the search; proven results lie far above.)
-pub const EVAL_SCALE: f32 = 512.0;
+pub(crate) const EVAL_SCALE: f32 = 512.0;
 /// The most a window may be worth to Negamax, far below a proven win
 /// however many windows add up.
 const MAX_WINDOW: f32 = 8_192.0;
@@ -159,7 +159,7 @@ fn by_side(side: Player, o: u32, x: u32) -> (u32, u32) {
     }
 }
 
-pub fn logistic(x: f32) -> f32 {
+pub(crate) fn logistic(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 

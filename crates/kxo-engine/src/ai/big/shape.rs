@@ -50,13 +50,13 @@ impl Shape {
 /// The value of a K-cell window holding `j` stones of one side and none
 /// of the other: each stone more is worth 8 times as much, so three in a
 /// row outweighs any spread of twos around it.
-pub fn window_weight(j: u32) -> i32 {
+pub(crate) fn window_weight(j: u32) -> i32 {
     if j == 0 { 0 } else { 8i32.pow(j - 1) }
 }
 
 /// Per K: the shape and the window value a stone makes along a line, for
 /// every arrangement of the 2K - 2 cells around it.
-pub struct ShapeTable {
+pub(crate) struct ShapeTable {
     /// K - 1: the cells each side of the centre.
     half: u32,
     /// `ternary[bits]`: `bits` read as base-3 digits (each 0 or 1).
@@ -75,7 +75,7 @@ impl ShapeTable {
     /// The table for K = `goal` (3 to [`MAX_GOAL`]), built at its first
     /// use and kept for the process (K = 5: 6,561 entries; K = 8, the
     /// largest, 4.8 million: 24 MB, built in under 0.1 s).
-    pub fn for_goal(goal: u8) -> &'static ShapeTable {
+    pub(crate) fn for_goal(goal: u8) -> &'static ShapeTable {
         static TABLES: [OnceLock<ShapeTable>; MAX_GOAL as usize + 1] =
             [const { OnceLock::new() }; MAX_GOAL as usize + 1];
         TABLES[goal as usize].get_or_init(|| ShapeTable::build(goal))
@@ -189,7 +189,7 @@ impl ShapeTable {
     /// side's stones, `blocked` the other side's and the cells off the
     /// board (the two disjoint).
     #[inline(always)]
-    pub fn entry(&self, mine: u32, blocked: u32) -> (Shape, i32) {
+    pub(crate) fn entry(&self, mine: u32, blocked: u32) -> (Shape, i32) {
         let at = self.index(self.without_centre(mine), self.without_centre(blocked));
         (self.shapes[at], self.values[at])
     }
@@ -199,7 +199,7 @@ impl ShapeTable {
 /// its shapes in the four directions: a win on the next move (five), a
 /// threat one block cannot stop (an open four, two fours, a four and an
 /// open three, two open threes), or the sum of single threats.
-pub fn threat_value(shapes: [Shape; 4]) -> i32 {
+pub(crate) fn threat_value(shapes: [Shape; 4]) -> i32 {
     let mut count = [0u8; 8];
     for s in shapes {
         count[s as usize] += 1;
@@ -225,14 +225,14 @@ pub fn threat_value(shapes: [Shape; 4]) -> i32 {
 
 /// A window's stones as a base-3 pattern number, for one K.
 #[derive(Clone, Debug)]
-pub struct PatternIndex {
+pub(crate) struct PatternIndex {
     /// `ternary[bits]`: the K bits read as base-3 digits (each 0 or 1).
     ternary: Vec<u16>,
     goal: u8,
 }
 
 impl PatternIndex {
-    pub fn new(goal: u8) -> PatternIndex {
+    pub(crate) fn new(goal: u8) -> PatternIndex {
         debug_assert!((3..=MAX_GOAL).contains(&goal));
         let ternary = (0..1u32 << goal)
             .map(|bits| {
@@ -244,25 +244,21 @@ impl PatternIndex {
         PatternIndex { ternary, goal }
     }
 
-    pub fn goal(&self) -> u8 {
-        self.goal
-    }
-
     /// Patterns of K cells: 3^K.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         3usize.pow(self.goal as u32)
     }
 
     /// The pattern of a window holding `mine` and `theirs` (K-bit masks).
     #[inline(always)]
-    pub fn of(&self, mine: u32, theirs: u32) -> usize {
+    pub(crate) fn of(&self, mine: u32, theirs: u32) -> usize {
         self.ternary[mine as usize] as usize + 2 * self.ternary[theirs as usize] as usize
     }
 
     /// What a stone of "mine" on the window's cell `bit` (a one-bit mask)
     /// adds to its pattern.
     #[inline(always)]
-    pub fn digit(&self, bit: u32) -> usize {
+    pub(crate) fn digit(&self, bit: u32) -> usize {
         self.ternary[bit as usize] as usize
     }
 
@@ -277,12 +273,12 @@ impl PatternIndex {
     }
 
     /// The same window read backwards.
-    pub fn reversed(&self, pattern: usize) -> usize {
+    pub(crate) fn reversed(&self, pattern: usize) -> usize {
         PatternIndex::from_digits(self.digits(pattern).into_iter().rev())
     }
 
     /// The same window seen by the other side (its 1s and 2s swapped).
-    pub fn swapped(&self, pattern: usize) -> usize {
+    pub(crate) fn swapped(&self, pattern: usize) -> usize {
         PatternIndex::from_digits(self.digits(pattern).into_iter().map(|d| (3 - d) % 3))
     }
 }

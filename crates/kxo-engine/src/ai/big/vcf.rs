@@ -15,13 +15,18 @@ use crate::game::Player;
 /// The engines' search for a VCF before they think: sequences up to this
 /// many plies, with up to this many fours tried (well under a millisecond
 /// on 15x15).
-pub const ROOT_PLIES: u32 = 31;
-pub const ROOT_BUDGET: u32 = 20_000;
+pub(crate) const ROOT_PLIES: u32 = 31;
+pub(crate) const ROOT_BUDGET: u32 = 20_000;
 
 /// A VCF for the side to move in `b`, if one is found within `max_plies`
 /// plies and `budget` fours tried: the moves of both sides in order, the
 /// last the attacker's winning move.
-pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<Vec<usize>> {
+pub(crate) fn find(
+    t: &Tables,
+    b: &BigBoard,
+    max_plies: u32,
+    budget: &mut u32,
+) -> Option<Vec<usize>> {
     let mut line = Vec::new();
     search(t, b, max_plies, budget, &mut line).then_some(line)
 }
@@ -30,7 +35,12 @@ pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Optio
 /// find it, without its moves: for the searches' leaves, where it is
 /// asked at nearly every node and must not allocate. `None` at once
 /// when the side to move can make no four.
-pub fn win_length(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<u32> {
+pub(crate) fn win_length(
+    t: &Tables,
+    b: &BigBoard,
+    max_plies: u32,
+    budget: &mut u32,
+) -> Option<u32> {
     let me = b.to_move();
     if b.four_cells(me).is_empty() && b.wins(me).is_empty() {
         return None;
@@ -44,14 +54,14 @@ pub fn win_length(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) ->
 /// and in the next iteration of a deepening search. A slot keeps the
 /// last position put in it. The answers hold for one `max_plies` and
 /// budget: a search asks always with the same.
-pub struct WinLengths {
+pub(crate) struct WinLengths {
     /// The position's key, and its answer: 0 for none, else the plies.
     slots: Vec<(u64, u8)>,
 }
 
 impl WinLengths {
     /// Room for 2^`bits` positions.
-    pub fn new(bits: u32) -> WinLengths {
+    pub(crate) fn new(bits: u32) -> WinLengths {
         WinLengths {
             slots: vec![(0, 0); 1 << bits],
         }
@@ -59,7 +69,7 @@ impl WinLengths {
 
     /// Resized, if it must be, to the most positions that fit in `bytes`:
     /// a power of two from 2^8 to 2^`max_bits` (what it holds is lost).
-    pub fn fit(&mut self, bytes: usize, max_bits: u32) {
+    pub(crate) fn fit(&mut self, bytes: usize, max_bits: u32) {
         let slots = (bytes / std::mem::size_of::<(u64, u8)>()).max(1 << 8);
         let bits = (usize::BITS - 1 - slots.leading_zeros()).min(max_bits);
         if self.slots.len() != 1 << bits {
@@ -68,12 +78,12 @@ impl WinLengths {
     }
 
     /// The memory its slots take.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         std::mem::size_of_val(self.slots.as_slice())
     }
 
     /// [`win_length`] of `b`, read from the slots when it was asked before.
-    pub fn win_length(
+    pub(crate) fn win_length(
         &mut self,
         t: &Tables,
         b: &BigBoard,
@@ -237,7 +247,7 @@ fn search(t: &Tables, b: &impl Fours, plies: u32, budget: &mut u32, line: &mut i
 /// moves a four or the win, each reply the one block, the last a win.
 /// Walks the moves on the board's own rules (for tests and checks).
 #[cfg(test)]
-pub fn is_vcf(t: &Tables, b: &BigBoard, line: &[usize]) -> bool {
+pub(crate) fn is_vcf(t: &Tables, b: &BigBoard, line: &[usize]) -> bool {
     let attacker: Player = b.to_move();
     let mut board = *b;
     for (i, &cell) in line.iter().enumerate() {

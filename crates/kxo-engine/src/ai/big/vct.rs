@@ -41,8 +41,8 @@ struct Search<'a> {
 /// The engines' search for a VCT before they think: sequences up to this
 /// many plies (the suite's longest wins; the nodes, not the plies, bound
 /// its time), within at least this many nodes.
-pub const ROOT_PLIES: u32 = 35;
-pub const ROOT_BUDGET: u32 = 4_000;
+pub(crate) const ROOT_PLIES: u32 = 35;
+pub(crate) const ROOT_BUDGET: u32 = 4_000;
 
 /// The last look's searches, one for each move it weighs: shorter, so
 /// that a few fit in the little time left.
@@ -50,7 +50,12 @@ const LOOK_PLIES: u32 = 17;
 
 /// The first move of a VCT for the side to move in `b`, and the plies to
 /// the win, if one is found within `max_plies` plies and `budget` nodes.
-pub fn find(t: &Tables, b: &BigBoard, max_plies: u32, budget: &mut u32) -> Option<(usize, u32)> {
+pub(crate) fn find(
+    t: &Tables,
+    b: &BigBoard,
+    max_plies: u32,
+    budget: &mut u32,
+) -> Option<(usize, u32)> {
     let mut search = Search {
         t,
         memo: Memo::default(),
@@ -95,7 +100,7 @@ impl Search<'_> {
 /// `order` does not: the engines' last look before they play. Each
 /// alternative is tried only while `in_time()` says the move's time is
 /// not up, so the look costs at most one search past it.
-pub fn avoiding_threat_wins(
+pub(crate) fn avoiding_threat_wins(
     t: &Tables,
     root: &BigBoard,
     best: usize,
@@ -237,7 +242,7 @@ fn answers(t: &Tables, b: &BigBoard) -> Answer {
 /// other side's double four: it makes a four of its own (which must be
 /// answered first), or it leaves the other side no double four. Any
 /// other move loses to the double four.
-pub fn may_hold(t: &Tables, b: &BigBoard, reply: usize) -> bool {
+pub(crate) fn may_hold(t: &Tables, b: &BigBoard, reply: usize) -> bool {
     let me = b.to_move();
     b.fours_at(me, reply) > 0 || !b.double_four_after(t, reply, me.other())
 }

@@ -13,6 +13,8 @@ use crate::game::{Cell, GameRecord, Outcome, Player, Position, Rules};
 
 /// Nodes a move of the yardstick: Negamax ticks its budget every 128.
 pub const YARDSTICK_TICKS: u32 = 2;
+/// The same, in nodes: the yardstick's name on screen ("Negamax-256").
+pub const YARDSTICK_NODES: u64 = YARDSTICK_TICKS as u64 * super::negamax::TICK_NODES;
 
 /// Games of a measure against the yardstick, half on each side.
 pub const YARDSTICK_GAMES: u32 = 50;

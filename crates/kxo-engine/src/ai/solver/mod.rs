@@ -46,8 +46,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod lines;
-pub mod pairing;
-pub mod proof;
+pub(crate) mod pairing;
+pub(crate) mod proof;
 mod search;
 mod table;
 mod zone;

@@ -15,13 +15,13 @@
 //! budget of steps (not found is not a proof of anything; found is).
 
 /// Pairs of cells (bit indices), each the defender's answer to the other.
-pub type Pairs = Vec<(u8, u8)>;
+pub(crate) type Pairs = Vec<(u8, u8)>;
 
 /// A pairing of `empty` cells against `attacker` on `lines` (the line
 /// masks of the board), if the search finds one within `budget` steps.
 /// Every open line must have two empty cells at least: a line one move
 /// from complete is a threat, which no pairing answers.
-pub fn find(lines: &[u64], defender: u64, empty: u64, budget: u32) -> Option<Pairs> {
+pub(crate) fn find(lines: &[u64], defender: u64, empty: u64, budget: u32) -> Option<Pairs> {
     // Each open line's empty cells, on the stack (this runs at many
     // nodes of the solver's searches).
     let mut open_lines = [0u64; 128];
@@ -134,7 +134,7 @@ impl Search<'_> {
 /// of empty cells, every open line holding one (checked directly, for the
 /// tests and the proof checker).
 #[cfg(test)]
-pub fn holds(lines: &[u64], defender: u64, empty: u64, pairs: &[(u8, u8)]) -> bool {
+pub(crate) fn holds(lines: &[u64], defender: u64, empty: u64, pairs: &[(u8, u8)]) -> bool {
     let mut used = 0u64;
     for &(a, b) in pairs {
         let both = (1u64 << a) | (1u64 << b);
