@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use kxo_engine::ThinkLimit;
 use kxo_tui::app::{LiveConfig, Tab};
+use kxo_tui::engines::RunLimit;
 use kxo_tui::tasks::live::{self, InputSource};
 use kxo_tui::ui::palette::ColorMode;
 use ratatui::Terminal;
@@ -81,7 +81,7 @@ fn config() -> LiveConfig {
         x: Some(kxo_engine::BuiltIn::Mcts.into()),
         delay: Duration::ZERO,
         // Every seat thinks on the live screen's default clock.
-        limit: ThinkLimit::Millis(kxo_tui::app::DEFAULT_THINK_MS),
+        limit: RunLimit::Millis(kxo_tui::app::DEFAULT_THINK_MS),
         seed: 1,
         color: ColorMode::TrueColor,
         ..LiveConfig::default()

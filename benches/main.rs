@@ -9,8 +9,8 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use kxo_engine::gomoku::{BigMcts, BigNegamax};
+use kxo_engine::kernels::Mcts;
 use kxo_engine::kernels::random_playout;
-use kxo_engine::kernels::{Mcts, MctsLimit};
 use kxo_engine::learner::Ticks;
 use kxo_engine::solver::Solver;
 use kxo_engine::{Cell, Position, Rule, Rules};
@@ -68,7 +68,7 @@ fn playout(c: &mut Criterion) {
 fn mcts(c: &mut Criterion) {
     let rules = Rules::default_rules();
     let pos = Position::new(rules);
-    let mut engine = Mcts::new(rules, MctsLimit::Iterations(100_000), 3);
+    let mut engine = Mcts::new(rules, 3);
     let mut group = c.benchmark_group("mcts");
     group.throughput(Throughput::Elements(100_000));
     group.sample_size(20);
@@ -100,7 +100,7 @@ fn gomoku(c: &mut Criterion) {
         let rules = Rules::new(size, 5).unwrap();
         let opening = Cell::parse_list("H8,I9,H9,H10", size).unwrap();
         let pos = Position::from_moves(rules, &opening).unwrap();
-        let mut engine = BigMcts::new(rules, MctsLimit::Iterations(2_000), 5);
+        let mut engine = BigMcts::new(rules, 5);
         group.throughput(Throughput::Elements(1));
         group.bench_function(format!("playout_{size}x{size}_k5"), |b| {
             b.iter(|| engine.playout_from(black_box(&pos)))
@@ -117,7 +117,7 @@ fn gomoku(c: &mut Criterion) {
     let rules = Rules::new(15, 5).unwrap().with_rule(Rule::Standard);
     let opening = Cell::parse_list("H8,I9,H9,H10", 15).unwrap();
     let pos = Position::from_moves(rules, &opening).unwrap();
-    let mut engine = BigMcts::new(rules, MctsLimit::Iterations(2_000), 5);
+    let mut engine = BigMcts::new(rules, 5);
     group.bench_function("playout_15x15_k5_standard", |b| {
         b.iter(|| engine.playout_from(black_box(&pos)))
     });
@@ -145,8 +145,10 @@ fn negamax(c: &mut Criterion) {
         group.bench_function(format!("15x15_suite_line_{line}_800_ticks"), |b| {
             b.iter(|| {
                 let mut engine = BigNegamax::new(pos.rules());
-                engine.set_time_limit(Duration::from_secs(1));
-                engine.analyse(black_box(&pos), &mut Ticks(800))
+                engine.analyse(
+                    black_box(&pos),
+                    &mut Ticks::sized(800, Duration::from_secs(1)),
+                )
             })
         });
     }

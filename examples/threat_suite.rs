@@ -43,7 +43,7 @@ use std::time::Duration;
 use kxo_engine::gomoku::SuitePosition;
 use kxo_engine::gomoku::{BigNegamax, ThreatSearch};
 use kxo_engine::{Cell, Position, Rules};
-use kxo_engine::{Unlimited, Value};
+use kxo_engine::{MoveBudget, Unlimited, Value};
 use kxo_tui::protocol::outside::{BrainCommand, BrainReaper, OutsideBrain, preflight};
 use kxo_tui::signals;
 
@@ -189,8 +189,7 @@ fn measure(rapfi: Option<&str>) -> std::io::Result<()> {
 /// win it proves, with the milliseconds it took, else its depth.
 fn negamax_second(rules: Rules, pos: &Position) -> String {
     let mut engine = BigNegamax::new(rules);
-    engine.set_time_limit(std::time::Duration::from_secs(1));
-    let mut budget = Unlimited::new();
+    let mut budget = MoveBudget::millis(1000);
     let analysis = engine.analyse(pos, &mut budget);
     let ms = analysis.elapsed.as_secs_f64() * 1e3;
     match analysis.value {

@@ -25,7 +25,7 @@ use crate::protocol::outside::{
 };
 use kxo_engine::learner::SharedTable;
 use kxo_engine::text::shown;
-use kxo_engine::{BuiltIn, Engine, EngineKind, ThinkLimit, make_engine_with, make_learned_negamax};
+use kxo_engine::{BuiltIn, Engine, EngineKind, Limit, Options, Recipe};
 use kxo_engine::{Cell, GameRecord, Player, Position, Rules};
 
 /// One participant.
@@ -34,43 +34,140 @@ pub struct EngineSpec {
     /// How the reports call it.
     pub name: String,
     pub engine: SpecEngine,
-    /// Its own time per move, over the run's `--think-ms`.
-    pub think_ms: Option<u64>,
-    /// Its own MCTS iterations per move.
-    pub iterations: Option<u32>,
-    /// Negamax above 8x8: evaluate with the learner's line patterns
-    /// (`eval=learned`) instead of the line count (`eval=shapes`).
-    pub learned_eval: bool,
-    /// With `learned_eval`: the evaluation by window pattern, read from
+    /// Its own clock, over the run's.
+    pub clock: SeatClock,
+    /// With `eval=learned`: the evaluation by window pattern, read from
     /// the model before the run ([`EngineSpec::use_model`]).
     pub window_values: Option<std::sync::Arc<[Vec<i32>; 2]>>,
-    /// Its own game clock, base and increment (ms), over the run's `--tc`.
-    pub tc: Option<(u64, u64)>,
-    /// Its own time margin (ms), over the run's `--time-margin`.
-    pub margin_ms: Option<u64>,
-    /// Limits sent to a brain (`INFO max_node`, `INFO max_depth`).
-    pub nodes: Option<u64>,
-    pub depth: Option<u64>,
-    /// Memory it may use, in MB (`INFO max_memory`; a built-in's tables).
-    pub memory_mb: Option<u64>,
-    /// Options a brain is sent as `INFO NAME VALUE`, in order.
-    pub options: Vec<(String, String)>,
 }
 
 /// What plays for a participant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SpecEngine {
-    BuiltIn(BuiltIn),
-    /// An outside program speaking the Gomoku AI protocol.
-    Brain(BrainCommand),
+    /// A built-in kind, with its own options (its list's: `iterations=`,
+    /// `eval=`, …).
+    BuiltIn { kind: BuiltIn, options: Options },
+    /// An outside program speaking the Gomoku AI protocol, and what it is
+    /// told besides its time.
+    Brain {
+        command: BrainCommand,
+        info: BrainInfo,
+    },
+}
+
+/// A seat's own clock: its time a move (`think-ms=`), its game clock
+/// (`tc=`), how late a move may be (`margin=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatClock {
+    pub think_ms: Option<u64>,
+    /// Base and increment, in milliseconds.
+    pub tc: Option<(u64, u64)>,
+    pub margin_ms: Option<u64>,
+}
+
+/// What a brain is told with `INFO` besides its time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BrainInfo {
+    /// `INFO max_node`, `INFO max_depth`.
+    pub nodes: Option<u64>,
+    pub depth: Option<u64>,
+    /// `INFO max_memory`, in MB (256 MB unless given).
+    pub memory_mb: Option<u64>,
+    /// `INFO NAME VALUE`, in order.
+    pub options: Vec<(String, String)>,
 }
 
 impl SpecEngine {
+    /// A built-in kind with its default options.
+    pub fn built_in(kind: BuiltIn) -> SpecEngine {
+        SpecEngine::BuiltIn {
+            kind,
+            options: Options::default(),
+        }
+    }
+
+    /// An outside brain told nothing but its time.
+    pub fn brain(command: BrainCommand) -> SpecEngine {
+        SpecEngine::Brain {
+            command,
+            info: BrainInfo::default(),
+        }
+    }
+
     /// The kind the screen and the statistics count it as.
     pub fn kind(&self) -> EngineKind {
         match self {
-            SpecEngine::BuiltIn(kind) => kind.kind(),
-            SpecEngine::Brain(_) => EngineKind::Brain,
+            SpecEngine::BuiltIn { kind, .. } => kind.kind(),
+            SpecEngine::Brain { .. } => EngineKind::Brain,
+        }
+    }
+
+    /// The built-in kind, if it is one.
+    pub fn built_in_kind(&self) -> Option<BuiltIn> {
+        match self {
+            SpecEngine::BuiltIn { kind, .. } => Some(*kind),
+            SpecEngine::Brain { .. } => None,
+        }
+    }
+}
+
+/// The run's limit a move, as its flags give it (`--think-ms`,
+/// `--mcts-iterations`): each seat's own limit is resolved from it once,
+/// when the game is planned ([`EngineSpec::limit`]). A state file keeps
+/// it as two fields, `think_ms` and `mcts_iterations`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "LimitFields", into = "LimitFields")]
+pub enum RunLimit {
+    /// Each kind's own default.
+    #[default]
+    Default,
+    /// This time a move, milliseconds, for every seat without its own.
+    Millis(u64),
+    /// MCTS's iterations a move; the other kinds their own default.
+    MctsIterations(u64),
+}
+
+/// [`RunLimit`] as a state file writes it.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct LimitFields {
+    think_ms: Option<u64>,
+    mcts_iterations: Option<u64>,
+}
+
+impl From<LimitFields> for RunLimit {
+    fn from(f: LimitFields) -> RunLimit {
+        RunLimit::from_parts(f.think_ms, f.mcts_iterations)
+    }
+}
+
+impl From<RunLimit> for LimitFields {
+    fn from(limit: RunLimit) -> LimitFields {
+        let (think_ms, mcts_iterations) = limit.parts();
+        LimitFields {
+            think_ms,
+            mcts_iterations,
+        }
+    }
+}
+
+impl RunLimit {
+    /// The limit a time per move or a number of MCTS iterations names
+    /// (the time first, as the command line ranks them).
+    pub fn from_parts(think_ms: Option<u64>, mcts_iterations: Option<u64>) -> RunLimit {
+        match (think_ms, mcts_iterations) {
+            (Some(ms), _) => RunLimit::Millis(ms),
+            (None, Some(n)) => RunLimit::MctsIterations(n),
+            (None, None) => RunLimit::Default,
+        }
+    }
+
+    /// The other way: (time per move, MCTS iterations), as a state file
+    /// keeps them.
+    pub fn parts(self) -> (Option<u64>, Option<u64>) {
+        match self {
+            RunLimit::Millis(ms) => (Some(ms), None),
+            RunLimit::MctsIterations(n) => (None, Some(n)),
+            RunLimit::Default => (None, None),
         }
     }
 }
@@ -87,7 +184,7 @@ pub fn brain_goal_note<'a>(
     let k = rules.goal();
     let brain = engines
         .into_iter()
-        .any(|e| matches!(e, SpecEngine::Brain(_)));
+        .any(|e| matches!(e, SpecEngine::Brain { .. }));
     (brain && k != 5).then(|| {
         format!(
             "outside brains are told only the board size (the Gomoku AI protocol has no K): \
@@ -98,7 +195,7 @@ pub fn brain_goal_note<'a>(
 
 impl From<BuiltIn> for SpecEngine {
     fn from(kind: BuiltIn) -> SpecEngine {
-        SpecEngine::BuiltIn(kind)
+        SpecEngine::built_in(kind)
     }
 }
 
@@ -159,115 +256,92 @@ impl EngineSpec {
         let mut out = if spec.starts_with("brain:") {
             EngineSpec::named(
                 name.to_string(),
-                SpecEngine::Brain(BrainCommand::parse(spec)?),
+                SpecEngine::brain(BrainCommand::parse(spec)?),
             )
         } else {
             let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
             let built_in: BuiltIn = kind.parse()?;
-            let mut out = EngineSpec::named(name.to_string(), SpecEngine::BuiltIn(built_in));
+            let mut out = EngineSpec::named(name.to_string(), SpecEngine::built_in(built_in));
             out.read_options(options)?;
             out
         };
         out.read_options(bracketed)?;
-        if out.think_ms.is_some() && out.iterations.is_some() {
+        if let SpecEngine::BuiltIn { kind, options } = &out.engine
+            && out.clock.think_ms.is_some()
+            && options.work(*kind).is_some()
+        {
             return Err(format!("{name}: give think-ms or iterations, not both"));
         }
         Ok(out)
     }
 
-    /// Reads `key=value,…` options into the spec.
+    /// Reads `key=value,…` options into the spec: the clock's, then the
+    /// kind's own (from its list) or a brain's.
     fn read_options(&mut self, options: &str) -> Result<(), String> {
-        let built_in = match &self.engine {
-            SpecEngine::BuiltIn(kind) => Some(*kind),
-            SpecEngine::Brain(_) => None,
-        };
         for option in options.split(',').filter(|o| !o.trim().is_empty()) {
             let (key, value) = option.split_once('=').unwrap_or((option, ""));
             let (key, value) = (key.trim(), value.trim());
-            let number_from = |min: u64, max: u64| {
-                value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|v| (min..=max).contains(v))
-                    .ok_or_else(|| {
-                        format!(
-                            "{key}: '{}' is not a number from {min} to {max}",
-                            shown(value)
-                        )
-                    })
+            if self.read_clock_option(key, value)? {
+                continue;
+            }
+            let taken = match &mut self.engine {
+                SpecEngine::BuiltIn { kind, options } => options.set(*kind, key, value)?,
+                SpecEngine::Brain { info, .. } => read_brain_option(info, key, value)?,
             };
-            let number = |max: u64| number_from(1, max);
-            match (key, built_in) {
-                ("think-ms", _) => self.think_ms = Some(number(600_000)?),
-                ("tc", _) => self.tc = Some(parse_tc(value)?),
-                // As --time-margin: none at all is a setting too.
-                ("margin", _) => self.margin_ms = Some(number_from(0, 86_400_000)?),
-                ("memory", None) => self.memory_mb = Some(number(1 << 20)?),
-                ("nodes", None) => self.nodes = Some(number(u64::MAX >> 1)?),
-                ("nodes" | "iterations", Some(BuiltIn::Mcts)) => {
-                    self.iterations = Some(number(100_000_000)? as u32)
-                }
-                ("depth", None) => self.depth = Some(number(1000)?),
-                ("eval", Some(BuiltIn::Negamax)) => {
-                    self.learned_eval = match value {
-                        "learned" => true,
-                        "shapes" => false,
-                        other => {
-                            return Err(format!(
-                                "eval: '{}' is not an evaluation: use eval=shapes or eval=learned",
-                                shown(other)
-                            ));
-                        }
-                    }
-                }
-                (option, None) if option.starts_with("option.") => {
-                    let name = &option["option.".len()..];
-                    let plain = |t: &str| {
-                        !t.is_empty()
-                            && t.len() <= 64
-                            && t.chars().all(|c| c.is_ascii_graphic() && c != ',')
-                    };
-                    if !plain(name) || !plain(value) {
-                        return Err(format!(
-                            "'{}' is not an option a brain can be sent: option.NAME=VALUE, \
-                             each printable, without spaces or commas",
-                            shown(option)
-                        ));
-                    }
-                    self.options.push((name.to_string(), value.to_string()));
-                }
-                (other, kind) => {
-                    return Err(format!(
-                        "'{}' is not an option of {}: use think-ms=T, tc=BASE+INC, margin=MS{}",
-                        shown(other),
-                        kind.map_or("a brain".to_string(), |k| k.to_string()),
-                        match kind {
-                            Some(BuiltIn::Mcts) => ", iterations=N or nodes=N",
-                            Some(BuiltIn::Negamax) => " or eval=shapes|learned",
-                            Some(_) => "",
-                            None => ", memory=MB, nodes=N, depth=D or option.NAME=VALUE",
-                        }
-                    ));
-                }
+            if !taken {
+                return Err(self.unknown_option(key));
             }
         }
         Ok(())
+    }
+
+    /// `think-ms=`, `tc=`, `margin=`: any engine's.
+    fn read_clock_option(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
+            "think-ms" => self.clock.think_ms = Some(number(key, value, 1, 600_000)?),
+            "tc" => self.clock.tc = Some(parse_tc(value)?),
+            // As --time-margin: none at all is a setting too.
+            "margin" => self.clock.margin_ms = Some(number(key, value, 0, 86_400_000)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The message for an option this engine does not have: every one it
+    /// has, from its kind's list.
+    fn unknown_option(&self, key: &str) -> String {
+        let (owner, own) = match &self.engine {
+            SpecEngine::BuiltIn { kind, .. } => {
+                let own: Vec<String> = kind.entry().options.iter().map(|o| o.usage()).collect();
+                (kind.to_string(), own)
+            }
+            SpecEngine::Brain { .. } => (
+                "a brain".to_string(),
+                ["memory=MB", "nodes=N", "depth=D", "option.NAME=VALUE"]
+                    .map(String::from)
+                    .to_vec(),
+            ),
+        };
+        let mut all = vec![
+            "think-ms=T".to_string(),
+            "tc=BASE+INC".into(),
+            "margin=MS".into(),
+        ];
+        all.extend(own);
+        let last = all.pop().unwrap_or_default();
+        format!(
+            "'{}' is not an option of {owner}: use {} or {last}",
+            shown(key),
+            all.join(", ")
+        )
     }
 
     fn named(name: String, engine: SpecEngine) -> EngineSpec {
         EngineSpec {
             name,
             engine,
-            think_ms: None,
-            iterations: None,
-            learned_eval: false,
+            clock: SeatClock::default(),
             window_values: None,
-            tc: None,
-            margin_ms: None,
-            nodes: None,
-            depth: None,
-            memory_mb: None,
-            options: Vec::new(),
         }
     }
 
@@ -275,11 +349,8 @@ impl EngineSpec {
     pub fn for_seat(engine: SpecEngine) -> EngineSpec {
         let name = match &engine {
             // Outside text: its control characters escaped before it is shown.
-            SpecEngine::Brain(command) => kxo_engine::text::shown(command.name())
-                .chars()
-                .take(24)
-                .collect(),
-            SpecEngine::BuiltIn(kind) => kind.to_string(),
+            SpecEngine::Brain { command, .. } => shown(command.name()).chars().take(24).collect(),
+            SpecEngine::BuiltIn { kind, .. } => kind.to_string(),
         };
         EngineSpec::named(name, engine)
     }
@@ -289,9 +360,33 @@ impl EngineSpec {
         self.engine.kind()
     }
 
-    /// How long it thinks, given the run's limit.
-    pub fn limit(&self, run: ThinkLimit) -> ThinkLimit {
-        ThinkLimit::from_parts(self.think_ms, self.iterations).unwrap_or(run)
+    /// Its limit a move, resolved once where its game is planned: its own
+    /// (`think-ms=`, its kind's work option such as `iterations=`), else
+    /// the run's, else its kind's default on `rules`. A brain always has
+    /// a time: the run's, else the protocol's second.
+    pub fn limit(&self, run: RunLimit, rules: Rules) -> Limit {
+        let ms = |ms: u64| Limit::Time(Duration::from_millis(ms));
+        if let Some(own) = self.clock.think_ms {
+            return ms(own);
+        }
+        match &self.engine {
+            SpecEngine::BuiltIn { kind, options } => match (options.work(*kind), run) {
+                (Some(n), _) => Limit::Work(n),
+                (None, RunLimit::Millis(t)) => ms(t),
+                (None, RunLimit::MctsIterations(n)) if *kind == BuiltIn::Mcts => Limit::Work(n),
+                (None, _) => kind.default_limit(rules),
+            },
+            SpecEngine::Brain { .. } => match run {
+                RunLimit::Millis(t) => ms(t),
+                _ => Limit::Time(BRAIN_THINK),
+            },
+        }
+    }
+
+    /// Whether its limit is its own count of work (`iterations=`): no
+    /// clock then, a game clock included.
+    pub fn counts_work(&self) -> bool {
+        matches!(&self.engine, SpecEngine::BuiltIn { kind, options } if options.work(*kind).is_some())
     }
 
     /// Its name and spec, as the settings keep them.
@@ -303,66 +398,81 @@ impl EngineSpec {
     }
 
     /// The engine this spec names, fresh for one game: an outside brain
-    /// with its time per move (INFO timeout_turn), or a built-in engine
-    /// seeded with `seed` under `limit` (a learning player learns into
-    /// `rl`). The one place a seat's engine is made, for `arena` and the
-    /// live screen alike.
-    pub fn build_with(
+    /// told its time a move (`INFO timeout_turn`, from `limit`), or a
+    /// built-in engine seeded with `seed` (a learning player learns into
+    /// `rl`), which thinks as each move's budget says. The one factory of
+    /// a seat's engine, for `arena` and the live screen alike.
+    pub fn build(
         &self,
         rules: Rules,
-        limit: ThinkLimit,
+        limit: Limit,
         seed: u64,
         rl: Option<&SharedTable>,
     ) -> SeatEngine {
         match &self.engine {
-            SpecEngine::Brain(command) => {
-                let mut brain = OutsideBrain::new(command.clone(), rules, brain_think(limit));
+            SpecEngine::Brain { command, .. } => {
+                let think = limit.time().unwrap_or(BRAIN_THINK);
+                let mut brain = OutsideBrain::new(command.clone(), rules, think);
                 brain.configure(self.brain_settings());
                 SeatEngine::Outside(Box::new(brain))
             }
-            SpecEngine::BuiltIn(BuiltIn::Negamax) if self.learned_eval => {
-                // The run gave it the model before its first game.
-                let values = self
-                    .window_values
-                    .as_deref()
-                    .expect("eval=learned has its model");
-                SeatEngine::BuiltIn(make_learned_negamax(rules, limit, seed, values.clone()))
-            }
-            SpecEngine::BuiltIn(kind) => {
-                SeatEngine::BuiltIn(make_engine_with(*kind, rules, limit, seed, rl))
-            }
+            SpecEngine::BuiltIn { .. } => SeatEngine::BuiltIn(
+                self.built_in_engine(rules, seed, rl)
+                    .expect("a built-in spec builds its engine"),
+            ),
         }
+    }
+
+    /// The built-in engine this spec names, through its kind's factory
+    /// (the brain protocol's engine and `train`'s opponents are made so
+    /// too); `None` for an outside brain.
+    pub fn built_in_engine(
+        &self,
+        rules: Rules,
+        seed: u64,
+        rl: Option<&SharedTable>,
+    ) -> Option<Box<dyn Engine>> {
+        let SpecEngine::BuiltIn { kind, options } = &self.engine else {
+            return None;
+        };
+        Some(kind.make(&Recipe {
+            rules,
+            seed,
+            options,
+            table: rl,
+            window_values: self.window_values.as_deref(),
+        }))
     }
 
     /// What a brain of this spec is told besides its time.
     pub fn brain_settings(&self) -> BrainSettings {
         let default = BrainSettings::default();
+        let info = match &self.engine {
+            SpecEngine::Brain { info, .. } => info.clone(),
+            SpecEngine::BuiltIn { .. } => BrainInfo::default(),
+        };
         BrainSettings {
-            memory_bytes: self
+            memory_bytes: info
                 .memory_mb
                 .map_or(default.memory_bytes, |mb| mb.saturating_mul(1 << 20)),
-            nodes: self.nodes,
-            depth: self.depth,
-            options: self.options.clone(),
-            margin: self.margin_ms.map_or(default.margin, Duration::from_millis),
+            nodes: info.nodes,
+            depth: info.depth,
+            options: info.options,
+            margin: self
+                .clock
+                .margin_ms
+                .map_or(default.margin, Duration::from_millis),
         }
     }
 
-    /// As [`EngineSpec::build_with`], under the spec's own limit or the
-    /// run's.
-    pub fn build(
-        &self,
-        rules: Rules,
-        run: ThinkLimit,
-        seed: u64,
-        rl: Option<&SharedTable>,
-    ) -> SeatEngine {
-        self.build_with(rules, self.limit(run), seed, rl)
+    /// Whether it evaluates with the learner's patterns (`eval=learned`).
+    pub fn learned_eval(&self) -> bool {
+        matches!(&self.engine, SpecEngine::BuiltIn { options, .. } if options.is("eval", "learned"))
     }
 
     /// `eval=learned` is for boards above 8x8.
     pub fn check_board(&self, rules: Rules) -> Result<(), String> {
-        match self.learned_eval && rules.is_small() {
+        match self.learned_eval() && rules.is_small() {
             true => Err(format!(
                 "{}: eval=learned is for boards above 8x8; below, Negamax solves the game",
                 self.name
@@ -378,7 +488,7 @@ impl EngineSpec {
         rules: Rules,
         model: &kxo_engine::learner::ValueTable,
     ) -> Result<(), String> {
-        if !self.learned_eval {
+        if !self.learned_eval() {
             return Ok(());
         }
         self.check_board(rules)?;
@@ -401,40 +511,80 @@ impl EngineSpec {
     /// (what [`EngineSpec::from_spec`] reads back).
     pub fn spec_text(&self) -> String {
         let mut options = Vec::new();
-        if let Some(ms) = self.think_ms {
+        if let Some(ms) = self.clock.think_ms {
             options.push(format!("think-ms={ms}"));
         }
-        if let Some(n) = self.iterations {
-            options.push(format!("iterations={n}"));
+        if let SpecEngine::BuiltIn { options: own, .. } = &self.engine {
+            options.extend(own.iter().map(|(name, value)| format!("{name}={value}")));
         }
-        if self.learned_eval {
-            options.push("eval=learned".to_string());
-        }
-        if let Some((base, inc)) = self.tc {
+        if let Some((base, inc)) = self.clock.tc {
             options.push(format!("tc={}", tc_text(base, inc)));
         }
-        if let Some(ms) = self.margin_ms {
+        if let Some(ms) = self.clock.margin_ms {
             options.push(format!("margin={ms}"));
         }
-        if let Some(mb) = self.memory_mb {
-            options.push(format!("memory={mb}"));
-        }
-        if let Some(n) = self.nodes {
-            options.push(format!("nodes={n}"));
-        }
-        if let Some(d) = self.depth {
-            options.push(format!("depth={d}"));
-        }
-        for (name, value) in &self.options {
-            options.push(format!("option.{name}={value}"));
+        if let SpecEngine::Brain { info, .. } = &self.engine {
+            if let Some(mb) = info.memory_mb {
+                options.push(format!("memory={mb}"));
+            }
+            if let Some(n) = info.nodes {
+                options.push(format!("nodes={n}"));
+            }
+            if let Some(d) = info.depth {
+                options.push(format!("depth={d}"));
+            }
+            for (name, value) in &info.options {
+                options.push(format!("option.{name}={value}"));
+            }
         }
         match &self.engine {
-            SpecEngine::Brain(command) if options.is_empty() => command.to_string(),
-            SpecEngine::Brain(command) => format!("[{}]{command}", options.join(",")),
-            SpecEngine::BuiltIn(kind) if options.is_empty() => kind.to_string(),
-            SpecEngine::BuiltIn(kind) => format!("{kind}:{}", options.join(",")),
+            SpecEngine::Brain { command, .. } if options.is_empty() => command.to_string(),
+            SpecEngine::Brain { command, .. } => format!("[{}]{command}", options.join(",")),
+            SpecEngine::BuiltIn { kind, .. } if options.is_empty() => kind.to_string(),
+            SpecEngine::BuiltIn { kind, .. } => format!("{kind}:{}", options.join(",")),
         }
     }
+}
+
+/// `value` as a number from `min` to `max`, or why not.
+fn number(key: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| {
+            format!(
+                "{key}: '{}' is not a number from {min} to {max}",
+                shown(value)
+            )
+        })
+}
+
+/// A brain's own options: `memory=`, `nodes=`, `depth=`, `option.NAME=`.
+fn read_brain_option(info: &mut BrainInfo, key: &str, value: &str) -> Result<bool, String> {
+    match key {
+        "memory" => info.memory_mb = Some(number(key, value, 1, 1 << 20)?),
+        "nodes" => info.nodes = Some(number(key, value, 1, u64::MAX >> 1)?),
+        "depth" => info.depth = Some(number(key, value, 1, 1000)?),
+        option if option.starts_with("option.") => {
+            let name = &option["option.".len()..];
+            let plain = |t: &str| {
+                !t.is_empty()
+                    && t.len() <= 64
+                    && t.chars().all(|c| c.is_ascii_graphic() && c != ',')
+            };
+            if !plain(name) || !plain(value) {
+                return Err(format!(
+                    "'{}' is not an option a brain can be sent: option.NAME=VALUE, \
+                     each printable, without spaces or commas",
+                    shown(option)
+                ));
+            }
+            info.options.push((name.to_string(), value.to_string()));
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
 /// Reads a game clock, `BASE+INC` in seconds (`60+0.6`, `10`), as
@@ -467,15 +617,6 @@ pub fn tc_text(base_ms: u64, inc_ms: u64) -> String {
     match inc_ms {
         0 => secs(base_ms),
         inc => format!("{}+{}", secs(base_ms), secs(inc)),
-    }
-}
-
-/// A brain's time per move under `limit`, or the protocol's default when
-/// the limit is not a time.
-fn brain_think(limit: ThinkLimit) -> Duration {
-    match limit {
-        ThinkLimit::Millis(ms) => Duration::from_millis(ms),
-        ThinkLimit::Default { .. } => BRAIN_THINK,
     }
 }
 
@@ -545,7 +686,7 @@ pub fn use_learned_evals(
     rules: Rules,
     path: Option<std::path::PathBuf>,
 ) -> Result<(), crate::error::InputError> {
-    if !specs.iter().any(|s| s.learned_eval) {
+    if !specs.iter().any(EngineSpec::learned_eval) {
         return Ok(());
     }
     for spec in specs.iter() {
@@ -579,41 +720,52 @@ pub fn use_learned_evals(
 mod tests {
     use super::*;
 
+    fn rules() -> Rules {
+        Rules::default_rules()
+    }
+
     #[test]
     fn specs_read_kinds_options_and_brains() {
+        let ms = |ms: u64| Limit::Time(Duration::from_millis(ms));
         let s = EngineSpec::parse("fast=mcts:think-ms=300").unwrap();
         assert_eq!(
-            (s.name.as_str(), s.kind(), s.think_ms),
+            (s.name.as_str(), s.kind(), s.clock.think_ms),
             ("fast", EngineKind::BuiltIn(BuiltIn::Mcts), Some(300))
         );
-        assert_eq!(s.limit(ThinkLimit::Millis(5)), ThinkLimit::Millis(300));
+        assert_eq!(s.limit(RunLimit::Millis(5), rules()), ms(300));
         assert_eq!(s.spec_text(), "mcts:think-ms=300");
         let s = EngineSpec::parse("m2=mcts:iterations=2000").unwrap();
-        assert_eq!(
-            s.limit(ThinkLimit::Millis(5)),
-            ThinkLimit::Default {
-                mcts_iterations: 2000
-            }
-        );
-        let s = EngineSpec::parse("n=negamax").unwrap();
-        assert_eq!(s.limit(ThinkLimit::Millis(5)), ThinkLimit::Millis(5));
-        assert!(!s.learned_eval);
+        assert_eq!(s.limit(RunLimit::Millis(5), rules()), Limit::Work(2000));
+        assert!(s.counts_work());
+        // The run's MCTS iterations are MCTS's; Negamax keeps its own.
+        let n = EngineSpec::parse("n=negamax").unwrap();
+        assert_eq!(n.limit(RunLimit::Millis(5), rules()), ms(5));
+        assert_eq!(n.limit(RunLimit::MctsIterations(9), rules()), Limit::Whole);
+        let big = Rules::new(15, 5).unwrap();
+        assert_eq!(n.limit(RunLimit::Default, big), ms(500));
+        assert!(!n.learned_eval());
         let s = EngineSpec::parse("l=negamax:eval=learned,think-ms=50").unwrap();
-        assert!(s.learned_eval);
+        assert!(s.learned_eval());
         assert_eq!(s.spec_text(), "negamax:think-ms=50,eval=learned");
         assert_eq!(EngineSpec::from_spec("l", &s.spec_text()), Ok(s));
         let s = EngineSpec::parse("mine=brain:./pbrain --level 'very hard'").unwrap();
         assert_eq!(s.kind(), EngineKind::Brain);
-        let SpecEngine::Brain(command) = s.engine else {
+        assert_eq!(
+            s.limit(RunLimit::MctsIterations(9), rules()),
+            Limit::Time(BRAIN_THINK)
+        );
+        let SpecEngine::Brain { command, .. } = s.engine else {
             panic!("not a brain: {:?}", s.engine);
         };
         assert_eq!(command.args, ["--level", "very hard"]);
         // A margin of none at all, as --time-margin 0 allows; kept through
         // the spec's text (the state file's fingerprint).
         let s = EngineSpec::parse("z=negamax:margin=0").unwrap();
-        assert_eq!(s.margin_ms, Some(0));
+        assert_eq!(s.clock.margin_ms, Some(0));
         assert_eq!(EngineSpec::from_spec("z", &s.spec_text()), Ok(s));
         assert!(EngineSpec::parse("z=negamax:margin=86400001").is_err());
+        let g = EngineSpec::parse("g=greedy:block=no").unwrap();
+        assert_eq!(g.spec_text(), "greedy:block=no");
     }
 
     #[test]
@@ -624,12 +776,13 @@ mod tests {
             ("a b=mcts", "not an engine name"),
             ("a=chess", "unknown engine"),
             ("a=mcts:think-ms=0", "not a number"),
-            ("a=negamax:iterations=5", "not an option"),
-            ("a=mcts:depth=3", "not an option"),
+            ("a=negamax:iterations=5", "not an option of negamax"),
+            ("a=mcts:depth=3", "not an option of mcts"),
             ("a=mcts:think-ms=5,iterations=9", "not both"),
             ("a=brain:", "needs a program"),
-            ("a=negamax:eval=deep", "use eval=shapes or eval=learned"),
-            ("a=mcts:eval=learned", "not an option"),
+            ("a=negamax:eval=deep", "eval=shapes or eval=learned"),
+            ("a=mcts:eval=learned", "iterations=N"),
+            ("a=greedy:block=3", "block=yes or block=no"),
         ] {
             let err = EngineSpec::parse(text).unwrap_err();
             assert!(err.contains(needle), "{text}: {err}");

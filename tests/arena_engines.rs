@@ -512,3 +512,44 @@ fn the_log_folder_keeps_each_brains_conversation_per_game() {
     assert_eq!(code, 2, "{err}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
+
+/// An engine with an option of its own is one file and one line of the
+/// kinds' list (`greedy`, with `block=yes|no`): `arena` takes it with its
+/// option, keeps the option in the spec, and its play follows it (one
+/// that blocks wins in one beats one that does not); a value the option
+/// does not take is refused in the list's own words.
+#[test]
+fn a_kind_with_an_option_plays_in_arena_by_its_option() {
+    let (code, out, err) = kxo(&[
+        "arena",
+        "--engine",
+        "careless=greedy:block=no",
+        "--engine",
+        "careful=greedy",
+        "--size",
+        "5",
+        "--goal",
+        "4",
+        "--games",
+        "40",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report = json(&out);
+    assert_eq!(standing(&report, "careless")["spec"], "greedy:block=no");
+    let careful = standing(&report, "careful")["score"]
+        .as_f64()
+        .expect("a score");
+    assert!(careful > 0.65, "blocking scored only {careful}");
+    let (code, _, err) = kxo(&[
+        "arena",
+        "--engine",
+        "a=greedy:block=maybe",
+        "--engine",
+        "b=random",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("block=yes or block=no"), "{err}");
+}

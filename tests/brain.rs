@@ -469,8 +469,7 @@ fn max_memory_is_kept() {
 /// and 40, where fours and threes are everywhere.
 fn tactical_positions(size: u8, games: u64, per_game: usize) -> Vec<Vec<(kxo_engine::Cell, u8)>> {
     use kxo_engine::gomoku::BigMcts;
-    use kxo_engine::kernels::MctsLimit;
-    use kxo_engine::{Engine, Unlimited};
+    use kxo_engine::{Engine, Limit, MoveBudget};
     use kxo_engine::{Position, Rules};
     let rules = Rules::new(size, 5).unwrap();
     let mut out = Vec::new();
@@ -478,8 +477,7 @@ fn tactical_positions(size: u8, games: u64, per_game: usize) -> Vec<Vec<(kxo_eng
         let opening = kxo_tui::tournament::opening::random(rules, 1000 + seed);
         let mut pos = Position::from_moves(rules, &opening).unwrap();
         let mut moves = opening.clone();
-        let mut engines =
-            [0, 1].map(|s| BigMcts::new(rules, MctsLimit::Iterations(300), seed * 2 + s));
+        let mut engines = [0, 1].map(|s| BigMcts::new(rules, seed * 2 + s));
         let stops: Vec<usize> = (0..per_game)
             .map(|i| 8 + i * 32 / per_game.max(1))
             .collect();
@@ -494,7 +492,7 @@ fn tactical_positions(size: u8, games: u64, per_game: usize) -> Vec<Vec<(kxo_eng
                 out.push(stones);
             }
             let side = pos.to_move().index();
-            let cell = engines[side].choose(&pos, &mut Unlimited::new());
+            let cell = engines[side].choose(&pos, &mut MoveBudget::new(Limit::Work(300)));
             pos.play(cell).unwrap();
             moves.push(cell);
         }

@@ -96,7 +96,7 @@ proptest! {
         bytes in proptest::collection::vec(any::<u8>(), 0..400),
         lines in proptest::collection::vec("[A-Z]{0,8}[ ,0-9\\x00-\\x1f\\x7f-\\u{9f}]{0,12}", 0..6),
     ) {
-        use kxo_tui::protocol::brain::{BrainOptions, run};
+        use kxo_tui::headless::brain::{BrainOptions, run};
         let mut input = b"START 7\n".to_vec();
         for l in &lines {
             input.extend_from_slice(l.as_bytes());
@@ -106,7 +106,7 @@ proptest! {
         input.extend_from_slice(b"\nEND\n");
         let mut out = Vec::new();
         let options = BrainOptions {
-            engine: kxo_engine::BuiltIn::Random,
+            engine: kxo_tui::engines::EngineSpec::for_seat(kxo_engine::BuiltIn::Random.into()),
             goal: 4,
             think_ms: 5,
             hash_mb: 1,

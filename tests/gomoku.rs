@@ -3,7 +3,7 @@
 //! Random is left out of the tactical tests (it does not look at the
 //! board); the learning player refuses these boards (tested in `cli.rs`).
 
-use kxo_engine::{BuiltIn, ThinkLimit, Unlimited, make_engine};
+use kxo_engine::{BuiltIn, MoveBudget, make_engine};
 use kxo_engine::{Cell, Outcome, Player, Position, Rule, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -163,15 +163,20 @@ fn engines(rules: Rules) -> Vec<(BuiltIn, Box<dyn kxo_engine::Engine>)> {
     [BuiltIn::Mcts, BuiltIn::Negamax]
         .into_iter()
         .map(|kind| {
-            let engine = make_engine(kind, rules, ThinkLimit::Millis(150), 7);
+            let engine = make_engine(kind, rules, 7);
             (kind, engine)
         })
         .collect()
 }
 
+/// The engine's move in `pos` at 150 ms.
 fn answer(engine: &mut dyn kxo_engine::Engine, pos: &Position) -> String {
+    answer_in(engine, pos, 150)
+}
+
+fn answer_in(engine: &mut dyn kxo_engine::Engine, pos: &Position, ms: u64) -> String {
     engine
-        .choose(pos, &mut Unlimited::new())
+        .choose(pos, &mut MoveBudget::millis(ms))
         .name(pos.rules().size())
 }
 
@@ -306,10 +311,10 @@ fn under_the_standard_rule_every_engine_plays_every_small_board_where_an_overlin
             let rules = Rules::new(size, goal).unwrap().with_rule(Rule::Standard);
             assert!(!rules.is_small(), "{rules:?}");
             for &kind in &built_in {
-                let mut engine = make_engine(kind, rules, ThinkLimit::Millis(2), 3);
+                let mut engine = make_engine(kind, rules, 3);
                 let mut pos = Position::new(rules);
                 while !pos.outcome().is_over() {
-                    let cell = engine.choose(&pos, &mut Unlimited::new());
+                    let cell = engine.choose(&pos, &mut MoveBudget::millis(2));
                     pos.play(cell)
                         .unwrap_or_else(|e| panic!("{kind} {rules:?}: {e}"));
                 }
@@ -329,8 +334,8 @@ fn negamax_stops_an_open_three_before_it_becomes_an_open_four() {
     // to the open four that follows.
     let rules = Rules::new(15, 5).unwrap();
     let pos = position(rules, &["F8", "G8", "H8"], &["B2", "N14"]);
-    let mut nega = make_engine(BuiltIn::Negamax, rules, ThinkLimit::Millis(300), 1);
-    let cell = answer(nega.as_mut(), &pos);
+    let mut nega = make_engine(BuiltIn::Negamax, rules, 1);
+    let cell = answer_in(nega.as_mut(), &pos, 300);
     assert!(["D8", "E8", "I8", "J8"].contains(&cell.as_str()), "{cell}");
 }
 
@@ -363,14 +368,14 @@ fn both_engines_find_and_convert_a_victory_by_continuous_fours() {
         }
         found += 1;
         for kind in [BuiltIn::Negamax, BuiltIn::Mcts] {
-            let mut engine = make_engine(kind, rules, ThinkLimit::Millis(1), 1);
-            let mut defender = make_engine(BuiltIn::Negamax, rules, ThinkLimit::Millis(20), 2);
+            let mut engine = make_engine(kind, rules, 1);
+            let mut defender = make_engine(BuiltIn::Negamax, rules, 2);
             let mut game = pos;
             while !game.outcome().is_over() && game.move_count() < pos.move_count() + 40 {
                 let cell = if game.to_move() == Player::O {
-                    engine.choose(&game, &mut Unlimited::new())
+                    engine.choose(&game, &mut MoveBudget::millis(1))
                 } else {
-                    defender.choose(&game, &mut Unlimited::new())
+                    defender.choose(&game, &mut MoveBudget::millis(20))
                 };
                 game.play(cell).unwrap();
             }

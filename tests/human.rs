@@ -409,7 +409,6 @@ fn play_gomoku(how: Input) {
     ];
     let mut s = Session::start(&args, SCREEN.0, SCREEN.1, &[]);
     let mut engine = kxo_engine::gomoku::BigNegamax::new(rules);
-    engine.set_time_limit(Duration::from_millis(50));
     for _ in 0..60 {
         let screen = s.wait_until("my move or the end", T, |sc| {
             sc.contains("Your move") || sc.contains("You win!")
@@ -426,7 +425,7 @@ fn play_gomoku(how: Input) {
         let (cells, cursor) = read_board(&screen, 15);
         let pos = position(&cells, rules);
         let best = engine
-            .analyse(&pos, &mut kxo_engine::Unlimited::new())
+            .analyse(&pos, &mut kxo_engine::MoveBudget::millis(50))
             .best
             .index();
         let before = cells.iter().filter(|c| c.is_some()).count();

@@ -1,12 +1,26 @@
 //! Engines tested by playing whole games.
 
-use kxo_engine::kernels::{Mcts, MctsLimit};
+use kxo_engine::kernels::Mcts;
 use kxo_engine::{Budget, Engine, Negamax, RandomPlayer, Unlimited, Value};
+use kxo_engine::{Limit, MoveBudget};
 use kxo_engine::{Outcome, Player, Position, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Plays from `pos` to the end; `seats[0]` plays O.
+/// An engine held to `n` iterations a move, whatever budget it is given.
+struct Working<E>(E, u64);
+
+impl<E: Engine> Engine for Working<E> {
+    fn label(&self) -> std::borrow::Cow<'static, str> {
+        self.0.label()
+    }
+    fn choose(&mut self, pos: &Position, _: &mut dyn Budget) -> kxo_engine::Cell {
+        self.0
+            .choose(pos, &mut MoveBudget::new(Limit::Work(self.1)))
+    }
+}
+
 fn play_out(mut pos: Position, seats: &mut [&mut dyn Engine; 2]) -> (Outcome, u32) {
     let start = pos.move_count();
     while !pos.outcome().is_over() {
@@ -115,7 +129,7 @@ fn negamax_converts_every_won_position_at_the_solved_distance() {
             assert_eq!(length, plies, "{pos:?}");
             // Against other defenders it still never lets the win slip.
             let mut random = RandomPlayer::new(i);
-            let mut mcts = Mcts::new(rules, MctsLimit::Iterations(2_000), i);
+            let mut mcts = Working(Mcts::new(rules, i), 2_000);
             for defender in [&mut random as &mut dyn Engine, &mut mcts] {
                 let seats: [&mut dyn Engine; 2] = match me {
                     Player::O => [&mut a, defender],
@@ -134,7 +148,7 @@ fn negamax_converts_every_won_position_at_the_solved_distance() {
 fn mcts_at_ten_thousand_iterations_never_loses_as_o_to_random() {
     let rules = Rules::default_rules();
     for game in 0..200u64 {
-        let mut mcts = Mcts::new(rules, MctsLimit::Iterations(10_000), game);
+        let mut mcts = Working(Mcts::new(rules, game), 10_000);
         let mut random = RandomPlayer::new(1_000 + game);
         let (result, _) = play_out(Position::new(rules), &mut [&mut mcts, &mut random]);
         assert_ne!(result, Outcome::Win(Player::X), "game {game}");
@@ -148,12 +162,12 @@ fn plain_uct_without_shortcuts_still_beats_random() {
     let rules = Rules::default_rules();
     let mut wins = 0;
     for game in 0..50u64 {
-        let mut mcts = Mcts::new(rules, MctsLimit::Iterations(10_000), game);
+        let mut mcts = Working(Mcts::new(rules, game), 10_000);
         let mut random = RandomPlayer::new(500 + game);
         let mut pos = Position::new(rules);
         while !pos.outcome().is_over() {
             let cell = match pos.to_move() {
-                Player::O => mcts.search_iterations(&pos, 10_000),
+                Player::O => mcts.0.search_iterations(&pos, 10_000),
                 Player::X => random.choose(&pos, &mut Unlimited::new()),
             };
             pos.play(cell).unwrap();

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use kxo_engine::Cell;
 use kxo_engine::EngineKind;
-use kxo_tui::app::{Action, App, LiveConfig, Message, Tab};
+use kxo_tui::app::{Action, App, LearnerFigures, LiveConfig, Message, Tab};
 use kxo_tui::ui::logo::{rainbow, rainbow_index};
 use kxo_tui::ui::palette::ColorMode;
 use ratatui::style::{Color, Modifier};
@@ -78,8 +78,10 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
     let mut t = ValueTable::new(kxo_engine::Rules::default_rules());
     t.games = 1234;
     t.accuracy = Some(0.993);
-    let rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
-    let mut a = app_with(ColorMode::None, |c| c.rl = rl);
+    // What the table holds reaches the state as a message, as the seats
+    // send it.
+    let mut a = app(ColorMode::None);
+    a.update(Message::Learned(LearnerFigures::of(&t)), Instant::now());
     press(&mut a, Action::ShowTab(Tab::Load));
     let t = text(&render(&a, 120, 50));
     assert!(t.contains("learner 1,234 games learned"), "{t}");
@@ -99,8 +101,8 @@ fn the_load_tab_shows_what_the_learner_has_learned() {
         kxo_engine::learner::Init::Network,
     );
     t.games = 20_000;
-    let rl = Some(std::rc::Rc::new(std::cell::RefCell::new(t)));
-    let mut a = app_with(ColorMode::None, |c| c.rl = rl);
+    let mut a = app(ColorMode::None);
+    a.update(Message::Learned(LearnerFigures::of(&t)), Instant::now());
     press(&mut a, Action::ShowTab(Tab::Load));
     let t = text(&render(&a, 120, 50));
     assert!(

@@ -43,7 +43,7 @@ fn loaded_app() -> App {
             });
         }
     }
-    a.update(Message::LoadSampled(l), Instant::now());
+    a.update(Message::LoadSampled(Box::new(l)), Instant::now());
     a
 }
 

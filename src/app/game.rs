@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use kxo_engine::{Cell, GameRecord, Outcome, Player, Position};
-use kxo_engine::{EngineKind, SearchInfo, ThinkLimit};
+use kxo_engine::{EngineKind, Limit, SearchInfo};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameStatus {
@@ -46,7 +46,7 @@ pub struct GameView {
     /// The tournament game it plays, if it plays one.
     pub slot: Option<crate::tournament::Slot>,
     /// Each side's clock for this game, settled when it starts.
-    pub limits: [ThinkLimit; 2],
+    pub limits: [Limit; 2],
     /// How many of the record's first moves are the opening's stones.
     pub opening: usize,
     /// Each move's thinking time (CPU), as its seat last reported it; 0 for

@@ -73,8 +73,10 @@ pub enum Message {
     },
     /// The learner's accuracy on the fixed sample after `games` games.
     LearnerMeasured { share: f64, games: u64 },
+    /// What the learner's table holds, after a seat taught it a game.
+    Learned(super::LearnerFigures),
     /// A new sample of the load.
-    LoadSampled(LoadSnapshot),
+    LoadSampled(Box<LoadSnapshot>),
     /// The run stops (a signal, the terminal gone, nothing to draw on).
     Stop { error: Option<String> },
     /// The loop hands the terminal back (Ctrl-Z was pressed).
@@ -144,7 +146,12 @@ impl App {
                 threat,
             } => self.hint_found(id, best, value, threat),
             Message::LearnerMeasured { share, games } => self.learner_measured(share, games),
-            Message::LoadSampled(snapshot) => self.load_sampled(snapshot),
+            Message::Learned(figures) => {
+                self.learner = Some(figures);
+                self.touch(false);
+                vec![Effect::Redraw]
+            }
+            Message::LoadSampled(snapshot) => self.load_sampled(*snapshot),
             Message::Stop { error } => {
                 self.stop(error);
                 Vec::new()

@@ -38,9 +38,10 @@ use load::LoadSnapshot;
 pub use message::Message;
 use rate::MoveRate;
 
+use crate::engines::RunLimit;
 use crate::engines::SpecEngine;
 use kxo_engine::{Cell, Outcome, Player, Rules};
-use kxo_engine::{EngineKind, ThinkLimit};
+use kxo_engine::{EngineKind, Limit};
 
 /// How long a finished game stays on screen before it restarts, unless
 /// `--hold` says otherwise.
@@ -76,7 +77,7 @@ pub struct LiveConfig {
     /// How long a finished game's result stays before it restarts.
     pub hold: Duration,
     /// The per-move budget: CPU milliseconds (the clock), or MCTS iterations.
-    pub limit: ThinkLimit,
+    pub limit: RunLimit,
     pub seed: u64,
     pub fps: u32,
     pub color: ColorMode,
@@ -120,7 +121,7 @@ impl Default for LiveConfig {
             x: None,
             delay: Duration::from_millis(150),
             hold: DEFAULT_HOLD,
-            limit: ThinkLimit::Millis(DEFAULT_THINK_MS),
+            limit: RunLimit::Millis(DEFAULT_THINK_MS),
             seed: 0,
             fps: 30,
             color: ColorMode::None,
@@ -142,7 +143,7 @@ impl LiveConfig {
     /// outside brain's program name ("pbrain-foo").
     pub fn seat_label(&self, kind: EngineKind, side: Player) -> &str {
         match self.seat(side) {
-            Some(SpecEngine::Brain(brain)) if kind == EngineKind::Brain => brain.name(),
+            Some(SpecEngine::Brain { command, .. }) if kind == EngineKind::Brain => command.name(),
             _ => kind.label(),
         }
     }
@@ -156,6 +157,8 @@ impl LiveConfig {
     }
 }
 
+/// The tabs below the boards, in their order: each knows its place and
+/// its titles, and `ui` draws each (a match that a new tab must join).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Records,
@@ -165,10 +168,51 @@ pub enum Tab {
 
 impl Tab {
     pub const ALL: [Tab; 3] = [Tab::Records, Tab::Load, Tab::Leaderboard];
+
+    /// Its place in [`Tab::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The tab after this one (Tab cycles through them).
     pub fn next(self) -> Tab {
-        let i = Tab::ALL.iter().position(|&t| t == self).unwrap_or(0);
-        Tab::ALL[(i + 1) % Tab::ALL.len()]
+        Tab::ALL[(self.index() + 1) % Tab::ALL.len()]
+    }
+
+    /// Its title, longest first: what fits the bar is shown.
+    pub fn titles(self) -> [&'static str; 4] {
+        match self {
+            Tab::Records => ["Records [Q]", "Records Q", "Rec Q", "Q"],
+            Tab::Load => ["Load avg [W]", "Load W", "Load W", "W"],
+            Tab::Leaderboard => ["Leaderboard [E]", "Leaders E", "Top E", "E"],
+        }
+    }
+}
+
+/// What the learning player's table holds, for the Load tab: sent by the
+/// seat that taught it a game ([`Message::Learned`]), so that a recorded
+/// run replays it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LearnerFigures {
+    pub games: u64,
+    pub entries: u64,
+    /// "positions", "weights", …
+    pub holds: &'static str,
+    /// Above 8x8 (measured against the yardstick, not the solver).
+    pub big: bool,
+    /// Its accuracy when last saved.
+    pub saved_accuracy: Option<f32>,
+}
+
+impl LearnerFigures {
+    pub fn of(table: &kxo_engine::learner::ValueTable) -> LearnerFigures {
+        LearnerFigures {
+            games: table.games,
+            entries: table.len() as u64,
+            holds: table.what_it_holds(),
+            big: !table.rules().is_small(),
+            saved_accuracy: table.accuracy,
+        }
     }
 }
 
@@ -222,6 +266,9 @@ pub struct App {
     /// The learning player's accuracy on the fixed sample, measured now
     /// and then during the run: (share kept, games learned then).
     learner_accuracy: Option<(f64, u64)>,
+    /// What the learner's table holds, as the seats last said (the state
+    /// never reads the table itself after it starts).
+    learner: Option<LearnerFigures>,
     /// Per engine kind, in `EngineKind::ALL` order.
     engine_work: [EngineWork; EngineKind::COUNT],
     /// A change the screen shows since the last message was answered:
@@ -271,6 +318,7 @@ impl App {
             rate: MoveRate::new(now),
             load: LoadSnapshot::default(),
             learner_accuracy: None,
+            learner: None,
             engine_work: [EngineWork::default(); EngineKind::COUNT],
             redraw: None,
             suspend: false,
@@ -361,14 +409,12 @@ impl App {
         }
     }
 
-    /// The CPU time seat `side` of game `index` may think per move (as
-    /// settled when its game started); `None` when its budget is
-    /// iterations.
-    pub fn seat_clock(&self, index: usize, side: Player) -> Option<Duration> {
-        match self.games.get(index).map(|g| g.limits[side.index()]) {
-            Some(ThinkLimit::Millis(ms)) => Some(Duration::from_millis(ms)),
-            _ => None,
-        }
+    /// Seat `side` of game `index`'s limit a move, as settled when its
+    /// game started: a time is CPU time on the seat's clock.
+    pub fn seat_limit(&self, index: usize, side: Player) -> Limit {
+        self.games
+            .get(index)
+            .map_or(Limit::Whole, |g| g.limits[side.index()])
     }
 
     /// A seed for the engine of `side` in game `index`, generation `gen`.

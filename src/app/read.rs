@@ -9,7 +9,7 @@ use super::leaderboard::Leaderboard;
 use super::load::LoadSnapshot;
 use super::rate::MoveRate;
 use super::setup::Setup;
-use super::{App, EngineWork, LiveConfig, Tab, Totals, TournamentProgress};
+use super::{App, EngineWork, LearnerFigures, LiveConfig, Tab, Totals, TournamentProgress};
 use kxo_engine::EngineKind;
 
 impl App {
@@ -71,6 +71,10 @@ impl App {
     }
     pub fn load(&self) -> &LoadSnapshot {
         &self.load
+    }
+    /// What the learner's table holds, as the seats last said.
+    pub fn learner(&self) -> Option<LearnerFigures> {
+        self.learner
     }
     /// The learner's accuracy as last measured: (share kept, games learned).
     pub fn learner_accuracy(&self) -> Option<(f64, u64)> {

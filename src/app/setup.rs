@@ -2,7 +2,8 @@
 //! computer is. `kxo-tui --human` without a board opens on it; the last
 //! choice is offered again next time (the command keeps it in a file).
 
-use kxo_engine::{BuiltIn, ThinkLimit};
+use crate::engines::RunLimit;
+use kxo_engine::BuiltIn;
 use kxo_engine::{Player, Rule, Rules};
 
 /// A game the start screen offers.
@@ -108,22 +109,12 @@ impl Level {
     }
 
     /// The engine that plays at this level, and its budget.
-    pub fn engine(self) -> (BuiltIn, ThinkLimit) {
+    pub fn engine(self) -> (BuiltIn, RunLimit) {
         match self {
-            Level::Easy => (BuiltIn::Random, ThinkLimit::default()),
-            Level::Medium => (
-                BuiltIn::Mcts,
-                ThinkLimit::Default {
-                    mcts_iterations: 500,
-                },
-            ),
-            Level::Hard => (
-                BuiltIn::Mcts,
-                ThinkLimit::Default {
-                    mcts_iterations: 50_000,
-                },
-            ),
-            Level::Perfect => (BuiltIn::Negamax, ThinkLimit::default()),
+            Level::Easy => (BuiltIn::Random, RunLimit::Default),
+            Level::Medium => (BuiltIn::Mcts, RunLimit::MctsIterations(500)),
+            Level::Hard => (BuiltIn::Mcts, RunLimit::MctsIterations(50_000)),
+            Level::Perfect => (BuiltIn::Negamax, RunLimit::Default),
         }
     }
 }
@@ -270,11 +261,12 @@ mod tests {
     fn the_top_level_is_called_perfect_only_where_negamax_reads_to_the_end() {
         use kxo_engine::{Budget, SearchInfo};
         use std::time::{Duration, Instant};
-        /// The live screen's budget as far as a search can tell: no clock
-        /// of its own, so the engine's own limits apply.
+        /// The live screen's budget as far as a search can tell: the
+        /// level's limit on this board, and no clock that stops it.
         struct Watch {
             start: Instant,
             proved: bool,
+            limit: kxo_engine::Limit,
         }
         impl Budget for Watch {
             fn tick(&mut self) -> bool {
@@ -286,14 +278,19 @@ mod tests {
             fn report(&mut self, info: &SearchInfo) {
                 self.proved |= info.proved;
             }
+            fn limit(&self) -> kxo_engine::Limit {
+                self.limit
+            }
         }
         for board in BOARDS {
             let rules = Rules::new(board.size, board.goal).expect("the board's rules");
             let (kind, limit) = Level::Perfect.engine();
-            let mut engine = kxo_engine::make_engine(kind, rules, limit, 1);
+            let spec = crate::engines::EngineSpec::for_seat(kind.into());
+            let mut engine = kxo_engine::make_engine(kind, rules, 1);
             let mut watch = Watch {
                 start: Instant::now(),
                 proved: false,
+                limit: spec.limit(limit, rules),
             };
             engine.choose(&kxo_engine::Position::new(rules), &mut watch);
             assert_eq!(watch.proved, board.read_to_the_end, "{}", board.name);

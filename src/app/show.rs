@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use kxo_engine::{BuiltIn, ThinkLimit, Value};
+use kxo_engine::{BuiltIn, Limit, Value};
 use kxo_engine::{Cell, Position, Rules};
 
 /// Where a game of a variant starts.
@@ -44,7 +44,7 @@ pub struct Variant {
     /// The two engines; each game seats them on sides drawn at random.
     pub engines: [BuiltIn; 2],
     /// Their clocks, in the same order.
-    pub limits: [ThinkLimit; 2],
+    pub limits: [Limit; 2],
     /// The second player's clock is this many times its engine's: time
     /// odds where the first player's edge is large (Gomoku).
     pub x_odds: u32,
@@ -61,7 +61,7 @@ fn variant(n: u8, k: u8, engines: [BuiltIn; 2], ms: [u64; 2], opening: Opening) 
     Variant {
         rules: Rules::new(n, k).unwrap_or_else(|_| Rules::default_rules()),
         engines,
-        limits: ms.map(ThinkLimit::Millis),
+        limits: ms.map(|ms| Limit::Time(std::time::Duration::from_millis(ms))),
         x_odds: 1,
         opening,
     }

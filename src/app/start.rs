@@ -24,7 +24,7 @@ pub(super) struct Start {
     pub(super) labels: [String; 2],
     pub(super) slot: Option<crate::tournament::Slot>,
     /// Each side's clock, first player's first.
-    pub(super) limits: [kxo_engine::ThinkLimit; 2],
+    pub(super) limits: [kxo_engine::Limit; 2],
     pub(super) opening: Vec<Cell>,
 }
 
@@ -50,7 +50,7 @@ impl App {
                 engines: specs.map(|s| s.kind()),
                 labels: specs.map(|s| s.name.clone()),
                 slot: Some(slot),
-                limits: specs.map(|s| s.limit(self.config.limit)),
+                limits: specs.map(|s| s.limit(self.config.limit, self.config.rules)),
                 opening: plan.opening(&slot),
             });
         }
@@ -71,11 +71,28 @@ impl App {
                     .seat_label(engines[side.index()], side)
                     .to_string()
             }),
+            limits: [Player::O, Player::X]
+                .map(|side| self.resolved_limit(engines[side.index()], side, rules)),
             engines,
             slot: None,
-            limits: [self.config.limit; 2],
             opening,
         })
+    }
+
+    /// The limit a move of a seat of `kind` on `side`, on `rules`: the
+    /// run's limit resolved for its engine ([`crate::engines::EngineSpec::limit`]).
+    fn resolved_limit(
+        &self,
+        kind: EngineKind,
+        side: Player,
+        rules: kxo_engine::Rules,
+    ) -> kxo_engine::Limit {
+        let engine = match (kind.built_in(), self.config.seat(side)) {
+            (Some(built_in), _) => built_in.into(),
+            (None, Some(fixed)) => fixed.clone(),
+            (None, None) => return kxo_engine::Limit::Whole,
+        };
+        crate::engines::EngineSpec::for_seat(engine).limit(self.config.limit, rules)
     }
 
     /// The default show's next game for box `index`: the board of the mix
@@ -93,8 +110,8 @@ impl App {
         let order = if swap { [1, 0] } else { [0, 1] };
         let engines = order.map(|i| variant.engines[i].kind());
         let mut limits = order.map(|i| variant.limits[i]);
-        if let kxo_engine::ThinkLimit::Millis(ms) = &mut limits[1] {
-            *ms = ms.saturating_mul(variant.x_odds.max(1) as u64);
+        if let kxo_engine::Limit::Time(t) = &mut limits[1] {
+            *t = t.saturating_mul(variant.x_odds.max(1));
         }
         Some(Start {
             rules: variant.rules,

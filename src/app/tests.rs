@@ -80,8 +80,8 @@ fn free_pairs_always_have_an_mcts_seat_and_vary() {
         );
         pairs.insert(e);
     }
-    // MCTS against each of the four, on either side.
-    assert_eq!(pairs.len(), 7, "{pairs:?}");
+    // MCTS against each kind on the list, on either side (itself once).
+    assert_eq!(pairs.len(), 2 * kxo_engine::BuiltIn::COUNT - 1, "{pairs:?}");
 }
 
 #[test]
@@ -218,8 +218,7 @@ fn a_tournament_plays_its_games_in_order_and_reports_them() {
         repeat: true,
         openings: "none".into(),
         seed: 5,
-        think_ms: None,
-        mcts_iterations: None,
+        limit: crate::engines::RunLimit::Default,
         match_ms: None,
         increment_ms: None,
         margin_ms: None,

@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::engines::RunLimit;
 use crate::engines::SpecEngine;
 use crate::protocol::outside::BrainCommand;
-use kxo_engine::{BuiltIn, EngineKind, ThinkLimit};
+use kxo_engine::{BuiltIn, EngineKind};
 use kxo_engine::{MAX_GOAL, MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
 
 mod arena;
@@ -136,7 +137,7 @@ impl LiveArgs {
         &self,
         rules: Rules,
         seed: u64,
-        limit: ThinkLimit,
+        limit: RunLimit,
     ) -> Result<Option<crate::tournament::Plan>, InputError> {
         use crate::tournament::{Openings, Plan, Settings};
         if self.engines.is_empty() {
@@ -147,7 +148,6 @@ impl LiveArgs {
             Some(arg) => Openings::from_arg(arg, rules).map_err(InputError)?,
             None => Openings::default_for(rules),
         };
-        let (think_ms, mcts_iterations) = limit.parts();
         let settings = Settings {
             size: rules.size(),
             goal: rules.goal(),
@@ -158,8 +158,7 @@ impl LiveArgs {
             repeat: true,
             openings: openings.describe(),
             seed,
-            think_ms,
-            mcts_iterations,
+            limit,
             match_ms: None,
             increment_ms: None,
             margin_ms: None,
@@ -177,7 +176,7 @@ impl LiveArgs {
         color: crate::ui::palette::ColorMode,
         fault_game: Option<usize>,
     ) -> Result<crate::app::LiveConfig, InputError> {
-        let live_clock = ThinkLimit::Millis(crate::app::DEFAULT_THINK_MS);
+        let live_clock = RunLimit::Millis(crate::app::DEFAULT_THINK_MS);
         let (mut o, mut x, mut limit) = (
             self.o.clone().map(SeatArg::engine),
             self.x.clone().map(SeatArg::engine),
@@ -190,7 +189,7 @@ impl LiveArgs {
                 None => {
                     let level = self.level.unwrap_or(Level::Hard);
                     let (kind, limit) = crate::app::setup::Level::from(level).engine();
-                    (SpecEngine::BuiltIn(kind), limit)
+                    (SpecEngine::built_in(kind), limit)
                 }
             };
             (o, x, limit) = (Some(engine.clone()), Some(engine), level_limit);
@@ -212,7 +211,8 @@ impl LiveArgs {
             }
             if self.think.think_ms.is_some() || self.think.mcts_iterations.is_some() {
                 for v in &mut show.variants {
-                    v.limits = [limit; 2];
+                    let spec = |e: BuiltIn| crate::engines::EngineSpec::for_seat(e.into());
+                    v.limits = v.engines.map(|e| spec(e).limit(limit, v.rules));
                 }
             }
             show
@@ -337,9 +337,10 @@ pub struct BenchArgs {
 
 #[derive(Args, Debug)]
 pub struct BrainArgs {
-    /// The engine that plays.
-    #[arg(long, value_name = "ENGINE", default_value = "mcts", value_parser = parse_engine)]
-    pub engine: BuiltIn,
+    /// The engine that plays, with its own options if any
+    /// (`mcts:iterations=500`, `negamax:eval=learned`).
+    #[arg(long, value_name = "ENGINE", default_value = "mcts", value_parser = parse_own_engine)]
+    pub engine: crate::engines::EngineSpec,
     /// Marks in a row that win (the protocol gives only the board size).
     #[arg(long, default_value_t = 5, value_parser = whole::<u8>(3..=u64::from(MAX_GOAL)))]
     pub goal: u8,
@@ -518,8 +519,8 @@ impl RulesArgs {
 pub struct ThinkArgs {
     /// MCTS iterations per move (headless default: 10,000); Negamax then
     /// solves as far as its node limit allows.
-    #[arg(long, value_name = "I", value_parser = whole::<u32>(1..))]
-    pub mcts_iterations: Option<u32>,
+    #[arg(long, value_name = "I", value_parser = whole::<u64>(1..=100_000_000))]
+    pub mcts_iterations: Option<u64>,
     /// Instead: a clock of this many milliseconds of CPU time per move, for
     /// every engine (the live screen's default: 100).
     #[arg(long, value_name = "T", conflicts_with = "mcts_iterations",
@@ -529,8 +530,11 @@ pub struct ThinkArgs {
 
 impl ThinkArgs {
     /// The budget the flags name, or `default` when they name none.
-    pub fn limit_or(self, default: ThinkLimit) -> ThinkLimit {
-        ThinkLimit::from_parts(self.think_ms, self.mcts_iterations).unwrap_or(default)
+    pub fn limit_or(self, default: RunLimit) -> RunLimit {
+        match RunLimit::from_parts(self.think_ms, self.mcts_iterations) {
+            RunLimit::Default => default,
+            named => named,
+        }
     }
 }
 
@@ -607,11 +611,20 @@ impl SeatArg {
     }
 }
 
+/// One of kxo-tui's own engines with its options: `mcts:iterations=500`.
+pub(crate) fn parse_own_engine(s: &str) -> Result<crate::engines::EngineSpec, String> {
+    if s.starts_with("brain:") {
+        return Err("kxo-tui brain plays its own engines: name one of them".into());
+    }
+    let kind = s.split_once(':').map_or(s, |(kind, _)| kind);
+    crate::engines::EngineSpec::from_spec(&kind.to_ascii_lowercase(), s)
+}
+
 pub(crate) fn parse_seat(s: &str) -> Result<SeatArg, String> {
     if s.starts_with("brain:") {
-        BrainCommand::parse(s).map(|command| SeatArg(SpecEngine::Brain(command)))
+        BrainCommand::parse(s).map(|command| SeatArg(SpecEngine::brain(command)))
     } else {
-        parse_engine(s).map(|kind| SeatArg(SpecEngine::BuiltIn(kind)))
+        parse_engine(s).map(|kind| SeatArg(SpecEngine::built_in(kind)))
     }
 }
 
@@ -712,7 +725,7 @@ mod tests {
         let c = args.config(ColorMode::None, None).unwrap();
         assert_eq!(c.games, 4);
         assert_eq!((&c.o, &c.x), (&Some(BuiltIn::Mcts.into()), &None));
-        assert_eq!(c.limit, ThinkLimit::Millis(300));
+        assert_eq!(c.limit, RunLimit::Millis(300));
         assert_eq!(c.seed, 7);
         assert!(c.rl.is_none() && c.warning.is_none());
         assert!(!args.names_the_learner(&c));

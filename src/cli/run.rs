@@ -1,5 +1,5 @@
 //! The command line turned into each command's plain options: clap's
-//! types end here, and the commands (`headless`, `protocol::brain`) take
+//! types end here, and the commands (`headless`, `headless::brain`) take
 //! only resolved values (a `Rules`, a `ThinkLimit`, paths).
 
 use std::process::ExitCode;
@@ -10,8 +10,8 @@ use super::{
 };
 use crate::error::InputError;
 use crate::headless::arena::{ArenaOptions, MergeOptions};
+use crate::headless::brain::BrainOptions;
 use crate::headless::{self, eval::EvalOptions, solve::SolveOptions, train::TrainOptions};
-use crate::protocol::brain::BrainOptions;
 
 impl Command {
     /// Runs the subcommand: its options resolved, then the command.
@@ -23,7 +23,7 @@ impl Command {
             Command::Train(args) => headless::train::command(args.options()?).map(done),
             Command::Eval(args) => headless::eval::command(args.options()?).map(done),
             Command::Bench(BenchArgs { json }) => headless::bench::command(json).map(done),
-            Command::Brain(args) => crate::protocol::brain::serve(args.options()).map(done),
+            Command::Brain(args) => crate::headless::brain::serve(args.options()).map(done),
         }
     }
 }
@@ -108,8 +108,7 @@ impl super::ArenaArgs {
             openings_start: self.openings_start,
             transform: self.transform,
             seed: self.seed,
-            think_ms: self.think.think_ms,
-            mcts_iterations: self.think.mcts_iterations,
+            limit: self.think.limit_or(crate::engines::RunLimit::Default),
             match_ms: self.match_ms,
             tc: self.tc,
             time_margin: self.time_margin,

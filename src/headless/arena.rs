@@ -35,9 +35,8 @@ pub(crate) struct ArenaOptions {
     pub transform: bool,
     pub rules: Rules,
     pub seed: Option<u64>,
-    /// The run's time per move, or MCTS iterations per move.
-    pub think_ms: Option<u64>,
-    pub mcts_iterations: Option<u32>,
+    /// The run's limit a move (`--think-ms`, `--mcts-iterations`).
+    pub limit: crate::engines::RunLimit,
     /// A game clock: base, and increment per move (milliseconds).
     pub match_ms: Option<u64>,
     pub tc: Option<(u64, u64)>,
@@ -100,7 +99,7 @@ pub(crate) fn command(args: ArenaOptions) -> anyhow::Result<std::process::ExitCo
 /// first game: one that cannot play is an input error naming it.
 fn preflight(specs: &[EngineSpec], rules: kxo_engine::Rules) -> Result<(), super::InputError> {
     for spec in specs {
-        if let SpecEngine::Brain(brain) = &spec.engine {
+        if let SpecEngine::Brain { command: brain, .. } = &spec.engine {
             crate::protocol::outside::preflight(brain, rules).map_err(|why| {
                 super::InputError(format!(
                     "engine {} ({}) cannot play: {why}",
@@ -185,7 +184,7 @@ fn play(
     if logs.is_some()
         && !specs
             .iter()
-            .any(|s| matches!(s.engine, SpecEngine::Brain(_)))
+            .any(|s| matches!(s.engine, SpecEngine::Brain { .. }))
     {
         crate::note!("note: --log keeps outside brains' conversations, and no engine here is one");
     }
@@ -363,8 +362,7 @@ fn settings(
         repeat: paired(args),
         openings: openings.describe(),
         seed,
-        think_ms: args.think_ms,
-        mcts_iterations: args.mcts_iterations,
+        limit: args.limit,
         match_ms: args.match_ms.or(args.tc.map(|(base, _)| base)),
         increment_ms: args.tc.map(|(_, inc)| inc).filter(|&inc| inc > 0),
         margin_ms: args.time_margin,

@@ -14,8 +14,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use kxo_engine::gomoku::BigMcts;
+use kxo_engine::kernels::Mcts;
 use kxo_engine::kernels::random_playout_on;
-use kxo_engine::kernels::{Mcts, MctsLimit};
 use kxo_engine::solver::Solver;
 use kxo_engine::{Cell, Position, Rules};
 
@@ -167,7 +167,7 @@ pub(crate) fn run(mut on_figure: impl FnMut(&Figure)) -> BenchReport {
         .ok()
         .and_then(|cells| Position::from_moves(k3, &cells).ok())
         .unwrap_or_else(|| Position::new(k3));
-    let mut mcts = Mcts::new(k3, MctsLimit::Iterations(200_000), 3);
+    let mut mcts = Mcts::new(k3, 3);
     add(
         "MCTS 4x4 K=3, mid-game, 200k iterations",
         rate(Duration::from_millis(200), 200_000.0, || {
@@ -200,7 +200,7 @@ pub(crate) fn run(mut on_figure: impl FnMut(&Figure)) -> BenchReport {
     if let Ok(rules) = Rules::new(15, 5) {
         let opening = Cell::parse_list("H8,I9,H9,H10", 15).unwrap_or_default();
         let pos = Position::from_moves(rules, &opening).unwrap_or_else(|_| Position::new(rules));
-        let mut engine = BigMcts::new(rules, MctsLimit::Iterations(2_000), 5);
+        let mut engine = BigMcts::new(rules, 5);
         add(
             "MCTS 15x15 K=5, 2k iterations",
             rate(Duration::from_millis(200), 2_000.0, || {

@@ -4,6 +4,7 @@
 
 pub(crate) mod arena;
 pub(crate) mod bench;
+pub mod brain;
 mod checkpoint;
 pub(crate) mod eval;
 pub mod solve;

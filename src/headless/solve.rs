@@ -42,6 +42,7 @@ pub fn position_from_moves(rules: Rules, text: &str) -> Result<Position, InputEr
             MoveError::Occupied(_) => format!("move {} ({name}) is on a cell already taken", i + 1),
             MoveError::GameOver => format!("move {} ({name}) comes after the game is over", i + 1),
             MoveError::OffBoard(_) => format!("move {} ({name}) is off the board", i + 1),
+            e => format!("move {} ({name}): {e}", i + 1),
         })
     })
 }

@@ -20,16 +20,21 @@ const BIG_BOARD_TIMEOUT: Duration = Duration::from_secs(10);
 /// win the threat searches proved.
 struct StopBudget {
     start: Instant,
+    timeout: Duration,
     stop: Option<Arc<AtomicBool>>,
     won_by_threats: bool,
 }
 
 impl Budget for StopBudget {
     fn tick(&mut self) -> bool {
-        !self
+        let stopped = self
             .stop
             .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+        !stopped && !self.limit().reached(self.start.elapsed(), 0)
+    }
+    fn limit(&self) -> kxo_engine::Limit {
+        kxo_engine::Limit::Time(self.timeout)
     }
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
@@ -52,10 +57,10 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
     let rules = pos.rules();
     let timeout = options.timeout.unwrap_or(BIG_BOARD_TIMEOUT);
     let mut engine = BigNegamax::new(rules);
-    engine.set_time_limit(timeout);
     let stop = options.stop.clone();
     let mut budget = StopBudget {
         start: Instant::now(),
+        timeout,
         stop: options.stop,
         won_by_threats: false,
     };

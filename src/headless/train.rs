@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use kxo_engine::learner::{self, Judge, Skill};
 use kxo_engine::learner::{ALPHA, RlPlayer, SharedTable};
-use kxo_engine::{BuiltIn, RandomPlayer, ThinkLimit, make_engine};
+use kxo_engine::{BuiltIn, RandomPlayer};
 use kxo_engine::{Outcome, Player, Rules};
 pub use kxo_engine::{Tally, play_from, play_game};
 
@@ -96,7 +96,10 @@ pub fn evaluate_as(
     let rules = table.borrow().rules();
     let mut rl = RlPlayer::new(table.clone(), seed);
     rl.learning = false;
-    let mut other = make_engine(opponent, rules, ThinkLimit::default(), seed ^ 0x5eed);
+    // Through the one factory, as a seat's engine is made.
+    let mut other = crate::engines::EngineSpec::for_seat(opponent.into())
+        .built_in_engine(rules, seed ^ 0x5eed, None)
+        .expect("a built-in opponent");
     let mut tally = Tally::default();
     for _ in 0..games {
         let record = match side {

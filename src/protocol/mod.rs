@@ -2,14 +2,13 @@
 //! "new protocol"): a manager talks to a brain through its standard input
 //! and output, one command per line.
 //!
-//! kxo-tui speaks it both ways: [`brain`] makes kxo-tui's engines a brain
+//! kxo-tui speaks it both ways: `headless::brain` makes kxo-tui's engines a brain
 //! (`kxo-tui brain`), and [`outside`] plays an outside brain as a seat of
 //! the live screen, of human mode or of `arena`.
 //!
 //! Coordinates are `x,y` from zero: `x` the column, `y` the row, so the
 //! protocol's `0,0` is kxo-tui's A1 and `7,7` its H8.
 
-pub mod brain;
 pub mod outside;
 mod process;
 

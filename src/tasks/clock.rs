@@ -44,7 +44,7 @@ impl Slice {
     }
 }
 
-/// The CPU a search has used, slice by slice, against an optional clock:
+/// The CPU a search has used, slice by slice, against the move's limit:
 /// the logic every budget of the live screen (a seat's, the hint's)
 /// shares. A slice ends when it has had [`SLICE`] of CPU; the wall clock
 /// is read at each tick, the CPU clock only when the slice (or the clock)
@@ -54,8 +54,8 @@ pub(super) struct SliceClock {
     slice: Slice,
     /// CPU of the slices already closed.
     thought: Duration,
-    /// The move's budget of CPU, if it has one.
-    clock: Option<Duration>,
+    /// The move's limit: a time is of CPU, on this clock.
+    limit: kxo_engine::Limit,
 }
 
 /// What a tick finds.
@@ -73,16 +73,17 @@ pub(super) enum Due {
 pub(super) const SLICE: Duration = Duration::from_millis(1);
 
 impl SliceClock {
-    pub(super) fn new(clock: Option<Duration>) -> SliceClock {
+    pub(super) fn new(limit: kxo_engine::Limit) -> SliceClock {
         SliceClock {
             slice: Slice::start(),
             thought: Duration::ZERO,
-            clock,
+            limit,
         }
     }
 
+    /// The stopper: the limit's own rule ([`kxo_engine::Limit::reached`]).
     fn out_of_clock(&self, used: Duration) -> bool {
-        self.clock.is_some_and(|c| used >= c)
+        self.limit.reached(used, 0)
     }
 
     /// Whether to go on, yield, or stop. The wall clock runs at least as
@@ -126,14 +127,15 @@ impl SliceClock {
     /// the thread's CPU clock answers.
     pub(super) fn elapsed(&self) -> Duration {
         let bound = self.thought + self.slice.wall_elapsed();
-        if self.clock.is_some_and(|c| bound < c) {
+        if self.clock().is_some_and(|c| bound < c) {
             return bound;
         }
         self.thought + self.slice.cpu_used()
     }
 
+    /// The move's time, when its limit is one.
     pub(super) fn clock(&self) -> Option<Duration> {
-        self.clock
+        self.limit.time()
     }
 }
 

@@ -104,10 +104,10 @@ mod tests {
 
     use super::Journal;
     use crate::app::{App, LiveConfig, Message};
+    use crate::engines::RunLimit;
     use crate::tasks::clock::SystemClock;
     use crate::tasks::live::{Live, initial_state};
     use crate::ui::Chrome;
-    use kxo_engine::ThinkLimit;
 
     const SIZE: Size = Size::new(100, 30);
 
@@ -130,13 +130,18 @@ mod tests {
     /// made past the door would be missing from the replay.)
     #[test]
     fn a_recorded_run_replays_to_the_same_state_and_frames() {
+        // A learning seat in every game: the learner's figures on the Load
+        // tab come by message too.
+        let table = kxo_engine::learner::ValueTable::new(kxo_engine::Rules::default_rules());
         let config = LiveConfig {
             games: 4,
             delay: Duration::ZERO,
             hold: Duration::from_millis(40),
-            limit: ThinkLimit::Millis(2),
+            limit: RunLimit::Millis(2),
             seed: 11,
             fps: 60,
+            o: Some(kxo_engine::BuiltIn::Rl.into()),
+            rl: Some(Rc::new(RefCell::new(table))),
             ..LiveConfig::default()
         };
         let journal: Journal = Rc::default();
@@ -204,6 +209,7 @@ mod tests {
             "Work",
             "Restart",
             "LoadSampled",
+            "Learned",
             "Measured",
             "Frame",
         ] {

@@ -9,7 +9,7 @@ use super::door::Door;
 use super::scheduler::{Ctx, Event, Suspend, wait_for};
 use crate::app::Message;
 use kxo_engine::gomoku::BigNegamax;
-use kxo_engine::{Budget, Negamax, SearchInfo, Threat};
+use kxo_engine::{Budget, Limit, Negamax, SearchInfo, Threat};
 
 /// Nodes the hint may search (a full solve of 4x4 needs far fewer).
 pub(super) const HINT_NODES: u64 = 2_000_000;
@@ -21,8 +21,9 @@ struct HintBudget<'a> {
     ctx: &'a Ctx<'a>,
     door: &'a Door,
     id: u64,
-    /// The search's CPU, slice by slice (the hint's own limits end it).
+    /// The search's CPU, slice by slice, against its time on big boards.
     cpu: SliceClock,
+    limit: Limit,
     /// A forced win by threats the search reported.
     threat: Option<Threat>,
 }
@@ -41,8 +42,10 @@ impl HintBudget<'_> {
 
 impl Budget for HintBudget<'_> {
     fn tick(&mut self) -> bool {
-        if self.cpu.due() == Due::Run {
-            return true;
+        match self.cpu.due() {
+            Due::Run => return true,
+            Due::Stop => return false,
+            Due::Yield => {}
         }
         let ran = self.cpu.close();
         self.ctx.cpu.add(ran);
@@ -59,6 +62,10 @@ impl Budget for HintBudget<'_> {
         if info.threat.is_some() {
             self.threat = info.threat;
         }
+    }
+
+    fn limit(&self) -> Limit {
+        self.limit
     }
 }
 
@@ -79,11 +86,17 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
         };
         last_id = request.id;
         let rules = door.state().config().rules;
+        // Small boards: the solver's nodes; above 8x8: a time.
+        let limit = match rules.is_small() {
+            true => Limit::Whole,
+            false => Limit::Time(BIG_BOARD_HINT_TIME),
+        };
         let mut budget = HintBudget {
             ctx,
             door: &door,
             id: request.id,
-            cpu: SliceClock::new(None),
+            cpu: SliceClock::new(limit),
+            limit,
             threat: None,
         };
         let analysis = if rules.is_small() {
@@ -92,7 +105,6 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
             solver.analyse(&request.pos, &mut budget)
         } else {
             let mut search = BigNegamax::new(rules);
-            search.set_time_limit(BIG_BOARD_HINT_TIME);
             search.analyse(&request.pos, &mut budget)
         };
         ctx.cpu.add(budget.cpu.close());

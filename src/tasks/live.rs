@@ -176,6 +176,13 @@ impl Live {
                 on_frame,
             )
         })?;
+        // What the learner's table holds, from the start: by message, as
+        // every change (the state never reads the table).
+        let table = door.state().config().rl.clone();
+        if let Some(table) = table {
+            let figures = crate::app::LearnerFigures::of(&table.borrow());
+            door.send(Message::Learned(figures));
+        }
         if door.state().config().rl.is_some() {
             let learner_door = door.clone();
             sched.spawn("learner", TaskRole::Other, move |ctx| {
@@ -222,7 +229,7 @@ impl Live {
         self.sched.wake_due(now);
         let work = *self.door.state().engine_work();
         if self.load.maybe_sample(now, &self.sched, &work) {
-            self.send(Message::LoadSampled(self.load.snapshot.clone()));
+            self.send(Message::LoadSampled(Box::new(self.load.snapshot.clone())));
         }
         while let Some(failure) = self.sched.take_failure() {
             if let TaskRole::Seat { game, .. } = failure.role {

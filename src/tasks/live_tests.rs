@@ -4,10 +4,10 @@
 
 use super::*;
 use crate::app::GameStatus;
+use crate::engines::RunLimit;
 use crate::tasks::clock::{Clock, ManualClock};
 use crate::tasks::scheduler::TaskState;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use kxo_engine::ThinkLimit;
 use ratatui::backend::TestBackend;
 use std::time::Instant;
 
@@ -40,7 +40,7 @@ fn mcts_games(games: usize, think_ms: u64) -> LiveConfig {
         o: Some(kxo_engine::BuiltIn::Mcts.into()),
         x: Some(kxo_engine::BuiltIn::Mcts.into()),
         delay: Duration::ZERO,
-        limit: ThinkLimit::Millis(think_ms),
+        limit: RunLimit::Millis(think_ms),
         seed: 5,
         ..LiveConfig::default()
     }

@@ -8,7 +8,7 @@ use super::door::Door;
 use super::scheduler::{Ctx, Event, Suspend, sleep_until, wait_for};
 use crate::app::{App, GameStatus, Message, Thinking};
 use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
-use kxo_engine::{Budget, EngineKind, SearchInfo};
+use kxo_engine::{Budget, EngineKind, Limit, SearchInfo};
 use kxo_engine::{Cell, Player, Position};
 
 /// How long a seat thinks before it gives the others a turn.
@@ -33,9 +33,10 @@ pub(crate) struct SeatBudget<'a> {
     /// Where its reports go.
     door: &'a Door,
     seat: SeatId,
-    /// The move's CPU, slice by slice, against its clock (`None`: the
-    /// engine's own limit decides).
+    /// The move's CPU, slice by slice, against its limit's time (none:
+    /// the engine counts its work, or searches to its end).
     cpu: SliceClock,
+    limit: Limit,
     info: SearchInfo,
     /// Work and CPU already added to the engine's totals.
     accounted_work: u64,
@@ -47,13 +48,14 @@ impl<'a> SeatBudget<'a> {
         ctx: &'a Ctx<'a>,
         door: &'a Door,
         seat: SeatId,
-        clock: Option<Duration>,
+        limit: Limit,
     ) -> SeatBudget<'a> {
         SeatBudget {
             ctx,
             door,
             seat,
-            cpu: SliceClock::new(clock),
+            cpu: SliceClock::new(limit),
+            limit,
             info: SearchInfo::default(),
             accounted_work: 0,
             accounted_cpu: Duration::ZERO,
@@ -138,9 +140,9 @@ impl Budget for SeatBudget<'_> {
         }
     }
 
-    /// The move's clock of CPU time, when it has one.
-    fn allotted(&self) -> Option<Duration> {
-        self.cpu.clock()
+    /// The move's limit: its time is CPU time on this clock.
+    fn limit(&self) -> Limit {
+        self.limit
     }
 }
 
@@ -259,7 +261,7 @@ fn seat_engine(
             // A seat is an outside brain only where the command line fixed
             // its side to one.
             let engine = match (kind.built_in(), config.seat(me)) {
-                (Some(built_in), _) => SpecEngine::BuiltIn(built_in),
+                (Some(built_in), _) => SpecEngine::built_in(built_in),
                 (None, Some(fixed)) => fixed.clone(),
                 (None, None) => return Err(format!("no program for the {kind} seat")),
             };
@@ -274,7 +276,7 @@ fn seat_engine(
     let g = &app.games()[game];
     let rules = g.pos.rules();
     let rl = config.rl.as_ref().filter(|t| t.borrow().rules() == rules);
-    let mut engine = spec.build_with(rules, g.limits[me.index()], seed, rl);
+    let mut engine = spec.build(rules, g.limits[me.index()], seed, rl);
     if let SeatEngine::BuiltIn(built_in) = &mut engine {
         built_in.set_memory_limit(SEATS_MEMORY / (2 * app.games().len()).max(1));
     }
@@ -297,7 +299,7 @@ fn think(
     engine: &mut SeatEngine,
     pos: &Position,
 ) -> Result<Cell, String> {
-    let think_clock = door.state().seat_clock(seat.game, seat.side);
+    let limit = door.state().seat_limit(seat.game, seat.side);
     let history = door
         .state()
         .games()
@@ -305,7 +307,7 @@ fn think(
         .map(|g| g.record.moves.clone())
         .unwrap_or_default();
     engine.set_history(&history);
-    let mut budget = SeatBudget::new(ctx, door, seat, think_clock);
+    let mut budget = SeatBudget::new(ctx, door, seat, limit);
     let choice = engine.choose(pos, &mut budget);
     budget.finish();
     let said = engine.messages();
@@ -325,12 +327,21 @@ pub(crate) fn run_seat(ctx: &Ctx, door: Door, clock: SharedClock, game: usize, m
     loop {
         wait_while_paused(ctx, &door);
         // Tell the engine how its game ended (the learning player learns).
-        if let Some((generation, _, e)) = engine.as_mut()
+        if let Some((generation, kind, e)) = engine.as_mut()
             && reported != Some(*generation)
-            && let Some(record) = finished_record(&door.state(), game, *generation)
         {
-            e.game_over(&record, me);
-            reported = Some(*generation);
+            let record = finished_record(&door.state(), game, *generation);
+            if let Some(record) = record {
+                e.game_over(&record, me);
+                reported = Some(*generation);
+                // What the learner now holds goes to the state by message.
+                let table = door.state().config().rl.clone();
+                if let (EngineKind::BuiltIn(kxo_engine::BuiltIn::Rl), Some(table)) = (*kind, table)
+                {
+                    let figures = crate::app::LearnerFigures::of(&table.borrow());
+                    door.send(Message::Learned(figures));
+                }
+            }
         }
         let job = next_job(&door.state(), game, me, clock.now());
         match job {

@@ -29,7 +29,6 @@ pub use schedule::{Schedule, Shard, Slot, pairings};
 pub use stats::{Pentanomial, Sprt, Verdict};
 pub use tally::Tally;
 
-use kxo_engine::ThinkLimit;
 use kxo_engine::{Rule, Rules};
 
 /// Who plays whom.
@@ -86,10 +85,10 @@ pub struct Settings {
     /// `none`, `random`, or the file's count and checksum.
     pub openings: String,
     pub seed: u64,
-    /// Time per move for engines with none of their own (ms), or MCTS
-    /// iterations when there is no clock.
-    pub think_ms: Option<u64>,
-    pub mcts_iterations: Option<u32>,
+    /// The run's limit a move, for engines with none of their own (kept
+    /// as `think_ms` and `mcts_iterations`, as state files always had it).
+    #[serde(flatten)]
+    pub limit: crate::engines::RunLimit,
     /// Each side's clock for a whole game (ms), and what each move adds
     /// to it (`--tc BASE+INC`).
     pub match_ms: Option<u64>,
@@ -153,7 +152,8 @@ impl Settings {
             ));
         }
         let clock = |ms: Option<u64>| ms.is_some_and(|ms| ms == 0 || ms > MAX_MS);
-        if clock(self.think_ms) || clock(self.match_ms) || self.mcts_iterations == Some(0) {
+        let (think_ms, mcts_iterations) = self.limit.parts();
+        if clock(think_ms) || clock(self.match_ms) || mcts_iterations == Some(0) {
             return Err("a clock is 1 ms to a day, an iteration count at least 1".into());
         }
         if [self.increment_ms, self.margin_ms]
@@ -182,11 +182,6 @@ impl Settings {
             Sprt::parse(&text)?;
         }
         Ok(())
-    }
-
-    /// The run's time or iterations per move.
-    pub fn limit(&self) -> ThinkLimit {
-        ThinkLimit::from_parts(self.think_ms, self.mcts_iterations).unwrap_or_default()
     }
 }
 
@@ -303,8 +298,7 @@ impl Settings {
             repeat: true,
             openings: "none".into(),
             seed: 1,
-            think_ms: None,
-            mcts_iterations: None,
+            limit: crate::engines::RunLimit::Default,
             match_ms: None,
             increment_ms: None,
             margin_ms: None,
@@ -335,7 +329,7 @@ mod tests {
                     .collect()
             }),
             ("same name", |s| s.engines[1].name = "a".into()),
-            ("clock", |s| s.think_ms = Some(0)),
+            ("clock", |s| s.limit = crate::engines::RunLimit::Millis(0)),
         ];
         for (what, forge) in bad {
             let mut s = Settings::example();

@@ -12,7 +12,7 @@ use super::{
 use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
 use crate::protocol::outside::BRAIN_THINK;
 use kxo_engine::learner::SharedTable;
-use kxo_engine::{Budget, ThinkLimit};
+use kxo_engine::{Budget, Limit, SearchInfo};
 use kxo_engine::{Cell, GameRecord, Outcome, Player, Position, Rules};
 
 /// What a run needs besides its settings.
@@ -146,6 +146,9 @@ struct Side<'a> {
     spec: &'a EngineSpec,
     engine: SeatEngine,
     clock: SideClock,
+    /// Its limit a move, resolved when the game was planned; a game
+    /// clock's share cuts its time move by move.
+    limit: Limit,
     cpu: Duration,
 }
 
@@ -161,20 +164,9 @@ impl<'a> Side<'a> {
         seed: u64,
         rl: Option<&SharedTable>,
     ) -> Side<'a> {
-        let clock = side_clock(settings, spec);
-        let limit = match (&spec.engine, clock.game) {
-            (SpecEngine::Brain(_), _) => {
-                let think = clock.per_move.or(clock.game.map(|(base, _)| base));
-                think.map_or(spec.limit(settings.limit()), |t| {
-                    ThinkLimit::Millis(t.as_millis() as u64)
-                })
-            }
-            (SpecEngine::BuiltIn(_), Some((base, _))) if spec.iterations.is_none() => {
-                ThinkLimit::Millis(clock.per_move.unwrap_or(base).as_millis() as u64)
-            }
-            _ => spec.limit(settings.limit()),
-        };
-        let mut engine = spec.build_with(rules, limit, seed, rl);
+        let limit = seat_limit(settings, spec, rules);
+        let clock = side_clock(settings, spec, limit);
+        let mut engine = spec.build(rules, limit, seed, rl);
         if let (SeatEngine::Outside(brain), Some((base, _))) = (&mut engine, clock.game) {
             brain.set_match_clock(base);
         }
@@ -182,6 +174,7 @@ impl<'a> Side<'a> {
             spec,
             engine,
             clock,
+            limit,
             cpu: Duration::ZERO,
         }
     }
@@ -197,7 +190,8 @@ impl<'a> Side<'a> {
         let start = Instant::now();
         let mut budget = MoveClock {
             start,
-            allot: self.clock.allot(pos),
+            limit: self.clock.allot(pos).map_or(self.limit, Limit::Time),
+            work: 0,
         };
         if let SeatEngine::Outside(brain) = &mut self.engine {
             if let Some(left) = self.clock.left() {
@@ -240,46 +234,74 @@ impl<'a> Side<'a> {
     }
 }
 
-/// A side's clocks from the run's settings and its spec's own.
-fn side_clock(settings: &Settings, spec: &EngineSpec) -> SideClock {
+/// A side's limit a move: its spec's, resolved from the run's limit; under
+/// a game clock, a built-in engine with no limit of its own thinks for
+/// each move's share of it (the budget's time, move by move).
+fn seat_limit(settings: &Settings, spec: &EngineSpec, rules: kxo_engine::Rules) -> Limit {
+    let game = spec.clock.tc.map(|(base, _)| base).or(settings.match_ms);
+    let own = spec.clock.think_ms.is_some() || spec.counts_work();
+    match (&spec.engine, game) {
+        (SpecEngine::BuiltIn { .. }, Some(base)) if !own => {
+            Limit::Time(Duration::from_millis(base))
+        }
+        (SpecEngine::Brain { .. }, Some(base)) if spec.clock.think_ms.is_none() => {
+            let run = settings.limit.parts().0.unwrap_or(base);
+            Limit::Time(Duration::from_millis(run))
+        }
+        _ => spec.limit(settings.limit, rules),
+    }
+}
+
+/// A side's clocks from the run's settings, its spec's own and its limit.
+fn side_clock(settings: &Settings, spec: &EngineSpec, limit: Limit) -> SideClock {
     let ms = Duration::from_millis;
     let margin = spec
+        .clock
         .margin_ms
         .or(settings.margin_ms)
         .map_or(super::clock::DEFAULT_MARGIN, ms);
     let game = spec
+        .clock
         .tc
         .or(settings
             .match_ms
             .map(|base| (base, settings.increment_ms.unwrap_or(0))))
         .map(|(base, inc)| (ms(base), ms(inc)));
-    let own = spec.think_ms.or(settings.think_ms).map(ms);
+    let named = spec.clock.think_ms.or(settings.limit.parts().0).map(ms);
     let per_move = match &spec.engine {
-        // A brain always has a time a move: its own, else the protocol's
-        // default unless a game clock rules.
-        SpecEngine::Brain(_) => own.or(game.is_none().then_some(BRAIN_THINK)),
-        SpecEngine::BuiltIn(_) if spec.iterations.is_some() => None,
-        SpecEngine::BuiltIn(_) => own,
+        // A brain always has a time a move: its own or the run's, else the
+        // protocol's default unless a game clock rules.
+        SpecEngine::Brain { .. } => named.or(game.is_none().then_some(BRAIN_THINK)),
+        // A built-in's is its limit's time; under a game clock only a time
+        // named for it (the clock's share is the budget's, not a rule).
+        SpecEngine::BuiltIn { .. } if spec.counts_work() => None,
+        SpecEngine::BuiltIn { .. } if game.is_some() => named,
+        SpecEngine::BuiltIn { .. } => limit.time(),
     };
     SideClock::new(per_move, game, margin)
 }
 
-/// A move's budget in `arena`: its share of the clocks, if it has any,
-/// and a stop asked for ends it either way.
+/// A move's budget in `arena`: the side's limit, its time cut to its
+/// share of the clocks; a stop asked for ends it either way.
 struct MoveClock {
     start: Instant,
-    allot: Option<Duration>,
+    limit: Limit,
+    /// The work the search has reported.
+    work: u64,
 }
 
 impl Budget for MoveClock {
     fn tick(&mut self) -> bool {
-        !crate::signals::stopping() && self.allot.is_none_or(|a| self.start.elapsed() < a)
+        !crate::signals::stopping() && !self.limit.reached(self.start.elapsed(), self.work)
     }
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
-    fn allotted(&self) -> Option<Duration> {
-        self.allot
+    fn report(&mut self, info: &SearchInfo) {
+        self.work = info.work;
+    }
+    fn limit(&self) -> Limit {
+        self.limit
     }
 }
 
@@ -419,13 +441,14 @@ mod tests {
     #[test]
     fn a_built_in_engine_is_held_to_the_same_clock_rule_as_a_brain() {
         let rules = Rules::new(15, 5).unwrap();
-        let spec = EngineSpec::for_seat(SpecEngine::BuiltIn(BuiltIn::Random));
+        let spec = EngineSpec::for_seat(SpecEngine::built_in(BuiltIn::Random));
         let ms = Duration::from_millis;
         let mut side = Side {
             spec: &spec,
             engine: SeatEngine::BuiltIn(Box::new(Oversleeper(ms(60)))),
             // 10 ms a move and a 20 ms margin: 60 ms is past it.
             clock: SideClock::new(Some(ms(10)), None, ms(20)),
+            limit: Limit::Time(ms(10)),
             cpu: Duration::ZERO,
         };
         let mut pos = Position::new(rules);

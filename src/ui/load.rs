@@ -88,9 +88,7 @@ pub(super) fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             style,
         )));
     }
-    if let Some(table) = &app.config().rl
-        && let Ok(t) = table.try_borrow()
-    {
+    if let Some(t) = app.learner() {
         // The learning player's model: it learns from every game an rl
         // seat finishes.
         out.push(Line::from(format!(
@@ -99,11 +97,11 @@ pub(super) fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         )));
         out.push(Line::from(format!(
             "  {} {}",
-            kxo_engine::text::thousands(t.len() as u64),
-            t.what_it_holds(),
+            kxo_engine::text::thousands(t.entries),
+            t.holds,
         )));
-        let big = !t.rules().is_small();
-        let accuracy = match (app.learner_accuracy(), t.accuracy) {
+        let big = t.big;
+        let accuracy = match (app.learner_accuracy(), t.saved_accuracy) {
             // Above 8x8: its score against the yardstick, not the solver.
             (Some((now, at)), _) if big => format!(
                 "  vs Negamax-{}: {:.0}% at {} games",

@@ -157,26 +157,24 @@ pub fn tab_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Tab> {
     }
     // As ratatui's Tabs draws them: " title " and a divider after each.
     let mut left = bar.x;
-    for (tab, title) in Tab::ALL.iter().zip(tab_titles(bar.width)) {
+    for (tab, title) in Tab::ALL.into_iter().zip(tab_titles(bar.width)) {
         let right = left + title.chars().count() as u16 + 2;
         if x < right {
-            return Some(*tab);
+            return Some(tab);
         }
         left = right + 1;
     }
     None
 }
 
-/// The longest tab titles that fit `width`: never one cut mid-word.
-fn tab_titles(width: u16) -> [&'static str; 3] {
-    [
-        ["Records [Q]", "Load avg [W]", "Leaderboard [E]"],
-        ["Records Q", "Load W", "Leaders E"],
-        ["Rec Q", "Load W", "Top E"],
-    ]
-    .into_iter()
-    .find(|t| t.iter().map(|s| s.chars().count() + 3).sum::<usize>() <= width as usize + 1)
-    .unwrap_or(["Q", "W", "E"])
+/// The longest tab titles that fit `width`, one for each tab in its order
+/// ([`Tab::titles`]): never one cut mid-word.
+fn tab_titles(width: u16) -> [&'static str; Tab::ALL.len()] {
+    let at = |length: usize| Tab::ALL.map(|t| t.titles()[length]);
+    (0..3)
+        .map(at)
+        .find(|t| t.iter().map(|s| s.chars().count() + 3).sum::<usize>() <= width as usize + 1)
+        .unwrap_or(at(3))
 }
 
 /// "Terminal too small", with the size that `needs` (width, height).
@@ -462,11 +460,7 @@ pub fn scroll_room(app: &App, area: Rect) -> u16 {
 
 pub(crate) fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     let c = app.config().color;
-    let selected = match app.tab() {
-        Tab::Records => 0,
-        Tab::Load => 1,
-        Tab::Leaderboard => 2,
-    };
+    let selected = app.tab().index();
     let Some((border, bar, body)) = tab_parts(area) else {
         return;
     };

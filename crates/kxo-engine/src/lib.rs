@@ -25,17 +25,19 @@
 mod ai;
 pub mod cpu;
 mod game;
+pub mod go;
 pub mod text;
 
 pub use ai::games::{Tally, play_from, play_game};
 pub use ai::{
-    Analysis, Budget, BuiltIn, Engine, EngineKind, Entry, Estimate, Negamax, RandomPlayer, Recipe,
-    SearchInfo, ThinkLimit, Threat, ThreatKind, Unlimited, Value, make_engine, make_engine_with,
-    make_learned_negamax,
+    Analysis, Budget, BuiltIn, Engine, EngineKind, EngineOption, Entry, Estimate, GoEngine, GoMove,
+    Limit, MakeGo, MoveBudget, Negamax, OptionValues, Options, RandomPlayer, Recipe, SearchInfo,
+    Threat, ThreatKind, Unlimited, Value, make_engine,
 };
 pub use game::{
-    Bits, Cell, CoordError, GameRecord, MAX_GOAL, MAX_SIZE, MIN_SIZE, MoveError, Outcome, Player,
-    Position, Rule, Rules, RulesError, SMALL_MAX_SIZE,
+    Bits, Cell, CoordError, GO_KOMI2, GO_MAX_SIZE, GO_MIN_SIZE, Game, GameRecord, MAX_GOAL,
+    MAX_SIZE, MIN_SIZE, MoveError, Outcome, Player, Position, Rule, Rules, RulesError,
+    SMALL_MAX_SIZE,
 };
 
 /// The learning player: its table of values (and the network or line
@@ -79,6 +81,6 @@ pub mod openings {
 /// The inner loops, for benchmarks and the speed tests: random playouts
 /// and the small boards' MCTS.
 pub mod kernels {
+    pub use crate::ai::Mcts;
     pub use crate::ai::playout::{random_playout, random_playout_on};
-    pub use crate::ai::{Mcts, MctsLimit};
 }

@@ -7,24 +7,16 @@
 //! takes them from tables (and a float-exponent logarithm beyond them).
 
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::playout::random_playout;
-use super::{Budget, Engine, Estimate, SearchInfo};
+use super::{Budget, Engine, Estimate, Limit, SearchInfo};
 use crate::game::{Cell, Geometry, Position, Rules};
 
 /// Iterations per move unless told otherwise.
-pub(crate) const DEFAULT_ITERATIONS: u32 = 10_000;
-
-/// How long MCTS searches for each move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Limit {
-    Iterations(u32),
-    Time(Duration),
-}
+pub(crate) const DEFAULT_ITERATIONS: u64 = 10_000;
 
 /// The UCT exploration constant (rewards are in 0..1).
 pub(crate) const EXPLORATION: f32 = 1.0;
@@ -110,29 +102,33 @@ pub(crate) fn select_among_first<C: Copy + Into<usize>>(
     best
 }
 
+/// The iterations a move's limit asks of MCTS: its count, none for a
+/// time (the budget stops the search), the default for no limit at all.
+pub(crate) fn iterations_for(limit: Limit) -> Option<u64> {
+    match limit {
+        Limit::Work(n) => Some(n),
+        Limit::Time(_) => None,
+        Limit::Whole => Some(DEFAULT_ITERATIONS),
+    }
+}
+
 /// Runs a search in batches of `batch` iterations (`run(n)` runs `n` and
-/// returns the progress to report) until `limit` or the budget stops it.
-/// Budgets in iterations are exact: the last batch runs only what is left.
+/// returns the progress to report) until the budget stops it, or its
+/// limit's count of iterations is done: exactly, the last batch runs only
+/// what is left.
 pub(crate) fn run_batches(
-    limit: Limit,
-    batch: u64,
     budget: &mut dyn Budget,
+    batch: u64,
     mut run: impl FnMut(u64) -> SearchInfo,
 ) {
+    let total = iterations_for(budget.limit());
     let mut done_so_far = 0u64;
     loop {
-        let n = match limit {
-            Limit::Iterations(total) => (total as u64).saturating_sub(done_so_far).min(batch),
-            Limit::Time(_) => batch,
-        };
+        let n = total.map_or(batch, |t| t.saturating_sub(done_so_far).min(batch));
         let progress = run(n);
         done_so_far += n;
         budget.report(&progress);
-        let done = match limit {
-            Limit::Iterations(total) => done_so_far >= total as u64,
-            Limit::Time(t) => budget.elapsed() >= t,
-        };
-        if done || !budget.tick() {
+        if total.is_some_and(|t| done_so_far >= t) || !budget.tick() {
             return;
         }
     }
@@ -249,7 +245,6 @@ fn sqrt_ln_in(t: &Tables, n: u32) -> f32 {
 
 pub struct Mcts {
     rules: Rules,
-    limit: Limit,
     rng: Xoshiro256PlusPlus,
     nodes: Vec<Node<u8>>,
     iterations: u64,
@@ -262,10 +257,9 @@ pub struct Mcts {
 }
 
 impl Mcts {
-    pub fn new(rules: Rules, limit: Limit, seed: u64) -> Mcts {
+    pub fn new(rules: Rules, seed: u64) -> Mcts {
         Mcts {
             rules,
-            limit,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             nodes: Vec::new(),
             iterations: 0,
@@ -282,11 +276,10 @@ impl Mcts {
 
     /// Runs a plain UCT search of `iterations` from `pos` (no tactical
     /// shortcuts) and returns the most visited move. For benchmarks.
-    pub fn search_iterations(&mut self, pos: &Position, iterations: u32) -> Cell {
-        self.limit = Limit::Iterations(iterations);
+    pub fn search_iterations(&mut self, pos: &Position, iterations: u64) -> Cell {
         // From a fresh tree, so that every search does the same work.
         self.root = None;
-        self.search(pos, &mut super::Unlimited::new())
+        self.search(pos, &mut super::MoveBudget::new(Limit::Work(iterations)))
     }
 
     /// Visits of the root of the tree (all searches that built it).
@@ -360,9 +353,9 @@ impl Mcts {
             // it, a pause no time slice could interrupt. About 8 nodes per
             // iteration is the most a 16-cell board needs; pages are only
             // touched as used.
-            let expected = match self.limit {
-                Limit::Iterations(n) => (n as usize).saturating_mul(8),
+            let expected = match budget.limit() {
                 Limit::Time(t) => (t.as_millis() as usize).saturating_mul(20_000),
+                limit => iterations_for(limit).map_or(0, |n| (n as usize).saturating_mul(8)),
             };
             self.nodes.reserve(expected.clamp(1024, self.max_nodes));
             self.nodes.push(Node::leaf(0, ONGOING));
@@ -372,7 +365,7 @@ impl Mcts {
         // The path of an iteration, kept between iterations: zeroing it
         // each time cost 4% mid-game.
         let mut path = [0u32; 65];
-        run_batches(self.limit, BATCH, budget, |n| {
+        run_batches(budget, BATCH, |n| {
             for _ in 0..n {
                 self.iterate(geo, boards, side, &mut path);
             }
@@ -514,7 +507,11 @@ impl Engine for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::Unlimited;
+    use crate::ai::MoveBudget;
+
+    fn work(n: u64) -> MoveBudget {
+        MoveBudget::new(Limit::Work(n))
+    }
 
     fn pos(moves: &str) -> Position {
         let rules = Rules::default_rules();
@@ -525,7 +522,7 @@ mod tests {
     fn search_finds_a_win_in_one_without_shortcuts() {
         // O has A1, B1; C1 wins at once.
         let p = pos("A1,A4,B1,D4");
-        let mut m = Mcts::new(p.rules(), Limit::Iterations(5_000), 1);
+        let mut m = Mcts::new(p.rules(), 1);
         assert_eq!(m.search_iterations(&p, 5_000).name(4), "C1");
     }
 
@@ -533,15 +530,15 @@ mod tests {
     fn choose_blocks_the_only_threat() {
         // X threatens C4 (A4, B4); O has no win in one.
         let p = pos("B2,A4,D1,B4");
-        let mut m = Mcts::new(p.rules(), Limit::Iterations(1_000), 1);
-        assert_eq!(m.choose(&p, &mut Unlimited::new()).name(4), "C4");
+        let mut m = Mcts::new(p.rules(), 1);
+        assert_eq!(m.choose(&p, &mut work(1_000)).name(4), "C4");
     }
 
     #[test]
     fn same_seed_same_move() {
         let p = pos("B2");
-        let a = Mcts::new(p.rules(), Limit::Iterations(3_000), 9).choose(&p, &mut Unlimited::new());
-        let b = Mcts::new(p.rules(), Limit::Iterations(3_000), 9).choose(&p, &mut Unlimited::new());
+        let a = Mcts::new(p.rules(), 9).choose(&p, &mut work(3_000));
+        let b = Mcts::new(p.rules(), 9).choose(&p, &mut work(3_000));
         assert_eq!(a, b);
     }
 
@@ -583,7 +580,7 @@ mod tests {
     #[test]
     fn the_tree_stays_within_its_bound() {
         let p = pos("");
-        let mut m = Mcts::new(p.rules(), Limit::Iterations(200_000), 3);
+        let mut m = Mcts::new(p.rules(), 3);
         m.search_iterations(&p, 200_000);
         assert!(m.nodes.len() <= MAX_NODES, "{}", m.nodes.len());
         assert!(m.nodes.capacity() <= MAX_NODES, "{}", m.nodes.capacity());
@@ -598,7 +595,7 @@ mod tests {
             (256 << 20, MAX_NODES),
             (std::mem::size_of::<Node<u8>>() * 4096, 4096),
         ] {
-            let mut m = Mcts::new(p.rules(), Limit::Iterations(200_000), 3);
+            let mut m = Mcts::new(p.rules(), 3);
             m.set_memory_limit(limit);
             m.search_iterations(&p, 200_000);
             assert!(m.nodes.len() <= bound, "{limit}: {}", m.nodes.len());
@@ -612,9 +609,9 @@ mod tests {
 
     #[test]
     fn the_tree_of_the_last_move_is_kept_for_the_next() {
-        let mut m = Mcts::new(Rules::default_rules(), Limit::Iterations(5_000), 3);
+        let mut m = Mcts::new(Rules::default_rules(), 3);
         let mut p = pos("");
-        let mine = m.choose(&p, &mut Unlimited::new());
+        let mine = m.choose(&p, &mut work(5_000));
         p.play(mine).unwrap();
         // The opponent answers with a move the tree has explored.
         let reply = p.legal_moves().next().unwrap();
@@ -629,7 +626,7 @@ mod tests {
             .unwrap();
         assert!(grandchild.visits > 0);
         p.play(reply).unwrap();
-        m.choose(&p, &mut Unlimited::new());
+        m.choose(&p, &mut work(5_000));
         // The new root kept its visits and got the new search's.
         assert_eq!(m.root_visits(), grandchild.visits + 5_000);
         assert_eq!(m.last_iterations(), 5_000);
@@ -644,25 +641,25 @@ mod tests {
         // A position that is not two plies below starts afresh.
         let mut other = pos("A1");
         other.play(Cell::parse("D4", 4).unwrap()).unwrap();
-        m.choose(&other, &mut Unlimited::new());
+        m.choose(&other, &mut work(5_000));
         assert_eq!(m.root_visits(), 5_000);
     }
 
     #[test]
     fn budgets_are_exact() {
         let p = pos("");
-        for n in [1, 100, 255, 257, 500] {
-            let mut m = Mcts::new(p.rules(), Limit::Iterations(n), 3);
+        for n in [1u64, 100, 255, 257, 500] {
+            let mut m = Mcts::new(p.rules(), 3);
             m.search_iterations(&p, n);
-            assert_eq!(m.nodes[0].visits, n);
-            assert_eq!(m.last_iterations(), n as u64);
+            assert_eq!(m.nodes[0].visits as u64, n);
+            assert_eq!(m.last_iterations(), n);
         }
     }
 
     #[test]
     fn root_visits_equal_iterations() {
         let p = pos("");
-        let mut m = Mcts::new(p.rules(), Limit::Iterations(2_560), 3);
+        let mut m = Mcts::new(p.rules(), 3);
         m.search_iterations(&p, 2_560);
         assert_eq!(m.nodes[0].visits, 2_560);
         let root = m.nodes[0];

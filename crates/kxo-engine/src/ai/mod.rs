@@ -8,6 +8,7 @@ pub(crate) mod accuracy;
 pub(crate) mod big;
 pub(crate) mod games;
 mod kinds;
+mod limit;
 mod mcts;
 mod negamax;
 pub(crate) mod ntuple;
@@ -17,10 +18,12 @@ mod random;
 pub(crate) mod rl;
 pub(crate) mod score;
 pub(crate) mod solver;
+pub(crate) mod uct;
 
 use std::time::{Duration, Instant};
 
-pub use kinds::{BuiltIn, EngineKind, Entry, Recipe};
+pub use kinds::{BuiltIn, EngineKind, EngineOption, Entry, MakeGo, OptionValues, Options, Recipe};
+pub use limit::{Limit, MoveBudget};
 pub use mcts::Mcts;
 pub use negamax::{Analysis, Negamax};
 pub use random::RandomPlayer;
@@ -40,12 +43,12 @@ pub trait Budget {
     /// least once per completed iteration). Fields left `None` keep the
     /// value an earlier report gave. Headless budgets ignore it.
     fn report(&mut self, _info: &SearchInfo) {}
-    /// The most time this move may take in all, when whoever runs the
-    /// search knows it (a brain's manager's limit, an arena clock): an
-    /// engine sizes every part of its search to it, its threat searches
-    /// included, not only the part that ticks.
-    fn allotted(&self) -> Option<Duration> {
-        None
+    /// The move's limit, as the run resolved it ([`Limit`]): a time, which
+    /// `tick` stops the search at (an engine sizes every part of its
+    /// search to it, its threat searches included); or a count of work,
+    /// which the engine counts.
+    fn limit(&self) -> Limit {
+        Limit::Whole
     }
 }
 
@@ -171,111 +174,28 @@ pub trait Engine {
     fn set_memory_limit(&mut self, _bytes: usize) {}
 }
 
-/// How long an engine may think on each move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ThinkLimit {
-    /// MCTS: this many iterations; Negamax: a full solve.
-    Default { mcts_iterations: u32 },
-    /// Every engine: this much thinking time per move.
-    Millis(u64),
+/// A move of Go: a stone, a pass, or resignation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoMove {
+    Play(Cell),
+    Pass,
+    Resign,
 }
 
-impl ThinkLimit {
-    /// The limit that a time per move or a number of MCTS iterations
-    /// names (the time first, as the command line ranks them); `None`
-    /// when neither is given, and the caller's default stands: the one
-    /// place this rule is written.
-    pub fn from_parts(think_ms: Option<u64>, mcts_iterations: Option<u32>) -> Option<ThinkLimit> {
-        match (think_ms, mcts_iterations) {
-            (Some(ms), _) => Some(ThinkLimit::Millis(ms)),
-            (None, Some(mcts_iterations)) => Some(ThinkLimit::Default { mcts_iterations }),
-            (None, None) => None,
-        }
-    }
-
-    /// The other way: (time per move, MCTS iterations), as settings keep it.
-    pub fn parts(self) -> (Option<u64>, Option<u32>) {
-        match self {
-            ThinkLimit::Millis(ms) => (Some(ms), None),
-            ThinkLimit::Default { mcts_iterations } => (None, Some(mcts_iterations)),
-        }
-    }
+/// An engine of Go ([`crate::go`]): the same budget as every engine, a
+/// move, a pass or resignation.
+pub trait GoEngine {
+    /// Short label for the screen, e.g. "MCTS".
+    fn label(&self) -> std::borrow::Cow<'static, str>;
+    /// Its move in `pos`, which must not be over.
+    fn choose(&mut self, pos: &crate::go::GoPosition, budget: &mut dyn Budget) -> GoMove;
+    /// The most memory its tree may take from now on.
+    fn set_memory_limit(&mut self, _bytes: usize) {}
 }
 
-impl Default for ThinkLimit {
-    fn default() -> Self {
-        ThinkLimit::Default {
-            mcts_iterations: mcts::DEFAULT_ITERATIONS,
-        }
-    }
-}
-
-/// Builds an engine for `rules`, seeded for reproducible play.
-pub fn make_engine(kind: BuiltIn, rules: Rules, limit: ThinkLimit, seed: u64) -> Box<dyn Engine> {
-    make_engine_with(kind, rules, limit, seed, None)
-}
-
-/// As [`make_engine`]; a learning player uses (and learns into) `table`,
-/// or a fresh table of its own when there is none. Each kind's factory is
-/// in its file of [`kinds`]. (Outside brains are made by the program,
-/// which knows their command.)
-pub fn make_engine_with(
-    kind: BuiltIn,
-    rules: Rules,
-    limit: ThinkLimit,
-    seed: u64,
-    table: Option<&rl::SharedTable>,
-) -> Box<dyn Engine> {
-    kind.make(&Recipe {
-        rules,
-        limit,
-        seed,
-        table,
-    })
-}
-
-/// Negamax above 8x8 evaluating with the learner's line patterns
-/// (`LinePatterns::window_values`).
-pub fn make_learned_negamax(
-    rules: Rules,
-    limit: ThinkLimit,
-    seed: u64,
-    window_values: [Vec<i32>; 2],
-) -> Box<dyn Engine> {
-    let mut n = big::BigNegamax::new(rules)
-        .with_seed(seed)
-        .with_window_values(window_values);
-    if let ThinkLimit::Millis(ms) = limit {
-        n.set_time_limit(Duration::from_millis(ms));
-    }
-    Box::new(n)
-}
-
-pub(crate) fn mcts_limit(limit: ThinkLimit) -> mcts::Limit {
-    match limit {
-        ThinkLimit::Default { mcts_iterations } => mcts::Limit::Iterations(mcts_iterations),
-        ThinkLimit::Millis(ms) => mcts::Limit::Time(Duration::from_millis(ms)),
-    }
-}
-
-pub use mcts::Limit as MctsLimit;
-
-#[cfg(test)]
-mod tests {
-    use super::ThinkLimit;
-
-    #[test]
-    fn a_time_outranks_iterations_and_the_parts_come_back() {
-        assert_eq!(
-            ThinkLimit::from_parts(Some(5), Some(9)),
-            Some(ThinkLimit::Millis(5))
-        );
-        let iterations = ThinkLimit::Default { mcts_iterations: 9 };
-        assert_eq!(ThinkLimit::from_parts(None, Some(9)), Some(iterations));
-        assert_eq!(ThinkLimit::from_parts(None, None), None);
-        for limit in [ThinkLimit::Millis(7), iterations] {
-            let (ms, its) = limit.parts();
-            assert_eq!(ThinkLimit::from_parts(ms, its), Some(limit));
-        }
-    }
+/// Builds an engine of `kind` for `rules` with its default options,
+/// seeded for reproducible play; it thinks as long as each move's budget
+/// says ([`Budget::limit`]).
+pub fn make_engine(kind: BuiltIn, rules: Rules, seed: u64) -> Box<dyn Engine> {
+    kind.make(&Recipe::new(rules, seed))
 }

@@ -68,7 +68,6 @@ pub struct Negamax {
     geo: &'static Geometry,
     tt: Vec<TtEntry>,
     history: [[u32; 64]; 2],
-    time_limit: Option<Duration>,
     node_limit: u64,
     nodes: u64,
     aborted: bool,
@@ -83,17 +82,11 @@ impl Negamax {
             geo,
             tt: vec![TtEntry::default(); 1 << TT_BITS],
             history: [[0; 64]; 2],
-            time_limit: None,
             node_limit: DEFAULT_NODE_LIMIT,
             nodes: 0,
             aborted: false,
             root_best: None,
         }
-    }
-
-    /// Stop each search after this much thinking time (`None`: no limit).
-    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
     }
 
     /// Stop each search after this many nodes (`u64::MAX`: no limit).
@@ -103,11 +96,9 @@ impl Negamax {
 
     /// Solves `pos` with no node or time limit.
     pub fn solve(&mut self, pos: &Position) -> Analysis {
-        let (time, nodes) = (self.time_limit, self.node_limit);
-        self.time_limit = None;
+        let nodes = self.node_limit;
         self.node_limit = u64::MAX;
         let analysis = self.analyse(pos, &mut super::Unlimited::new());
-        self.time_limit = time;
         self.node_limit = nodes;
         analysis
     }
@@ -180,8 +171,7 @@ impl Negamax {
                 work: self.nodes,
                 ..SearchInfo::default()
             });
-            let out_of_time = self.time_limit.is_some_and(|t| budget.elapsed() >= t);
-            if !budget.tick() || out_of_time || self.nodes >= self.node_limit {
+            if !budget.tick() || self.nodes >= self.node_limit {
                 self.aborted = true;
             }
         }

@@ -1,4 +1,6 @@
-//! Cells and their names: columns A.., rows 1.. from the top ("B3").
+//! Cells and their names: columns A.., rows 1.. from the top ("B3"). In
+//! Go a move may also be a pass, which is a cell of no board
+//! ([`Cell::PASS`]), as GTP's vertex is a point or "pass".
 
 use std::fmt;
 
@@ -18,6 +20,14 @@ impl fmt::Display for CoordError {
 impl std::error::Error for CoordError {}
 
 impl Cell {
+    /// A pass (Go): no cell of any board.
+    pub const PASS: Cell = Cell(u16::MAX);
+
+    /// Whether this is a pass rather than a cell.
+    pub const fn is_pass(self) -> bool {
+        self.0 == u16::MAX
+    }
+
     pub const fn new(index: u16) -> Cell {
         Cell(index)
     }
@@ -41,6 +51,9 @@ impl Cell {
 
     /// The cell's name on a board of side `size`, e.g. "B3".
     pub fn name(self, size: u8) -> String {
+        if self.is_pass() {
+            return "pass".to_string();
+        }
         format!("{}{}", (b'A' + self.col(size)) as char, self.row(size) + 1)
     }
 

@@ -60,6 +60,12 @@ pub enum MoveError {
     OffBoard(Cell),
     Occupied(Cell),
     GameOver,
+    /// Go: the stone would have no liberty and take nothing.
+    Suicide(Cell),
+    /// Go: it retakes a ko at once.
+    Ko(Cell),
+    /// Go: it brings back the stones of an earlier position.
+    Superko(Cell),
 }
 
 /// A position of a game under some [`Rules`].

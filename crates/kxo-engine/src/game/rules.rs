@@ -1,5 +1,6 @@
-//! The rules of a game: the board's side N, K in a row, and which lines
-//! win (free-style or standard). Boards up to 8x8 also carry their
+//! The rules of a game: the board's side N, and which game it is: K in a
+//! row (free-style or standard), or Go (area scoring with komi, and its
+//! handicap). Boards up to 8x8 of the line games also carry their
 //! one-word tables ([`super::geometry`]).
 
 use std::fmt;
@@ -17,7 +18,7 @@ pub const MAX_GOAL: u8 = 8;
 pub const SMALL_MAX_SIZE: u8 = 8;
 const _: () = assert!(MAX_SIZE as usize * MAX_SIZE as usize <= super::bits::CAPACITY);
 
-/// Which lines win, by Gomocup's names.
+/// Which game: which lines win, by Gomocup's names, or Go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rule {
@@ -27,6 +28,10 @@ pub enum Rule {
     /// Exactly K in a row wins: a longer line (an overline) does not
     /// (Gomocup's "standard", `INFO rule 1`).
     Standard,
+    /// Go: captures, no suicide, positional superko, two passes end the
+    /// game, and area scoring (Chinese rules, as Tromp–Taylor counts)
+    /// with komi.
+    Go,
 }
 
 impl Rule {
@@ -35,6 +40,7 @@ impl Rule {
         match self {
             Rule::Freestyle => "freestyle",
             Rule::Standard => "standard",
+            Rule::Go => "go",
         }
     }
 
@@ -43,6 +49,7 @@ impl Rule {
         match self {
             Rule::Freestyle => format!("{goal} in a row"),
             Rule::Standard => format!("exactly {goal} in a row"),
+            Rule::Go => "the larger area".to_string(),
         }
     }
 
@@ -68,7 +75,17 @@ pub struct Rules {
     goal: u8,
     rule: Rule,
     small: Option<&'static Geometry>,
+    /// Go: komi in half points (7.5 is 15), and the handicap stones.
+    komi2: i16,
+    handicap: u8,
 }
+
+/// The smallest and largest Go boards a game is played on (the engine's
+/// board takes 2 to 19, for the counts of legal positions).
+pub const GO_MIN_SIZE: u8 = 5;
+pub const GO_MAX_SIZE: u8 = 19;
+/// Komi on every Go board unless given: 7.5, so that no game is drawn.
+pub const GO_KOMI2: i16 = 15;
 
 /// Why a (N, K) pair was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,6 +118,8 @@ impl Rules {
                 goal,
                 rule: Rule::Freestyle,
                 small: None,
+                komi2: 0,
+                handicap: 0,
             });
         }
         static CACHE: OnceLock<Vec<OnceLock<&'static Geometry>>> = OnceLock::new();
@@ -116,11 +135,94 @@ impl Rules {
             goal,
             rule: Rule::Freestyle,
             small: Some(geo),
+            komi2: 0,
+            handicap: 0,
         })
     }
 
-    /// These rules with `rule` deciding which lines win.
+    /// Go on a `size` board (2 to 19; [`GO_MIN_SIZE`] to [`GO_MAX_SIZE`]
+    /// for games), with komi `komi2` in half points and `handicap` stones
+    /// (0, or 2 to the board's most: [`Rules::max_handicap`]).
+    pub fn go(size: u8, komi2: i16, handicap: u8) -> Result<Rules, RulesError> {
+        if !(2..=GO_MAX_SIZE).contains(&size) {
+            return Err(RulesError(format!(
+                "a Go board of {size}x{size} is out of range: use {GO_MIN_SIZE} to {GO_MAX_SIZE}"
+            )));
+        }
+        if komi2.abs() > 2 * 150 {
+            return Err(RulesError(format!(
+                "komi {} is out of range: use -150 to 150",
+                komi2 as f32 / 2.0
+            )));
+        }
+        let rules = Rules {
+            size,
+            goal: 0,
+            rule: Rule::Go,
+            small: None,
+            komi2,
+            handicap: 0,
+        };
+        let most = rules.max_handicap();
+        if handicap == 1 || handicap > most {
+            return Err(RulesError(format!(
+                "a handicap of {handicap} stones on {size}x{size}: use 0, or 2 to {most}"
+            )));
+        }
+        Ok(Rules { handicap, ..rules })
+    }
+
+    /// Whether this is Go.
+    pub fn is_go(self) -> bool {
+        self.rule == Rule::Go
+    }
+    /// Go's komi, in points.
+    pub fn komi(self) -> f32 {
+        self.komi2 as f32 / 2.0
+    }
+    /// Go's komi, in half points.
+    pub fn komi2(self) -> i16 {
+        self.komi2
+    }
+    /// Go's handicap stones (0: none).
+    pub fn handicap(self) -> u8 {
+        self.handicap
+    }
+    /// The most fixed handicap stones a Go board takes, as GTP places
+    /// them: none below 7x7, 4 on 7x7 and on even sides, 9 on odd sides
+    /// from 9x9.
+    pub fn max_handicap(self) -> u8 {
+        match self.size {
+            0..=6 => 0,
+            7 => 4,
+            n if n % 2 == 0 => 4,
+            _ => 9,
+        }
+    }
+    /// The name of `cell` (or a pass) as the game writes it: "B3" on the
+    /// line boards (row 1 at the top), GTP's "C7" in Go (no I, row 1 at
+    /// the bottom).
+    pub fn cell_name(self, cell: super::Cell) -> String {
+        match self.rule {
+            Rule::Go => crate::go::vertex_name(cell, self.size),
+            _ if cell.is_pass() => "pass".to_string(),
+            _ => cell.name(self.size),
+        }
+    }
+    /// Reads a cell (or a pass in Go) as [`Rules::cell_name`] writes it.
+    pub fn parse_cell(self, text: &str) -> Result<super::Cell, super::CoordError> {
+        match self.rule {
+            Rule::Go => crate::go::parse_vertex(text, self.size),
+            _ => super::Cell::parse(text, self.size),
+        }
+    }
+
+    /// These rules with `rule` deciding which lines win (a line rule only:
+    /// Go has rules of its own, [`Rules::go`]).
     pub fn with_rule(self, rule: Rule) -> Rules {
+        if rule == Rule::Go || self.is_go() {
+            return self;
+        }
         let overline_fits = self.size > self.goal;
         Rules {
             rule,
@@ -168,6 +270,7 @@ impl Rules {
     /// do.
     pub fn beyond_small(self) -> Option<String> {
         match (self.small, self.size > SMALL_MAX_SIZE) {
+            (_, _) if self.is_go() => Some("Go".to_string()),
             (Some(_), _) => None,
             (None, true) => Some(format!("{n}x{n}, above 8x8", n = self.size)),
             // Their tables count any K in a row.
@@ -194,13 +297,23 @@ impl Rules {
 
 impl PartialEq for Rules {
     fn eq(&self, other: &Rules) -> bool {
-        (self.size, self.goal, self.rule) == (other.size, other.goal, other.rule)
+        let key = |r: &Rules| (r.size, r.goal, r.rule, r.komi2, r.handicap);
+        key(self) == key(other)
     }
 }
 impl Eq for Rules {}
 
 impl fmt::Debug for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_go() {
+            return write!(
+                f,
+                "Rules({n}x{n} Go, komi {}, handicap {})",
+                self.komi(),
+                self.handicap,
+                n = self.size
+            );
+        }
         write!(
             f,
             "Rules({}x{}, {} in a row{})",

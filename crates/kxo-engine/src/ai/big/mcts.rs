@@ -23,8 +23,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::{BigBoard, Tables};
 use crate::ai::mcts::{
-    DRAWN, LOST, Limit, Node, ONGOING, WON, most_visited_child, progress, run_batches,
-    select_among_first, tables, visit,
+    DRAWN, LOST, Node, ONGOING, WON, most_visited_child, progress, run_batches, select_among_first,
+    tables, visit,
 };
 use crate::ai::{Budget, Engine, Estimate, SearchInfo};
 use crate::game::{Bits, Cell, Outcome, Player, Position, Rules};
@@ -41,7 +41,6 @@ const BATCH: u64 = 16;
 
 pub struct BigMcts {
     tables: Tables,
-    limit: Limit,
     rng: Xoshiro256PlusPlus,
     nodes: Vec<Node<u16>>,
     /// The nodes of the current iteration's path, root first.
@@ -147,10 +146,9 @@ pub(crate) fn tactical_moves(t: &Tables, b: &BigBoard) -> Bits {
 }
 
 impl BigMcts {
-    pub fn new(rules: Rules, limit: Limit, seed: u64) -> BigMcts {
+    pub fn new(rules: Rules, seed: u64) -> BigMcts {
         BigMcts {
             tables: Tables::new(rules),
-            limit,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             nodes: Vec::new(),
             path: Vec::new(),
@@ -161,9 +159,9 @@ impl BigMcts {
 
     /// Runs `iterations` from `pos` and returns the most visited move. For
     /// benchmarks.
-    pub fn search_iterations(&mut self, pos: &Position, iterations: u32) -> Cell {
-        self.limit = Limit::Iterations(iterations);
-        self.search(pos, &mut crate::ai::Unlimited::new())
+    pub fn search_iterations(&mut self, pos: &Position, iterations: u64) -> Cell {
+        let mut budget = crate::ai::MoveBudget::new(crate::ai::Limit::Work(iterations));
+        self.search(pos, &mut budget)
     }
 
     /// One playout from `pos` (not over), as the search runs them; the
@@ -177,7 +175,7 @@ impl BigMcts {
         self.nodes.clear();
         self.nodes.push(Node::leaf(0, ONGOING));
         self.iterations = 0;
-        run_batches(self.limit, BATCH, budget, |n| {
+        run_batches(budget, BATCH, |n| {
             for _ in 0..n {
                 self.iterate(root);
             }
@@ -507,7 +505,7 @@ mod tests {
         let moves = "F8,A15,G8,O15,H8,O1,C3,L1,C4,O8,C5";
         let pos =
             Position::from_moves(rules, &Cell::parse_list(moves, rules.size()).unwrap()).unwrap();
-        let mut mcts = BigMcts::new(rules, Limit::Iterations(1), 1);
+        let mut mcts = BigMcts::new(rules, 1);
         mcts.search_iterations(&pos, 3_000);
         assert_eq!(proof(&mcts.nodes[0]), WON);
         let root = mcts.nodes[0];
@@ -537,7 +535,7 @@ mod tests {
     fn a_leaf_won_by_fours_is_marked_lost_for_its_mover() {
         let rules = Rules::new(15, 5).unwrap();
         let t = Tables::new(rules);
-        let mut mcts = BigMcts::new(rules, Limit::Iterations(1), 1);
+        let mut mcts = BigMcts::new(rules, 1);
         mcts.nodes = vec![Node::leaf(0, ONGOING), Node::leaf(0, ONGOING)];
         // O to move with an open three (H8 I8 J8): a VCF, so the leaf's
         // mover, X, has lost.

@@ -23,5 +23,6 @@ pub(crate) use board::BigBoard;
 pub use learner::BigRl;
 pub use mcts::BigMcts;
 pub use negamax::BigNegamax;
+pub(crate) use negamax::DEFAULT_TIME;
 pub(crate) use tables::Tables;
 pub use threats::ThreatSearch;

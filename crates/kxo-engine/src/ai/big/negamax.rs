@@ -109,8 +109,9 @@ struct Entry {
 
 pub struct BigNegamax {
     tables: Tables,
-    time_limit: Duration,
-    /// This move's time: the engine's own, cut to what the budget allots.
+    /// This move's time, as its budget's limit says (the default when
+    /// the budget has none): what the search and its threat searches are
+    /// sized to.
     move_time: Duration,
     nodes: u64,
     aborted: bool,
@@ -135,7 +136,6 @@ impl BigNegamax {
     pub fn new(rules: Rules) -> BigNegamax {
         BigNegamax {
             tables: Tables::new(rules),
-            time_limit: DEFAULT_TIME,
             move_time: DEFAULT_TIME,
             nodes: 0,
             aborted: false,
@@ -186,11 +186,6 @@ impl BigNegamax {
     fn tie_break(&self, cell: usize) -> u64 {
         let z = (self.seed ^ cell as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         z ^ (z >> 29)
-    }
-
-    /// Thinking time per move.
-    pub fn set_time_limit(&mut self, limit: Duration) {
-        self.time_limit = limit;
     }
 
     /// The part of the move's time the alpha-beta search may take (the
@@ -276,9 +271,7 @@ impl BigNegamax {
     /// runs out or a forced result is found.
     pub fn analyse(&mut self, pos: &Position, budget: &mut dyn Budget) -> Analysis {
         let root = BigBoard::from_position(&self.tables, pos);
-        self.move_time = budget
-            .allotted()
-            .map_or(self.time_limit, |a| a.min(self.time_limit));
+        self.move_time = budget.limit().time().unwrap_or(DEFAULT_TIME);
         if self.table.is_empty() {
             self.table = vec![Entry::default(); 1 << self.table_bits];
         }

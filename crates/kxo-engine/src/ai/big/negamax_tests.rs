@@ -1,8 +1,8 @@
 //! Negamax on big boards: what the threat suite proves, how deep the
 //! table and the reductions reach, the leaf score, the memory limit.
 use super::*;
-use crate::ai::Unlimited;
 use crate::ai::big::yardstick::Ticks;
+use crate::ai::{MoveBudget, Unlimited};
 
 /// Asserts that the search `with` a feature proves at least 8 more of
 /// the suite's wins than `without` it, at the same nodes.
@@ -61,8 +61,7 @@ fn a_forced_block_is_searched_through_to_the_win_behind_it() {
         }
         forced += 1;
         let mut engine = BigNegamax::new(rules);
-        engine.set_time_limit(Duration::from_millis(5));
-        let analysis = engine.analyse(&pos, &mut Ticks(800));
+        let analysis = engine.analyse(&pos, &mut Ticks::new(800));
         assert_eq!(
             analysis.best,
             Cell::from_index(b.wins(b.to_move().other()).first().unwrap_or(0))
@@ -90,8 +89,8 @@ fn the_threat_search_before_thinking_reads_past_17_plies() {
         }
         long += 1;
         let mut engine = BigNegamax::new(rules);
-        engine.set_time_limit(Duration::from_secs(1));
-        let analysis = engine.analyse(&p.position().expect("legal moves"), &mut Ticks(1));
+        let mut a_second = Ticks::sized(1, Duration::from_secs(1));
+        let analysis = engine.analyse(&p.position().expect("legal moves"), &mut a_second);
         proved += usize::from(matches!(analysis.value, Value::Win { plies } if plies >= 19));
     }
     eprintln!("threat wins past 17 plies: {proved} of {long}");
@@ -109,8 +108,7 @@ fn suite_depths(engine: impl Fn(BigNegamax) -> BigNegamax) -> (u32, usize) {
     for p in crate::ai::big::suite::positions() {
         let pos = p.position().expect("legal moves");
         let mut engine = engine(BigNegamax::new(rules));
-        engine.set_time_limit(Duration::from_millis(5));
-        let analysis = engine.analyse(&pos, &mut Ticks(800));
+        let analysis = engine.analyse(&pos, &mut Ticks::new(800));
         depths += analysis.depth;
         wins += usize::from(matches!(analysis.value, Value::Win { .. }));
     }
@@ -176,12 +174,11 @@ fn a_memory_limit_shrinks_the_table_to_a_power_of_two_within_it() {
     let pos =
         Position::from_moves(rules, &crate::game::Cell::parse_list("H8,I9", 15).unwrap()).unwrap();
     let mut e = BigNegamax::new(rules);
-    e.set_time_limit(Duration::from_millis(20));
-    e.choose(&pos, &mut Unlimited::new());
+    e.choose(&pos, &mut MoveBudget::millis(20));
     assert_eq!(e.table.len(), 1 << TABLE_BITS);
     let entry = std::mem::size_of::<Entry>();
     e.set_memory_limit(1 << 20);
-    e.choose(&pos, &mut Unlimited::new());
+    e.choose(&pos, &mut MoveBudget::millis(20));
     // The table and the leaves' answers, within the limit together;
     // the table the largest power of two in what is left.
     let (table, leaves) = (e.table.len() * entry, e.leaf_wins.bytes());

@@ -34,9 +34,7 @@ pub fn play_yardstick(
     let mut learner = BigRl::new(rules, table.clone(), seed ^ u64::from(g));
     learner.learning = false;
     learner.epsilon = epsilon;
-    let mut negamax = BigNegamax::new(rules).with_seed(seed.wrapping_add(u64::from(g)));
-    // Its threat searches are sized by the time: a few milliseconds'.
-    negamax.set_time_limit(Duration::from_millis(5));
+    let negamax = BigNegamax::new(rules).with_seed(seed.wrapping_add(u64::from(g)));
     let mut yardstick = Ticked {
         engine: negamax,
         ticks: YARDSTICK_TICKS,
@@ -54,16 +52,40 @@ pub fn play_yardstick(
 }
 
 /// A search budget of a fixed number of ticks, whatever the clock says
-/// (Negamax ticks every 128 nodes): the same work on any machine.
-pub struct Ticks(pub u32);
+/// (Negamax ticks every 128 nodes): the same work on any machine. Its
+/// limit is a time the threat searches are sized by (a few milliseconds
+/// unless [`Ticks::sized`] says); its clock never runs, so only the ticks
+/// stop the search.
+pub struct Ticks {
+    left: u32,
+    sized: Duration,
+}
+
+impl Ticks {
+    /// `ticks` ticks, the threat searches sized as for 5 ms.
+    pub fn new(ticks: u32) -> Ticks {
+        Ticks::sized(ticks, Duration::from_millis(5))
+    }
+
+    /// `ticks` ticks, the threat searches sized as for `time`.
+    pub fn sized(ticks: u32, time: Duration) -> Ticks {
+        Ticks {
+            left: ticks,
+            sized: time,
+        }
+    }
+}
 
 impl Budget for Ticks {
     fn tick(&mut self) -> bool {
-        self.0 = self.0.saturating_sub(1);
-        self.0 > 0
+        self.left = self.left.saturating_sub(1);
+        self.left > 0
     }
     fn elapsed(&self) -> Duration {
         Duration::ZERO
+    }
+    fn limit(&self) -> crate::ai::Limit {
+        crate::ai::Limit::Time(self.sized)
     }
 }
 
@@ -79,7 +101,7 @@ impl Engine for Ticked {
         "NEGA".into()
     }
     fn choose(&mut self, pos: &Position, _budget: &mut dyn Budget) -> Cell {
-        self.engine.choose(pos, &mut Ticks(self.ticks))
+        self.engine.choose(pos, &mut Ticks::new(self.ticks))
     }
 }
 

@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{Entry, Recipe};
+use crate::ai::Limit;
 use crate::ai::{Engine, big, rl};
 
 pub(super) const ENTRY: Entry = Entry {
@@ -13,7 +14,10 @@ pub(super) const ENTRY: Entry = Entry {
     aliases: &["td"],
     label: "RL",
     work_unit: "nodes/s",
+    options: &[],
+    default_limit: |_| Limit::Whole,
     make,
+    make_go: None,
 };
 
 fn make(recipe: &Recipe) -> Box<dyn Engine> {

@@ -2,17 +2,11 @@
 //! every test here without one being written.
 
 use super::{BuiltIn, EngineKind, Entry, Recipe};
-use crate::ai::ThinkLimit;
 use crate::ai::games::play_game;
 use crate::game::{Outcome, Player, Position, Rules};
 
 fn recipe(rules: Rules, seed: u64) -> Recipe<'static> {
-    Recipe {
-        rules,
-        limit: ThinkLimit::Millis(5),
-        seed,
-        table: None,
-    }
+    Recipe::new(rules, seed)
 }
 
 #[test]

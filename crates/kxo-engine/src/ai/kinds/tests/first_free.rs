@@ -10,7 +10,10 @@ pub(super) const ENTRY: Entry = Entry {
     aliases: &["first"],
     label: "1ST",
     work_unit: "nodes/s",
+    options: &[],
+    default_limit: |_| crate::ai::Limit::Whole,
     make,
+    make_go: None,
 };
 
 fn make(_recipe: &Recipe) -> Box<dyn Engine> {

@@ -11,22 +11,21 @@ use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
 use std::time::{Duration, Instant};
 
-use super::{Command, cell_at, parse_xy, xy};
+use crate::protocol::{Command, cell_at, parse_xy, xy};
 use kxo_engine::text::shown;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::engines::EngineSpec;
 use kxo_engine::learner::{SharedTable, ValueTable};
-use kxo_engine::{
-    Budget, BuiltIn, Engine, Estimate, SearchInfo, ThinkLimit, Value, make_engine_with,
-    make_learned_negamax,
-};
+use kxo_engine::{Budget, BuiltIn, Engine, Estimate, Limit, SearchInfo, Value};
 use kxo_engine::{Cell, MoveError, Position, Rule, Rules};
 
 /// How `kxo-tui brain` plays.
 #[derive(Clone, Debug)]
 pub struct BrainOptions {
-    pub engine: BuiltIn,
+    /// The engine that plays, with its own options (`mcts:iterations=500`).
+    pub engine: EngineSpec,
     /// K in a row; the protocol only gives the board size.
     pub goal: u8,
     /// Thinking time per move, before the manager's limits cut it.
@@ -117,13 +116,13 @@ impl Budget for BrainBudget<'_> {
             }
             break;
         }
-        !self.end && self.start.elapsed() < self.deadline
+        !self.end && !self.limit().reached(self.start.elapsed(), 0)
     }
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
-    fn allotted(&self) -> Option<Duration> {
-        Some(self.deadline)
+    fn limit(&self) -> Limit {
+        Limit::Time(self.deadline)
     }
     fn report(&mut self, info: &SearchInfo) {
         self.info.work = info.work;
@@ -257,7 +256,7 @@ impl Brain {
             Command::About => Some(format!(
                 "name=\"kxo-tui {}\", version=\"{}\", author=\"the kxo-tui developers\", \
                  country=\"-\"",
-                self.options.engine,
+                self.options.engine.spec_text(),
                 env!("CARGO_PKG_VERSION")
             )),
             Command::Takeback(text) => Some(self.take_back(&text)),
@@ -299,12 +298,15 @@ impl Brain {
 
     /// An engine of `rules` seeded with `seed`, and `rules` for the game.
     fn install_engine(&mut self, rules: Rules, seed: u64) -> Result<(), String> {
-        let limit = ThinkLimit::Millis(self.options.think_ms);
-        let mut engine = if self.options.learned_eval {
-            make_learned_negamax(rules, limit, seed, learned_values(rules)?)
-        } else {
-            let rl = (self.options.engine == BuiltIn::Rl).then(|| rl_table(rules));
-            make_engine_with(self.options.engine, rules, limit, seed, rl.as_ref())
+        // Through the one factory, as a seat's engine is made; the move's
+        // time is its budget's (`think`).
+        let mut spec = self.options.engine.clone();
+        if spec.learned_eval() {
+            spec.window_values = Some(std::sync::Arc::new(learned_values(rules)?));
+        }
+        let rl = (spec.engine.built_in_kind() == Some(BuiltIn::Rl)).then(|| rl_table(rules));
+        let Some(mut engine) = spec.built_in_engine(rules, seed, rl.as_ref()) else {
+            return Err("ERROR kxo-tui brain plays its own engines, not an outside one".into());
         };
         engine.set_memory_limit(self.memory());
         self.engine = Some(engine);
@@ -555,12 +557,21 @@ impl Brain {
 /// process ended by a signal even while it writes to a manager that never
 /// reads.
 pub fn serve(options: BrainOptions) -> anyhow::Result<()> {
-    if options.learned_eval && options.engine != BuiltIn::Negamax {
-        return Err(crate::error::InputError(format!(
-            "--eval learned is Negamax's evaluation, not {}'s: use --engine negamax",
-            options.engine
-        ))
-        .into());
+    let mut options = options;
+    if options.learned_eval {
+        let mut learned = Err(format!("{} is an outside brain", options.engine.name));
+        if let crate::engines::SpecEngine::BuiltIn { kind, options: own } =
+            &mut options.engine.engine
+        {
+            learned = own.set(*kind, "eval", "learned");
+        }
+        if learned != Ok(true) {
+            return Err(crate::error::InputError(format!(
+                "--eval learned is Negamax's evaluation, not {}'s: use --engine negamax",
+                options.engine.spec_text()
+            ))
+            .into());
+        }
     }
     // A signal ends the brain at its next check; one blocked writing to a
     // manager that never reads is ended a moment later all the same (a
@@ -701,6 +712,8 @@ fn move_error(e: MoveError, text: &str) -> String {
         MoveError::Occupied(_) => format!("ERROR {} is already taken", shown(text)),
         MoveError::OffBoard(_) => format!("ERROR {} is off the board", shown(text)),
         MoveError::GameOver => "ERROR the game is already over".into(),
+        // Go's refusals: no m,n,k game makes them.
+        e => format!("ERROR {}: {e}", shown(text)),
     }
 }
 
