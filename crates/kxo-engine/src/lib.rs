@@ -23,6 +23,7 @@
 #![warn(unreachable_pub)]
 
 mod ai;
+mod any;
 pub mod cpu;
 mod game;
 pub mod go;
@@ -34,6 +35,7 @@ pub use ai::{
     Limit, MakeGo, MoveBudget, Negamax, OptionValues, Options, RandomPlayer, Recipe, SearchInfo,
     Threat, ThreatKind, Unlimited, Value, make_engine,
 };
+pub use any::AnyPosition;
 pub use game::{
     Bits, Cell, CoordError, GO_KOMI2, GO_MAX_SIZE, GO_MIN_SIZE, Game, GameRecord, MAX_GOAL,
     MAX_SIZE, MIN_SIZE, MoveError, Outcome, Player, Position, Rule, Rules, RulesError,

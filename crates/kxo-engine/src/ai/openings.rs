@@ -9,15 +9,41 @@ use crate::game::{Cell, Player, Position, Rules, line_through};
 
 /// A random opening drawn from `seed`, not decided at once: 2–4 stones
 /// within three cells of the centre above 8x8, 0–2 anywhere on small
-/// boards.
+/// boards; in Go, a stone each off the two lines by the edge (none after
+/// a handicap).
 pub fn random(rules: Rules, seed: u64) -> Vec<Cell> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    if rules.is_go() {
+        return go_opening(rules, &mut rng);
+    }
     let count = if rules.is_small() {
         rng.random_range(0..=2usize)
     } else {
         rng.random_range(2..=4usize)
     };
     near_the_centre(rules, count, &mut rng)
+}
+
+/// Go: Black's and White's first stones, two different points at least
+/// two lines from the edge.
+fn go_opening(rules: Rules, rng: &mut Xoshiro256PlusPlus) -> Vec<Cell> {
+    if rules.handicap() > 0 {
+        return Vec::new();
+    }
+    let n = rules.size() as usize;
+    let inner: Vec<Cell> = (0..n * n)
+        .filter(|i| (2..n - 2).contains(&(i / n)) && (2..n - 2).contains(&(i % n)))
+        .map(Cell::from_index)
+        .collect();
+    if inner.len() < 2 {
+        return Vec::new();
+    }
+    let first = inner[rng.random_range(0..inner.len())];
+    let mut second = first;
+    while second == first {
+        second = inner[rng.random_range(0..inner.len())];
+    }
+    vec![first, second]
 }
 
 /// `count` stones drawn from `seed`, O and X in turn, placed as

@@ -59,6 +59,9 @@ struct Node {
     first_child: u32,
     children: u16,
     mv: u16,
+    /// The prior's virtual visits, which do not count towards expanding
+    /// the node.
+    prior: u32,
 }
 
 impl Node {
@@ -71,7 +74,13 @@ impl Node {
             first_child: 0,
             children: 0,
             mv,
+            prior: visits,
         }
+    }
+
+    /// Visits the search made, the prior's left out.
+    fn real_visits(&self) -> u32 {
+        self.visits - self.prior
     }
 
     fn mean(&self) -> f32 {
@@ -225,7 +234,7 @@ impl Uct {
         loop {
             let n = self.nodes[node];
             if n.children == 0 || game.is_over() || depth + 1 >= path.len() {
-                if n.children == 0 && n.visits >= EXPAND_AT && !game.is_over() {
+                if n.children == 0 && n.real_visits() >= EXPAND_AT && !game.is_over() {
                     self.expand(node, &game);
                     if self.nodes[node].children > 0 {
                         continue;

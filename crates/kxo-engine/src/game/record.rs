@@ -28,10 +28,9 @@ impl GameRecord {
 
     /// The moves as the Records tab shows them: "B2 → C3 → A1".
     pub fn notation(&self) -> String {
-        let size = self.rules.size();
         self.moves
             .iter()
-            .map(|c| c.name(size))
+            .map(|&c| self.rules.cell_name(c))
             .collect::<Vec<_>>()
             .join(" → ")
     }

@@ -172,6 +172,24 @@ impl Rules {
         Ok(Rules { handicap, ..rules })
     }
 
+    /// A side's mark in short text: "O" and "X" on the line boards, Go's
+    /// "●" (Black) and "○" (White).
+    pub fn side_mark(self, player: super::Player) -> &'static str {
+        match (self.is_go(), player) {
+            (false, super::Player::O) => "O",
+            (false, super::Player::X) => "X",
+            (true, super::Player::O) => "●",
+            (true, super::Player::X) => "○",
+        }
+    }
+    /// A side's name in a sentence: "O", "X"; "Black", "White" in Go.
+    pub fn side_name(self, player: super::Player) -> &'static str {
+        match (self.is_go(), player) {
+            (true, super::Player::O) => "Black",
+            (true, super::Player::X) => "White",
+            (false, _) => self.side_mark(player),
+        }
+    }
     /// Whether this is Go.
     pub fn is_go(self) -> bool {
         self.rule == Rule::Go

@@ -376,6 +376,11 @@ impl Board {
         }
     }
 
+    /// Forgets the passes just played (a playout from a finished game).
+    pub(crate) fn clear_passes(&mut self) {
+        self.passes = 0;
+    }
+
     /// Plays a pass.
     pub fn pass(&mut self) {
         self.ko = 0;
@@ -507,42 +512,63 @@ impl Board {
     /// points that reach only its stones. `[black, white]`.
     pub fn area(&self) -> [u32; 2] {
         let mut area = [0u32; 2];
+        for owner in self.owners().into_iter().flatten() {
+            area[owner.index()] += 1;
+        }
+        area
+    }
+
+    /// Who owns each cell, Tromp–Taylor: a stone its side, an empty point
+    /// the side whose stones alone it reaches (none when it reaches both
+    /// or neither).
+    pub fn owners(&self) -> Vec<Option<Player>> {
+        let cells = self.size as usize * self.size as usize;
+        let mut owners = vec![None; cells];
         let mut seen = [false; MAX_POINTS];
+        let mut region = Vec::with_capacity(MAX_CELLS);
         let mut stack = Vec::with_capacity(MAX_CELLS);
-        for cell in 0..self.size as usize * self.size as usize {
+        for (cell, owner) in owners.iter_mut().enumerate() {
             let v = self.point(cell);
             match self.stone[v] {
-                Stone::Black => area[0] += 1,
-                Stone::White => area[1] += 1,
-                Stone::Empty if !seen[v] => {
-                    // One empty region, and the colours it touches.
-                    let (mut size, mut touches) = (0u32, 0u8);
-                    seen[v] = true;
-                    stack.push(v);
-                    while let Some(p) = stack.pop() {
-                        size += 1;
-                        for n in self.neighbours(p) {
-                            match self.stone[n] {
-                                Stone::Empty if !seen[n] => {
-                                    seen[n] = true;
-                                    stack.push(n);
-                                }
-                                Stone::Black => touches |= 1,
-                                Stone::White => touches |= 2,
-                                _ => {}
-                            }
-                        }
-                    }
-                    match touches {
-                        1 => area[0] += size,
-                        2 => area[1] += size,
-                        _ => {}
-                    }
-                }
+                Stone::Black => *owner = Some(Player::O),
+                Stone::White => *owner = Some(Player::X),
                 _ => {}
             }
         }
-        area
+        for cell in 0..cells {
+            let v = self.point(cell);
+            if self.stone[v] != Stone::Empty || seen[v] {
+                continue;
+            }
+            // One empty region, and the colours it touches.
+            let mut touches = 0u8;
+            region.clear();
+            seen[v] = true;
+            stack.push(v);
+            while let Some(p) = stack.pop() {
+                region.push(p);
+                for n in self.neighbours(p) {
+                    match self.stone[n] {
+                        Stone::Empty if !seen[n] => {
+                            seen[n] = true;
+                            stack.push(n);
+                        }
+                        Stone::Black => touches |= 1,
+                        Stone::White => touches |= 2,
+                        _ => {}
+                    }
+                }
+            }
+            let owner = match touches {
+                1 => Some(Player::O),
+                2 => Some(Player::X),
+                _ => None,
+            };
+            for &p in &region {
+                owners[self.cell(p)] = owner;
+            }
+        }
+        owners
     }
 
     /// The score at a playout's end, the fast way: stones, and empty

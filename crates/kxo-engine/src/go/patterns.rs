@@ -86,26 +86,38 @@ fn turned(pattern: &[u8], s: usize) -> [u8; 8] {
     out
 }
 
-/// The table: bit `key` is set where some pattern matches.
+/// The table: bit `key` is set where some pattern matches. Each pattern,
+/// turned and with its colours swapped, is spread into the keys its
+/// letters allow (a `?` four ways, an `x` or `o` two).
 fn table() -> &'static [u64; 1024] {
     static TABLE: OnceLock<Box<[u64; 1024]>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let stones = [Stone::Empty, Stone::Black, Stone::White, Stone::OffBoard];
-        let shapes: Vec<[u8; 8]> = PATTERNS
-            .iter()
-            .flat_map(|p| (0..8).map(move |s| turned(p.as_bytes(), s)))
-            .collect();
         let mut table = Box::new([0u64; 1024]);
-        for key in 0..=u16::MAX {
-            let around: [Stone; 8] =
-                std::array::from_fn(|i| stones[(key >> (2 * (7 - i)) & 3) as usize]);
-            let matched = shapes.iter().any(|shape| {
-                [false, true]
-                    .iter()
-                    .any(|&swap| shape.iter().zip(&around).all(|(&l, &st)| fits(l, st, swap)))
-            });
-            if matched {
-                table[key as usize >> 6] |= 1 << (key & 63);
+        for pattern in PATTERNS {
+            for s in 0..8 {
+                let shape = turned(pattern.as_bytes(), s);
+                for swap in [false, true] {
+                    // The stones each of the 8 points may hold.
+                    let allowed: Vec<Vec<u16>> = shape
+                        .iter()
+                        .map(|&l| {
+                            (0..4u16)
+                                .filter(|&st| fits(l, stones[st as usize], swap))
+                                .collect()
+                        })
+                        .collect();
+                    let mut keys = vec![0u16];
+                    for choices in &allowed {
+                        keys = keys
+                            .iter()
+                            .flat_map(|&k| choices.iter().map(move |&c| k << 2 | c))
+                            .collect();
+                    }
+                    for key in keys {
+                        table[key as usize >> 6] |= 1 << (key & 63);
+                    }
+                }
             }
         }
         table

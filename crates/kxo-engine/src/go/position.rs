@@ -60,6 +60,12 @@ pub struct GoPosition {
     /// The stones' keys of every position so far, this one included.
     seen: Vec<u64>,
     outcome: Outcome,
+    /// The stones the last move took (for the screen to mark).
+    last_captures: Vec<Cell>,
+    /// Play resumed after two passes because the players did not agree on
+    /// the dead stones: the next two passes end the game with every stone
+    /// on the board alive.
+    cleanup: bool,
 }
 
 impl GoPosition {
@@ -83,16 +89,37 @@ impl GoPosition {
             seen: vec![board.hash()],
             board,
             outcome: Outcome::Ongoing,
+            last_captures: Vec::new(),
+            cleanup: false,
         }
     }
 
-    /// Plays the moves in order from the start.
+    /// Plays the moves in order from the start. Moves after the first two
+    /// passes in a row are a clean-up ([`GoPosition::resume_for_cleanup`]).
     pub fn from_moves(rules: Rules, moves: &[Cell]) -> Result<GoPosition, (usize, MoveError)> {
         let mut pos = GoPosition::new(rules);
         for (i, &cell) in moves.iter().enumerate() {
+            if pos.outcome.is_over() && pos.passes() >= 2 && !pos.cleanup {
+                pos.resume_for_cleanup();
+            }
             pos.play(cell).map_err(|e| (i, e))?;
         }
         Ok(pos)
+    }
+
+    /// Resumes a game that two passes ended, when the players did not
+    /// agree which stones are dead (as KGS does): they play on, capturing
+    /// what they hold dead, and the next two passes end it with every
+    /// stone left alive.
+    pub fn resume_for_cleanup(&mut self) {
+        self.outcome = Outcome::Ongoing;
+        self.board.clear_passes();
+        self.cleanup = true;
+    }
+
+    /// Whether play resumed after two passes to take dead stones off.
+    pub fn in_cleanup(&self) -> bool {
+        self.cleanup
     }
 
     pub fn rules(&self) -> Rules {
@@ -118,6 +145,10 @@ impl GoPosition {
     /// Stones `player` has captured.
     pub fn captured(&self, player: Player) -> u32 {
         self.board.captured(player)
+    }
+    /// The stones the last move captured.
+    pub fn last_captures(&self) -> &[Cell] {
+        &self.last_captures
     }
     /// Passes in a row at the end of the game so far.
     pub fn passes(&self) -> u8 {
@@ -159,6 +190,7 @@ impl GoPosition {
     /// end the game, scored by area with every stone alive.
     pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
         self.check(cell)?;
+        self.last_captures.clear();
         if cell.is_pass() {
             self.board.pass();
             if self.board.passes() >= 2 {
@@ -166,7 +198,22 @@ impl GoPosition {
             }
         } else {
             let v = self.board.point(cell.index());
+            let before = self.board;
+            let theirs = self.to_move().other();
             self.board.play_legal(self.to_move(), v);
+            if before.captured(self.to_move().other())
+                != self.board.captured(self.to_move().other())
+            {
+                // The other side's stones that went, found around the move.
+                let n = self.rules.size() as usize;
+                self.last_captures = (0..n * n)
+                    .filter(|&i| {
+                        let p = before.point(i);
+                        before.at(p).player() == Some(theirs) && self.board.at(p) == Stone::Empty
+                    })
+                    .map(Cell::from_index)
+                    .collect();
+            }
         }
         self.seen.push(self.board.hash());
         Ok(())
@@ -222,6 +269,45 @@ impl GoPosition {
             white,
             komi: self.rules.komi(),
         }
+    }
+
+    /// The stones that look dead: those whose point the other side owns at
+    /// the end of most of `playouts` heavy playouts from here (Monte Carlo
+    /// ownership, as Go engines estimate it).
+    pub fn dead_stones(&self, playouts: u32, seed: u64) -> Vec<Cell> {
+        use super::playout::{FastRng, Playouts, playout};
+        let n = self.rules.size() as usize;
+        let mut theirs = vec![0u32; n * n];
+        let mut rng = FastRng::new(seed);
+        let mut first = [0u8; super::board::MAX_POINTS];
+        for _ in 0..playouts {
+            let mut b = self.board;
+            // Played out from here as a fresh game: the passes so far do
+            // not end it.
+            b.clear_passes();
+            playout(
+                &mut b,
+                Playouts::Heavy,
+                self.rules.komi2(),
+                &mut rng,
+                &mut first,
+            );
+            for (i, count) in theirs.iter_mut().enumerate() {
+                let v = self.board.point(i);
+                let Some(owner) = self.board.at(v).player() else {
+                    continue;
+                };
+                let taken = match b.at(v).player() {
+                    Some(p) => p != owner,
+                    None => b.is_eyelike(owner.other(), v),
+                };
+                *count += u32::from(taken);
+            }
+        }
+        (0..n * n)
+            .filter(|&i| theirs[i] * 2 > playouts)
+            .map(Cell::from_index)
+            .collect()
     }
 
     /// Ends the game by a score the players settled (dead stones taken off).
@@ -346,6 +432,24 @@ mod tests {
             .map(|m| parse_vertex(m, 5).unwrap())
             .collect();
         assert_eq!(pos.score_without(&dead).black, 25);
+    }
+
+    #[test]
+    fn stones_inside_the_other_sides_area_are_seen_dead() {
+        let mut pos = GoPosition::new(go(9));
+        // Black walls off the left five columns, White the right four;
+        // a White stone sits in Black's side, in atari (A5, C5, B4).
+        let wall: Vec<String> = (1..=9)
+            .flat_map(|r| [format!("E{r}"), format!("F{r}")])
+            .collect();
+        for m in &wall {
+            play(&mut pos, m);
+        }
+        play(&mut pos, "A5 B5 C5 pass B4 pass");
+        let dead = pos.dead_stones(300, 1);
+        assert_eq!(dead, vec![parse_vertex("B5", 9).unwrap()], "{pos:?}");
+        // Taken off, Black owns its 45 points and White its 36 (komi 7.5).
+        assert_eq!(pos.score_without(&dead).text(), "B+1.5");
     }
 
     #[test]

@@ -347,6 +347,16 @@ impl EngineKind {
     pub fn playable() -> Vec<EngineKind> {
         BuiltIn::ALL.iter().map(|&k| k.kind()).collect()
     }
+
+    /// The built-in engines that play the game of `rules` (all of them
+    /// the line games; in Go the kinds with a Go engine).
+    pub fn playable_on(rules: Rules) -> Vec<EngineKind> {
+        BuiltIn::ALL
+            .iter()
+            .filter(|k| !rules.is_go() || k.plays_go())
+            .map(|&k| k.kind())
+            .collect()
+    }
 }
 
 impl From<BuiltIn> for EngineKind {
