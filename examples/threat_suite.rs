@@ -44,7 +44,7 @@ use kxo_engine::gomoku::SuitePosition;
 use kxo_engine::gomoku::{BigNegamax, ThreatSearch};
 use kxo_engine::{Cell, Position, Rules};
 use kxo_engine::{MoveBudget, Unlimited, Value};
-use kxo_tui::protocol::outside::{BrainCommand, BrainReaper, OutsideBrain, preflight};
+use kxo_tui::protocol::outside::{BrainCommand, BrainReaper, OutsideBrain, Protocol, preflight};
 use kxo_tui::signals;
 
 const BUDGET: u32 = 1_000_000;
@@ -286,6 +286,7 @@ impl Brain {
     /// cannot play ends the run before its first position).
     fn start_with(path: &str, turn_ms: u64) -> std::io::Result<Brain> {
         let command = BrainCommand {
+            protocol: Protocol::Gomoku,
             program: path.to_string(),
             args: Vec::new(),
         };

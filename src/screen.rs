@@ -107,8 +107,9 @@ fn open_learner(
     config: &mut crate::app::LiveConfig,
 ) -> Result<(Option<Model>, Option<String>), InputError> {
     let rules = config.rules;
-    // The show seats no learner; random pairs may.
+    // The show seats no learner, nor does Go; random pairs may.
     let rl_may_play = config.show.is_none()
+        && !rules.is_go()
         && [&config.o, &config.x].iter().any(|k| {
             k.as_ref()
                 .is_none_or(|k| k.kind() == EngineKind::BuiltIn(kxo_engine::BuiltIn::Rl))

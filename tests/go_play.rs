@@ -38,7 +38,7 @@ fn game(
 
 #[test]
 fn mcts_beats_the_random_player_every_game_with_either_playouts() {
-    for (playouts, games) in [(Playouts::Heavy, 20u64), (Playouts::Light, 10)] {
+    for (playouts, games) in [(Playouts::Heavy, 100u64), (Playouts::Light, 20)] {
         for g in 0..games {
             let mut mcts = GoMcts::new(g, playouts);
             let mut random = RandomPlayer::new(1000 + g);

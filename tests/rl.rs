@@ -187,6 +187,8 @@ fn two_learning_seats_share_one_table_and_learn_each_game_once() {
         size: 4,
         goal: 3,
         rule: kxo_engine::Rule::Freestyle,
+        komi2: None,
+        handicap: 0,
         engines: specs
             .iter()
             .map(|s| kxo_tui::engines::SpecText {

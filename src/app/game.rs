@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use kxo_engine::{Cell, GameRecord, Outcome, Player, Position};
+use kxo_engine::{AnyPosition, Cell, GameRecord, Outcome, Player};
 use kxo_engine::{EngineKind, Limit, SearchInfo};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -37,7 +37,7 @@ pub struct Thinking {
 pub struct GameView {
     /// Index from 0; the screen shows "Game-{index + 1}".
     pub index: usize,
-    pub pos: Position,
+    pub pos: AnyPosition,
     pub record: GameRecord,
     pub engines: [EngineKind; 2],
     /// The seats' names on screen: "MCTS", "pbrain-foo", a tournament
@@ -62,10 +62,30 @@ pub struct GameView {
     pub not_before: Instant,
     /// The seat to move, while it thinks.
     pub thinking: Option<Thinking>,
-    /// The side that lost by forfeit (an outside brain that failed), and why.
-    pub forfeit: Option<(Player, String)>,
+    /// The side that lost before the board decided (an outside brain that
+    /// failed, or resignation), and how.
+    pub forfeit: Option<(Player, Loss)>,
     /// The last MESSAGE line of an outside brain seat, and its side.
     pub brain_says: Option<(Player, String)>,
+}
+
+/// How a side lost before the board decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Loss {
+    /// An outside brain failed: why.
+    Forfeit(String),
+    /// It resigned (an engine of Go, or the person).
+    Resigned,
+}
+
+impl Loss {
+    /// What the side did, after its name: "forfeits: it crashed", "resigns".
+    pub fn phrase(&self) -> String {
+        match self {
+            Loss::Forfeit(why) => format!("forfeits: {why}"),
+            Loss::Resigned => "resigns".to_string(),
+        }
+    }
 }
 
 impl GameView {

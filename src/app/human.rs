@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use super::{Action, App, Direction, Effect, GameStatus};
-use kxo_engine::Value;
-use kxo_engine::{Cell, GameRecord, Outcome, Player, Position};
+use kxo_engine::{AnyPosition, Cell, GameRecord, Outcome, Player};
+use kxo_engine::{Estimate, Value};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Score {
@@ -23,11 +23,11 @@ pub struct PlayedGame {
 }
 
 /// A hint the hint task is asked to find.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct HintRequest {
     /// Which request this is: a result for an older one is dropped.
     pub id: u64,
-    pub pos: Position,
+    pub pos: AnyPosition,
     pub generation: u64,
 }
 
@@ -94,7 +94,11 @@ fn your_moves(plies: u32) -> String {
 /// How a hint is worded: "win in 3", from the person's side. On boards
 /// above 8x8 (`solved` false) the search is selective, so a value is what
 /// it found, not a proof.
-pub fn describe(value: Value, solved: bool) -> String {
+pub fn describe(estimate: Estimate, solved: bool) -> String {
+    let value = match estimate {
+        Estimate::Value(value) => value,
+        Estimate::WinRate(w) => return format!("a win rate of {:.0}% for you", 100.0 * w),
+    };
     match (value, solved) {
         (Value::Win { plies }, true) => format!("you win in {}", your_moves(plies)),
         (Value::Win { plies }, false) => format!("a win in {} found", your_moves(plies)),
@@ -293,12 +297,14 @@ impl App {
             // Back into a finished game: its result is taken off the score.
             self.uncount_last_game();
         }
-        // Moves alternate from O: move i was played by O when i is even.
+        // Moves alternate from the first mover (O; White after a Go
+        // handicap): move i was played by it when i is even.
+        let first = AnyPosition::new(self.config.rules).to_move();
         let mover = |i: usize| {
             if i.is_multiple_of(2) {
-                Player::O
+                first
             } else {
-                Player::X
+                first.other()
             }
         };
         let mut moves = self.games[0].record.moves.clone();
@@ -309,7 +315,8 @@ impl App {
         moves.truncate(last_own);
         let rules = self.config.rules;
         let game = &mut self.games[0];
-        game.pos = Position::from_moves(rules, &moves).unwrap_or_else(|_| Position::new(rules));
+        game.pos =
+            AnyPosition::from_moves(rules, &moves).unwrap_or_else(|_| AnyPosition::new(rules));
         game.last_move = moves.last().copied();
         game.record.moves = moves;
         game.record.outcome = Outcome::Ongoing;
@@ -327,7 +334,7 @@ impl App {
     /// coroutine with a budget, so the screen stays live meanwhile.
     fn request_hint(&mut self) -> Vec<Effect> {
         let game = &self.games[0];
-        let (pos, generation, status) = (game.pos, game.generation, game.status.clone());
+        let (pos, generation, status) = (game.pos.clone(), game.generation, game.status.clone());
         let Some(human) = self.human.as_mut() else {
             return Vec::new();
         };
@@ -362,14 +369,15 @@ impl App {
         &mut self,
         id: u64,
         best: Cell,
-        value: Value,
+        estimate: Estimate,
         threat: Option<kxo_engine::Threat>,
     ) -> Vec<Effect> {
-        let n = self.config.rules.size();
+        let rules = self.config.rules;
+        let n = rules.size();
         let Some(h) = self.human.as_mut() else {
             return Vec::new();
         };
-        if h.hint_request.is_none_or(|r| r.id != id) {
+        if h.hint_request.as_ref().is_none_or(|r| r.id != id) {
             return Vec::new();
         }
         h.hint_request = None;
@@ -380,10 +388,12 @@ impl App {
                 let line: Vec<String> = t.line().map(|c| c.name(n)).collect();
                 format!("{}: {} …", t.title(), line.join(" "))
             }
-            None => describe(value, solved),
+            None => describe(estimate, solved),
         };
-        h.hint = Some(format!("hint: {}: {found}", best.name(n)));
-        h.cursor = best;
+        h.hint = Some(format!("hint: {}: {found}", rules.cell_name(best)));
+        if !best.is_pass() {
+            h.cursor = best;
+        }
         self.touch(true);
         vec![Effect::Redraw]
     }
@@ -489,7 +499,7 @@ impl App {
             return Vec::new();
         };
         let generation = self.games[0].generation;
-        self.forfeit(0, generation, side, "you resigned", now);
+        self.forfeit(0, generation, side, super::Loss::Resigned, now);
         self.new_game(now)
     }
 
@@ -536,7 +546,7 @@ mod tests {
         let now = Instant::now();
         let effects = a.press(Action::Hint, now);
         assert!(effects.contains(&Effect::StartHint));
-        let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
+        let id = a.human.as_ref().unwrap().hint_request.as_ref().unwrap().id;
         assert_eq!(
             a.human.as_ref().unwrap().hint.as_deref(),
             Some("hint: thinking…")
@@ -544,22 +554,35 @@ mod tests {
         a.press(Action::Cursor(Direction::Left), now);
         assert!(a.human.as_ref().unwrap().hint_request.is_none());
         // The answer to the cancelled request is dropped.
-        assert!(a.hint_found(id, Cell::new(5), Value::Draw, None).is_empty());
+        assert!(
+            a.hint_found(id, Cell::new(5), Estimate::Value(Value::Draw), None)
+                .is_empty()
+        );
         assert!(a.human.as_ref().unwrap().hint.is_none());
         // A fresh request is answered.
         a.press(Action::Hint, now);
-        let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
-        a.hint_found(id, Cell::new(5), Value::Win { plies: 5 }, None);
+        let id = a.human.as_ref().unwrap().hint_request.as_ref().unwrap().id;
+        a.hint_found(
+            id,
+            Cell::new(5),
+            Estimate::Value(Value::Win { plies: 5 }),
+            None,
+        );
         assert_eq!(
             a.human.as_ref().unwrap().hint.as_deref(),
             Some("hint: B2: you win in 3 of your moves (5 plies)")
         );
         // A win by threats says which, with its line.
         a.press(Action::Hint, now);
-        let id = a.human.as_ref().unwrap().hint_request.unwrap().id;
+        let id = a.human.as_ref().unwrap().hint_request.as_ref().unwrap().id;
         let line = [5, 6, 9].map(|c| c as usize);
         let threat = kxo_engine::Threat::new(kxo_engine::ThreatKind::Vcf, 3, &line);
-        a.hint_found(id, Cell::new(5), Value::Win { plies: 3 }, Some(threat));
+        a.hint_found(
+            id,
+            Cell::new(5),
+            Estimate::Value(Value::Win { plies: 3 }),
+            Some(threat),
+        );
         assert_eq!(
             a.human.as_ref().unwrap().hint.as_deref(),
             Some("hint: B2: VCF in 3: B2 C2 B3 …")

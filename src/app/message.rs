@@ -10,7 +10,7 @@ use super::action::{Action, Effect};
 use super::game::Thinking;
 use super::load::LoadSnapshot;
 use kxo_engine::{Cell, Player};
-use kxo_engine::{EngineKind, Threat, Value};
+use kxo_engine::{EngineKind, Estimate, Threat};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Message {
@@ -47,6 +47,12 @@ pub enum Message {
         work: u64,
         moved: bool,
     },
+    /// Seat `side` of `game` resigns (an engine of Go).
+    Resigned {
+        game: usize,
+        generation: u64,
+        side: Player,
+    },
     /// Seat `loser` of `game` forfeits (an outside brain failed).
     Forfeit {
         game: usize,
@@ -67,8 +73,11 @@ pub enum Message {
     /// The hint task's answer to request `id`.
     HintFound {
         id: u64,
+        /// The move (a pass in Go).
         best: Cell,
-        value: Value,
+        /// What the search made of it: a value (the solver's, Negamax's)
+        /// or a win rate (Go's MCTS).
+        estimate: Estimate,
         threat: Option<Threat>,
     },
     /// The learner's accuracy on the fixed sample after `games` games.
@@ -132,7 +141,12 @@ impl App {
                 generation,
                 loser,
                 reason,
-            } => self.forfeit(game, generation, loser, &reason, now),
+            } => self.forfeit(game, generation, loser, super::Loss::Forfeit(reason), now),
+            Message::Resigned {
+                game,
+                generation,
+                side,
+            } => self.forfeit(game, generation, side, super::Loss::Resigned, now),
             Message::BrainSaid { game, side, lines } => {
                 self.brain_said(game, side, lines);
                 Vec::new()
@@ -142,9 +156,9 @@ impl App {
             Message::HintFound {
                 id,
                 best,
-                value,
+                estimate,
                 threat,
-            } => self.hint_found(id, best, value, threat),
+            } => self.hint_found(id, best, estimate, threat),
             Message::LearnerMeasured { share, games } => self.learner_measured(share, games),
             Message::Learned(figures) => {
                 self.learner = Some(figures);

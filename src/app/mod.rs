@@ -33,7 +33,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub use action::{Action, Direction, Effect};
-pub use game::{GameStatus, GameView, Thinking};
+pub use game::{GameStatus, GameView, Loss, Thinking};
 use load::LoadSnapshot;
 pub use message::Message;
 use rate::MoveRate;
@@ -391,7 +391,7 @@ impl App {
     /// and Random answer at once), so every game keeps a seat busy and the
     /// screen shows engines sharing the CPU.
     fn pick_engines(&mut self) -> [EngineKind; 2] {
-        let kinds = EngineKind::playable();
+        let kinds = EngineKind::playable_on(self.config.rules);
         let mut any = || kinds[self.rng.random_range(0..kinds.len())];
         let fixed = [Player::O, Player::X].map(|side| self.config.seat(side).map(SpecEngine::kind));
         match (fixed[0], fixed[1]) {
@@ -483,21 +483,22 @@ impl App {
         vec![Effect::Turn(index), Effect::Redraw]
     }
 
-    /// Game `index`'s seat `loser` forfeits (an outside brain failed):
-    /// the other side wins, and the reason shows on screen.
+    /// Game `index`'s seat `loser` loses before the board decides (an
+    /// outside brain failed, or a side resigned): the other side wins, and
+    /// how shows on screen.
     fn forfeit(
         &mut self,
         index: usize,
         generation: u64,
         loser: Player,
-        reason: &str,
+        loss: Loss,
         now: Instant,
     ) -> Vec<Effect> {
         self.now = now;
         let Some(game) = self.game_in_play(index, generation) else {
             return Vec::new();
         };
-        game.forfeit = Some((loser, reason.to_string()));
+        game.forfeit = Some((loser, loss));
         game.thinking = None;
         self.end_if_over(index, Outcome::Win(loser.other()), now);
         self.touch(false);

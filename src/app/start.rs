@@ -4,7 +4,7 @@
 
 use super::{App, GameView, Player};
 use kxo_engine::EngineKind;
-use kxo_engine::{Cell, GameRecord, Outcome, Position};
+use kxo_engine::{AnyPosition, Cell, GameRecord, Outcome};
 
 /// How far the tournament the screen shows has got.
 #[derive(Clone, Debug)]
@@ -125,14 +125,17 @@ impl App {
 }
 
 /// A game's position and record after its opening's stones.
-pub(super) fn start_position(rules: kxo_engine::Rules, opening: &[Cell]) -> (Position, GameRecord) {
+pub(super) fn start_position(
+    rules: kxo_engine::Rules,
+    opening: &[Cell],
+) -> (AnyPosition, GameRecord) {
     let mut record = GameRecord::new(rules);
-    match Position::from_moves(rules, opening) {
+    match AnyPosition::from_moves(rules, opening) {
         Ok(pos) => {
             record.moves = opening.to_vec();
             (pos, record)
         }
-        Err(_) => (Position::new(rules), record),
+        Err(_) => (AnyPosition::new(rules), record),
     }
 }
 
@@ -144,9 +147,16 @@ pub(super) fn played_game(
 ) -> crate::tournament::PlayedGame {
     use crate::tournament::{End, GameResult};
     let (end, reason) = match (&game.forfeit, outcome) {
-        (Some((loser, why)), _) => (
-            End::Forfeit,
-            format!("{} ({loser}) forfeits: {why}", game.labels[loser.index()]),
+        (Some((loser, loss)), _) => (
+            match loss {
+                super::Loss::Forfeit(_) => End::Forfeit,
+                super::Loss::Resigned => End::Resign,
+            },
+            format!("{} ({loser}) {}", game.labels[loser.index()], loss.phrase()),
+        ),
+        (None, _) if game.pos.rules().is_go() => (
+            End::Score,
+            game.pos.go_score().map_or_else(String::new, |s| s.text()),
         ),
         (None, Outcome::Win(_)) => (End::Line, game.pos.rules().in_a_row()),
         _ => (End::Full, "board full".into()),

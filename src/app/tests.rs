@@ -152,7 +152,7 @@ fn thinking_shows_until_the_move_and_never_for_a_stale_game() {
 fn play_out(a: &mut App, index: usize, now: Instant) {
     while a.games[index].status == GameStatus::Playing {
         let g = &a.games[index];
-        let cell = g.pos.legal_moves().next().unwrap();
+        let cell = g.pos.mnk().unwrap().legal_moves().next().unwrap();
         a.apply_move(index, g.generation, cell, now);
     }
 }
@@ -212,6 +212,8 @@ fn a_tournament_plays_its_games_in_order_and_reports_them() {
         size: 4,
         goal: 3,
         rule: kxo_engine::Rule::Freestyle,
+        komi2: None,
+        handicap: 0,
         engines: specs.iter().map(EngineSpec::text).collect(),
         format: Format::RoundRobin,
         games: 4,

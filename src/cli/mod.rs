@@ -8,13 +8,15 @@ use crate::engines::RunLimit;
 use crate::engines::SpecEngine;
 use crate::protocol::outside::BrainCommand;
 use kxo_engine::{BuiltIn, EngineKind};
-use kxo_engine::{MAX_GOAL, MAX_SIZE, MIN_SIZE, Player, Rule, Rules};
+use kxo_engine::{MAX_GOAL, Player, Rules};
 
 mod arena;
+mod board;
 mod run;
 mod whole;
 
 pub use arena::{ArenaArgs, ArenaCommand, MergeArgs, OpeningsOrder};
+pub use board::{BoardArgs, GoArgs, RuleArg, RulesArgs, ThinkArgs};
 use whole::whole;
 
 use crate::error::InputError;
@@ -152,6 +154,8 @@ impl LiveArgs {
             size: rules.size(),
             goal: rules.goal(),
             rule: rules.rule(),
+            komi2: rules.is_go().then(|| rules.komi2()),
+            handicap: rules.handicap(),
             engines: self.engines.iter().map(|e| e.text()).collect(),
             format: self.format,
             games: self.tournament_games,
@@ -425,117 +429,6 @@ pub enum Partner {
     #[value(name = "self")]
     Itself,
     Negamax,
-}
-
-/// The live screen's board: side and marks in a row; neither given, the
-/// default show's mix of boards (4x4 with three where one board is needed).
-#[derive(Args, Debug, Clone, Copy)]
-pub struct BoardArgs {
-    /// Board side N (an N x N board), 3 to 20 (15 with --goal 5: Gomoku);
-    /// without --size or --goal the screen shows a mix of boards.
-    #[arg(long, value_parser = whole::<u8>(u64::from(MIN_SIZE)..=u64::from(MAX_SIZE)))]
-    pub size: Option<u8>,
-    /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
-    #[arg(long, value_parser = whole::<u8>(3..=u64::from(MAX_GOAL)))]
-    pub goal: Option<u8>,
-    /// Gomoku: --size 15 --goal 5.
-    #[arg(long, conflicts_with_all = ["size", "goal"])]
-    pub gomoku: bool,
-    /// Which lines win: freestyle (K or more in a row) or standard
-    /// (exactly K: an overline does not win).
-    #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
-    pub rule: RuleArg,
-}
-
-impl BoardArgs {
-    /// The board named, 4x4 with three in a row where none is.
-    pub fn rules(self) -> Result<Rules, InputError> {
-        RulesArgs {
-            size: self.size.unwrap_or(4),
-            goal: self.goal.unwrap_or(3),
-            gomoku: self.gomoku,
-            rule: self.rule,
-        }
-        .rules()
-    }
-
-    /// Whether the command line names a board.
-    pub fn named(self) -> bool {
-        self.size.is_some() || self.goal.is_some() || self.gomoku
-    }
-}
-
-/// Which lines win, as Gomocup names the rules (`INFO rule`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum RuleArg {
-    /// K or more in a row wins.
-    Freestyle,
-    /// Exactly K in a row wins; an overline does not.
-    Standard,
-}
-
-impl From<RuleArg> for Rule {
-    fn from(rule: RuleArg) -> Rule {
-        match rule {
-            RuleArg::Freestyle => Rule::Freestyle,
-            RuleArg::Standard => Rule::Standard,
-        }
-    }
-}
-
-/// The board: side and marks in a row.
-#[derive(Args, Debug, Clone, Copy)]
-pub struct RulesArgs {
-    /// Board side N (an N x N board), 3 to 20 (15 with --goal 5: Gomoku).
-    #[arg(long, default_value_t = 4, value_parser = whole::<u8>(u64::from(MIN_SIZE)..=u64::from(MAX_SIZE)))]
-    pub size: u8,
-    /// Marks in a row that win, 3 to N (at most 8); longer lines win too.
-    #[arg(long, default_value_t = 3, value_parser = whole::<u8>(3..=u64::from(MAX_GOAL)))]
-    pub goal: u8,
-    /// Gomoku as Gomocup plays it: --size 15 --goal 5; in arena, random
-    /// openings and, with --records, .psq beside .sgf.
-    #[arg(long, conflicts_with_all = ["size", "goal"])]
-    pub gomoku: bool,
-    /// Which lines win: freestyle (K or more in a row) or standard
-    /// (exactly K: an overline does not win).
-    #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
-    pub rule: RuleArg,
-}
-
-impl RulesArgs {
-    pub fn rules(self) -> Result<Rules, InputError> {
-        let (size, goal) = if self.gomoku {
-            (15, 5)
-        } else {
-            (self.size, self.goal)
-        };
-        let rules = Rules::new(size, goal).map_err(|e| InputError(e.0))?;
-        Ok(rules.with_rule(self.rule.into()))
-    }
-}
-
-/// How long engines think per move.
-#[derive(Args, Debug, Clone, Copy)]
-pub struct ThinkArgs {
-    /// MCTS iterations per move (headless default: 10,000); Negamax then
-    /// solves as far as its node limit allows.
-    #[arg(long, value_name = "I", value_parser = whole::<u64>(1..=100_000_000))]
-    pub mcts_iterations: Option<u64>,
-    /// Instead: a clock of this many milliseconds of CPU time per move, for
-    /// every engine (the live screen's default: 100).
-    #[arg(long, value_name = "T", conflicts_with = "mcts_iterations",
-          value_parser = whole::<u64>(1..=600_000))]
-    pub think_ms: Option<u64>,
-}
-
-impl ThinkArgs {
-    /// The budget the flags name, or `default` when they name none.
-    pub fn limit_or(self, default: RunLimit) -> RunLimit {
-        match RunLimit::from_parts(self.think_ms, self.mcts_iterations) {
-            RunLimit::Default => default,
-            named => named,
-        }
-    }
 }
 
 #[derive(Args, Debug)]

@@ -28,10 +28,24 @@ impl Command {
     }
 }
 
+/// The line games' rules: `what` (a command of theirs) refuses Go with a
+/// clear line.
+fn line_game(rules: super::RulesArgs, what: &str) -> Result<kxo_engine::Rules, InputError> {
+    let rules = rules.rules()?;
+    if rules.is_go() {
+        return Err(InputError(format!(
+            "{what} is for the line games (--size, --goal): Go is played on the live \
+             screen (kxo-tui --go {n}) and in arena (kxo-tui arena --go {n})",
+            n = rules.size()
+        )));
+    }
+    Ok(rules)
+}
+
 impl SolveArgs {
     fn options(self) -> Result<SolveOptions, InputError> {
         Ok(SolveOptions {
-            rules: self.rules.rules()?,
+            rules: line_game(self.rules, "solve")?,
             moves: self.moves,
             json: self.json,
             hash_mb: self.hash,
@@ -47,7 +61,7 @@ impl TrainArgs {
     fn options(self) -> Result<TrainOptions, InputError> {
         Ok(TrainOptions {
             episodes: self.episodes,
-            rules: self.rules.rules()?,
+            rules: line_game(self.rules, "train (the learning player)")?,
             model: self.model,
             seed: self.seed,
             init: self.init,
@@ -62,7 +76,7 @@ impl TrainArgs {
 impl EvalArgs {
     fn options(self) -> Result<EvalOptions, InputError> {
         Ok(EvalOptions {
-            rules: self.rules.rules()?,
+            rules: line_game(self.rules, "eval (the learning player)")?,
             model: self.model,
             games: self.games,
             sample: self.sample,

@@ -95,12 +95,22 @@ pub(crate) fn command(args: ArenaOptions) -> anyhow::Result<std::process::ExitCo
     })
 }
 
-/// Starts every outside brain of the run and asks it `START` before the
-/// first game: one that cannot play is an input error naming it.
+/// Starts every outside engine of the run and sets up its game before the
+/// first game (a brain's `START`, a GTP engine's board, komi and clock):
+/// one that cannot play is an input error naming it.
 fn preflight(specs: &[EngineSpec], rules: kxo_engine::Rules) -> Result<(), super::InputError> {
     for spec in specs {
+        spec.check_game(rules).map_err(super::InputError)?;
         if let SpecEngine::Brain { command: brain, .. } = &spec.engine {
-            crate::protocol::outside::preflight(brain, rules).map_err(|why| {
+            let started = match brain.protocol {
+                crate::protocol::outside::Protocol::Gomoku => {
+                    crate::protocol::outside::preflight(brain, rules)
+                }
+                crate::protocol::outside::Protocol::Gtp => {
+                    crate::protocol::gtp::preflight(brain, rules)
+                }
+            };
+            started.map_err(|why| {
                 super::InputError(format!(
                     "engine {} ({}) cannot play: {why}",
                     kxo_engine::text::shown(&spec.name),
@@ -356,6 +366,8 @@ fn settings(
         size: rules.size(),
         goal: rules.goal(),
         rule: rules.rule(),
+        komi2: rules.is_go().then(|| rules.komi2()),
+        handicap: rules.handicap(),
         engines: specs.iter().map(EngineSpec::text).collect(),
         format: args.format,
         games: args.games,

@@ -9,8 +9,54 @@
 //! Coordinates are `x,y` from zero: `x` the column, `y` the row, so the
 //! protocol's `0,0` is kxo-tui's A1 and `7,7` its H8.
 
+pub mod gtp;
 pub mod outside;
 mod process;
+
+use std::time::Duration;
+
+use kxo_engine::AnyPosition;
+use outside::PipeBudget;
+
+/// An outside engine's answer: a move (in Go a pass too), or resignation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Move(Cell),
+    Resign,
+}
+
+/// An outside program in a seat, whichever protocol it speaks: a Gomoku
+/// brain ([`outside::OutsideBrain`]) or a GTP engine ([`gtp::OutsideGtp`]).
+/// What a seat asks of it, the clock rule's questions included.
+pub trait OutsideEngine {
+    /// Its answer in `pos`; `Err(reason)` when it crashed, cheated or ran
+    /// out of time, and so forfeits the game (killed, it answers every
+    /// later question with the same reason).
+    fn choose(&mut self, pos: &AnyPosition, budget: &mut dyn PipeBudget) -> Result<Reply, String>;
+    /// The game's moves so far, in order.
+    fn set_history(&mut self, moves: &[Cell]);
+    /// What it said since the last call, for the Records tab.
+    fn take_messages(&mut self) -> Vec<String>;
+    /// The longest its next answer may take before it forfeits on time.
+    fn set_move_limit(&mut self, limit: Option<Duration>);
+    /// Whether it forfeited by giving no answer in time.
+    fn out_of_time(&self) -> bool;
+    /// The CPU time its process used on its last move.
+    fn last_cpu(&self) -> Duration;
+    /// How long its last move's command waited before it was sent.
+    fn settled(&self) -> Duration;
+    /// The game's clock, and what is left of it.
+    fn set_match_clock(&mut self, total: Duration);
+    fn set_time_left(&mut self, left: Duration);
+    /// Keeps what was said both ways (`arena --log`), and hands it over.
+    fn keep_transcript(&mut self);
+    fn take_transcript(&mut self) -> Option<Vec<String>>;
+    /// Go: the stones it holds dead at the end of the game; `None` when it
+    /// cannot say.
+    fn dead_stones(&mut self, _budget: &mut dyn PipeBudget) -> Option<Vec<Cell>> {
+        None
+    }
+}
 
 use kxo_engine::Cell;
 

@@ -16,7 +16,7 @@
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-pub use super::process::{BrainCommand, BrainReaper, Forfeit, Transcript, kill_all};
+pub use super::process::{BrainCommand, BrainReaper, Forfeit, Protocol, Transcript, kill_all};
 use super::process::{Process, process_cpu};
 use super::{cell_at, parse_xy, xy};
 use kxo_engine::Budget;
@@ -242,7 +242,7 @@ impl OutsideBrain {
 
     /// Starts the process and the match: START, then the limits.
     fn start(&mut self, budget: &mut dyn PipeBudget) -> Result<(), Forfeit> {
-        let mut started = Process::spawn(&self.command)
+        let mut started = Process::spawn(&self.command, "END")
             .map_err(|e| Forfeit::DidNotStart(format!("{}: {e}", self.command.program)))?;
         started.transcript = self.transcript.take();
         // Held here from the first line, so that a brain failing to start
@@ -529,6 +529,49 @@ impl OutsideBrain {
             self.forfeit = Some(f);
             text
         })
+    }
+}
+
+impl super::OutsideEngine for OutsideBrain {
+    fn choose(
+        &mut self,
+        pos: &kxo_engine::AnyPosition,
+        budget: &mut dyn PipeBudget,
+    ) -> Result<super::Reply, String> {
+        match pos.mnk() {
+            Some(p) => OutsideBrain::choose(self, p, budget).map(super::Reply::Move),
+            None => Err("a Gomoku brain does not play Go".into()),
+        }
+    }
+    fn set_history(&mut self, moves: &[Cell]) {
+        OutsideBrain::set_history(self, moves);
+    }
+    fn take_messages(&mut self) -> Vec<String> {
+        OutsideBrain::take_messages(self)
+    }
+    fn set_move_limit(&mut self, limit: Option<Duration>) {
+        OutsideBrain::set_move_limit(self, limit);
+    }
+    fn out_of_time(&self) -> bool {
+        OutsideBrain::out_of_time(self)
+    }
+    fn last_cpu(&self) -> Duration {
+        OutsideBrain::last_cpu(self)
+    }
+    fn settled(&self) -> Duration {
+        OutsideBrain::settled(self)
+    }
+    fn set_match_clock(&mut self, total: Duration) {
+        OutsideBrain::set_match_clock(self, total);
+    }
+    fn set_time_left(&mut self, left: Duration) {
+        OutsideBrain::set_time_left(self, left);
+    }
+    fn keep_transcript(&mut self) {
+        OutsideBrain::keep_transcript(self);
+    }
+    fn take_transcript(&mut self) -> Option<Vec<String>> {
+        OutsideBrain::take_transcript(self)
     }
 }
 

@@ -17,24 +17,58 @@ use kxo_engine::text::shown;
 /// The longest line read from a brain; the rest of a longer one is dropped.
 pub(super) const MAX_LINE: usize = 4096;
 
-/// `brain:PATH [ARGS]` as the user wrote it.
+/// `brain:PATH [ARGS]` or `gtp:PATH [ARGS]` as the user wrote it: an
+/// outside program and the protocol it speaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BrainCommand {
+    pub protocol: Protocol,
     pub program: String,
     pub args: Vec<String>,
 }
 
+/// What an outside program speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The Gomoku AI protocol (`brain:`).
+    Gomoku,
+    /// The Go Text Protocol (`gtp:`).
+    Gtp,
+}
+
+impl Protocol {
+    /// How a spec names it.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Protocol::Gomoku => "brain:",
+            Protocol::Gtp => "gtp:",
+        }
+    }
+}
+
 impl BrainCommand {
-    /// Reads `brain:PATH [ARGS]` (shell-style quoting in ARGS).
+    /// Reads `brain:PATH [ARGS]` or `gtp:PATH [ARGS]` (shell-style
+    /// quoting in ARGS).
     pub fn parse(text: &str) -> Result<BrainCommand, String> {
-        let rest = text
-            .strip_prefix("brain:")
-            .ok_or_else(|| format!("'{}' is not a brain: write brain:PATH [ARGS]", shown(text)))?;
+        let (protocol, rest) = [Protocol::Gomoku, Protocol::Gtp]
+            .into_iter()
+            .find_map(|p| text.strip_prefix(p.prefix()).map(|rest| (p, rest)))
+            .ok_or_else(|| {
+                format!(
+                    "'{}' is not an outside engine: write brain:PATH [ARGS] (a Gomoku brain) \
+                     or gtp:PATH [ARGS] (a Go engine)",
+                    shown(text)
+                )
+            })?;
         let words = shell_words::split(rest).map_err(|e| format!("'{}': {e}", shown(text)))?;
         let Some((program, args)) = words.split_first() else {
-            return Err("brain: needs a program, as in brain:./my-brain".into());
+            return Err(format!(
+                "{} needs a program, as in {}./my-engine",
+                protocol.prefix(),
+                protocol.prefix()
+            ));
         };
         Ok(BrainCommand {
+            protocol,
             program: program.clone(),
             args: args.to_vec(),
         })
@@ -48,7 +82,7 @@ impl BrainCommand {
 
 impl fmt::Display for BrainCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "brain:{}", self.program)?;
+        write!(f, "{}{}", self.protocol.prefix(), self.program)?;
         for a in &self.args {
             write!(f, " {a}")?;
         }
@@ -218,6 +252,9 @@ pub(super) struct Process {
     closed: bool,
     /// What was said both ways, when the run keeps it (`arena --log`).
     pub(super) transcript: Option<Transcript>,
+    /// The protocol's last word before the process is ended: `END` to a
+    /// Gomoku brain, `quit` to a GTP engine.
+    farewell: &'static str,
 }
 
 /// A brain's conversation over one game, bounded: past
@@ -275,7 +312,7 @@ impl Default for Transcript {
 }
 
 impl Process {
-    pub(super) fn spawn(command: &BrainCommand) -> io::Result<Process> {
+    pub(super) fn spawn(command: &BrainCommand, farewell: &'static str) -> io::Result<Process> {
         // Started and listed under one lock: a sweep never sees it unlisted.
         let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
         // Its own process group, so that killing the group also ends any
@@ -317,6 +354,7 @@ impl Process {
             pending: Vec::new(),
             closed: false,
             transcript: None,
+            farewell,
         })
     }
 
@@ -329,18 +367,32 @@ impl Process {
             .map_err(|_| Forfeit::Exited)
     }
 
-    /// A whole line if one has arrived; reads what the pipe holds.
+    /// A whole line if one has arrived, empty lines skipped (the Gomoku
+    /// protocol's ends of line are `\r`, `\n` or both); reads what the
+    /// pipe holds.
     pub(super) fn try_line(&mut self) -> Result<Option<String>, Forfeit> {
+        self.next_line(false)
+    }
+
+    /// A whole line if one has arrived, an empty one too: GTP ends each
+    /// answer with an empty line, and its ends of line are `\n` (a `\r`
+    /// before it dropped).
+    pub(super) fn try_gtp_line(&mut self) -> Result<Option<String>, Forfeit> {
+        self.next_line(true)
+    }
+
+    fn next_line(&mut self, gtp: bool) -> Result<Option<String>, Forfeit> {
         loop {
-            if let Some(end) = self.pending.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let ends = |b: &u8| *b == b'\n' || (!gtp && *b == b'\r');
+            if let Some(end) = self.pending.iter().position(ends) {
                 let line: Vec<u8> = self.pending.drain(..=end).collect();
                 // Outside text: its control characters escaped, once, here.
                 let text =
                     kxo_engine::text::shown_within(String::from_utf8_lossy(&line).trim(), MAX_LINE);
-                if text.is_empty() {
+                if text.is_empty() && !gtp {
                     continue;
                 }
-                if let Some(t) = self.transcript.as_mut() {
+                if let (Some(t), false) = (self.transcript.as_mut(), text.is_empty()) {
                     t.note('<', &text);
                 }
                 return Ok(Some(text));
@@ -369,7 +421,7 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        let _ = self.send("END");
+        let _ = self.send(self.farewell);
         let pid = self.child.id();
         // Reap the leader first: until then it is a zombie member of the
         // group and the group never looks empty.

@@ -8,8 +8,11 @@ use super::clock::{Due, SliceClock};
 use super::door::Door;
 use super::scheduler::{Ctx, Event, Suspend, wait_for};
 use crate::app::Message;
+use kxo_engine::go::{GoMcts, Playouts};
 use kxo_engine::gomoku::BigNegamax;
-use kxo_engine::{Budget, Limit, Negamax, SearchInfo, Threat};
+use kxo_engine::{
+    AnyPosition, Budget, Cell, Estimate, GoEngine, GoMove, Limit, Negamax, SearchInfo, Threat,
+};
 
 /// Nodes the hint may search (a full solve of 4x4 needs far fewer).
 pub(super) const HINT_NODES: u64 = 2_000_000;
@@ -26,6 +29,8 @@ struct HintBudget<'a> {
     limit: Limit,
     /// A forced win by threats the search reported.
     threat: Option<Threat>,
+    /// The win rate of the move it would play, as MCTS last reported it.
+    win_rate: Option<f32>,
 }
 
 impl HintBudget<'_> {
@@ -35,7 +40,7 @@ impl HintBudget<'_> {
             && app
                 .human()
                 .as_ref()
-                .and_then(|h| h.hint_request)
+                .and_then(|h| h.hint_request.clone())
                 .is_some_and(|r| r.id == self.id)
     }
 }
@@ -62,6 +67,9 @@ impl Budget for HintBudget<'_> {
         if info.threat.is_some() {
             self.threat = info.threat;
         }
+        if let Some(Estimate::WinRate(w)) = info.estimate {
+            self.win_rate = Some(w);
+        }
     }
 
     fn limit(&self) -> Limit {
@@ -78,7 +86,7 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
             .state()
             .human()
             .as_ref()
-            .and_then(|h| h.hint_request)
+            .and_then(|h| h.hint_request.clone())
             .filter(|r| r.id != last_id);
         let Some(request) = request else {
             wait_for(ctx, Event::Hint);
@@ -86,7 +94,7 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
         };
         last_id = request.id;
         let rules = door.state().config().rules;
-        // Small boards: the solver's nodes; above 8x8: a time.
+        // Small boards: the solver's nodes; above 8x8 and in Go: a time.
         let limit = match rules.is_small() {
             true => Limit::Whole,
             false => Limit::Time(BIG_BOARD_HINT_TIME),
@@ -98,21 +106,34 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
             cpu: SliceClock::new(limit),
             limit,
             threat: None,
+            win_rate: None,
         };
-        let analysis = if rules.is_small() {
-            let mut solver = Negamax::new(rules);
-            solver.set_node_limit(HINT_NODES);
-            solver.analyse(&request.pos, &mut budget)
-        } else {
-            let mut search = BigNegamax::new(rules);
-            search.analyse(&request.pos, &mut budget)
+        let (best, estimate) = match &request.pos {
+            AnyPosition::Mnk(pos) if rules.is_small() => {
+                let mut solver = Negamax::new(rules);
+                solver.set_node_limit(HINT_NODES);
+                let a = solver.analyse(pos, &mut budget);
+                (a.best, Estimate::Value(a.value))
+            }
+            AnyPosition::Mnk(pos) => {
+                let a = BigNegamax::new(rules).analyse(pos, &mut budget);
+                (a.best, Estimate::Value(a.value))
+            }
+            AnyPosition::Go(pos) => {
+                let mut mcts = GoMcts::new(request.id, Playouts::Heavy).without_resigning();
+                let best = match mcts.choose(pos, &mut budget) {
+                    GoMove::Play(cell) => cell,
+                    GoMove::Pass | GoMove::Resign => Cell::PASS,
+                };
+                (best, Estimate::WinRate(budget.win_rate.unwrap_or(0.5)))
+            }
         };
         ctx.cpu.add(budget.cpu.close());
         if budget.still_wanted() {
             door.send(Message::HintFound {
                 id: request.id,
-                best: analysis.best,
-                value: analysis.value,
+                best,
+                estimate,
                 threat: budget.threat,
             });
         }

@@ -7,9 +7,9 @@ use super::clock::{Due, SharedClock, SliceClock};
 use super::door::Door;
 use super::scheduler::{Ctx, Event, Suspend, sleep_until, wait_for};
 use crate::app::{App, GameStatus, Message, Thinking};
-use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
+use crate::engines::{Choice, EngineSpec, SeatEngine, SpecEngine};
+use kxo_engine::{AnyPosition, Cell, Player};
 use kxo_engine::{Budget, EngineKind, Limit, SearchInfo};
-use kxo_engine::{Cell, Player, Position};
 
 /// How long a seat thinks before it gives the others a turn.
 #[cfg(test)]
@@ -182,7 +182,7 @@ enum Job {
     /// Not yet: the game starts at this instant.
     Until(Instant),
     Think {
-        pos: Position,
+        pos: AnyPosition,
         generation: u64,
         kind: EngineKind,
     },
@@ -210,7 +210,7 @@ fn next_job(app: &App, game: usize, me: Player, now: Instant) -> Job {
             Job::Until(g.not_before)
         }
         GameStatus::Playing if g.pos.to_move() == me => Job::Think {
-            pos: g.pos,
+            pos: g.pos.clone(),
             generation: g.generation,
             kind: g.engines[me.index()],
         },
@@ -276,10 +276,8 @@ fn seat_engine(
     let g = &app.games()[game];
     let rules = g.pos.rules();
     let rl = config.rl.as_ref().filter(|t| t.borrow().rules() == rules);
-    let mut engine = spec.build(rules, g.limits[me.index()], seed, rl);
-    if let SeatEngine::BuiltIn(built_in) = &mut engine {
-        built_in.set_memory_limit(SEATS_MEMORY / (2 * app.games().len()).max(1));
-    }
+    let mut engine = spec.build(rules, g.limits[me.index()], seed, rl)?;
+    engine.set_memory_limit(SEATS_MEMORY / (2 * app.games().len()).max(1));
     Ok(engine)
 }
 
@@ -297,8 +295,8 @@ fn think(
     door: &Door,
     seat: SeatId,
     engine: &mut SeatEngine,
-    pos: &Position,
-) -> Result<Cell, String> {
+    pos: &AnyPosition,
+) -> Result<Choice, String> {
     let limit = door.state().seat_limit(seat.game, seat.side);
     let history = door
         .state()
@@ -397,7 +395,15 @@ pub(crate) fn run_seat(ctx: &Ctx, door: Door, clock: SharedClock, game: usize, m
                     None => Err(unmade.unwrap_or_else(|| "no engine".into())),
                 };
                 let cell = match choice {
-                    Ok(cell) => cell,
+                    Ok(Choice::Move(cell)) => cell,
+                    Ok(Choice::Resign) => {
+                        door.send(Message::Resigned {
+                            game,
+                            generation,
+                            side: me,
+                        });
+                        continue;
+                    }
                     Err(reason) => {
                         door.send(Message::Forfeit {
                             game,

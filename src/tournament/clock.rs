@@ -20,7 +20,7 @@
 use std::time::Duration;
 
 pub(super) use crate::protocol::outside::SETUP_ALLOWANCE;
-use kxo_engine::Position;
+use kxo_engine::AnyPosition;
 
 /// The margin when neither the run nor the engine gives one.
 pub(super) const DEFAULT_MARGIN: Duration = crate::protocol::outside::TOLERANCE;
@@ -68,9 +68,9 @@ impl SideClock {
     /// of its game clock (a thirtieth early on, more as the board fills:
     /// about as many moves as half the empty cells remain, at least five,
     /// plus the increment it will earn).
-    pub(super) fn allot(&self, pos: &Position) -> Option<Duration> {
+    pub(super) fn allot(&self, pos: &AnyPosition) -> Option<Duration> {
         let share = self.left().zip(self.game).map(|(left, (_, inc))| {
-            let moves_to_go = (pos.empty().count() / 2).clamp(5, 30);
+            let moves_to_go = (pos.empty_count() / 2).clamp(5, 30);
             (left / moves_to_go + inc).min(left)
         });
         match (self.per_move, share) {
@@ -161,7 +161,7 @@ mod tests {
     #[test]
     fn the_game_clock_earns_its_increment_and_loses_below_the_margin() {
         let rules = Rules::new(15, 5).unwrap();
-        let pos = Position::new(rules);
+        let pos = AnyPosition::new(rules);
         let mut clock = SideClock::new(None, Some((1000 * MS, 100 * MS)), 20 * MS);
         assert_eq!(clock.left(), Some(1000 * MS));
         // A thirtieth of what is left, and the increment.
@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn the_tighter_of_both_clocks_allots_and_ends() {
         let rules = Rules::new(15, 5).unwrap();
-        let pos = Position::new(rules);
+        let pos = AnyPosition::new(rules);
         let mut clock = SideClock::new(Some(50 * MS), Some((60_000 * MS, Duration::ZERO)), 10 * MS);
         assert_eq!(clock.allot(&pos), Some(50 * MS));
         clock.charge(10 * MS).unwrap();

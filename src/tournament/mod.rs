@@ -75,6 +75,12 @@ pub struct Settings {
     /// free-style).
     #[serde(default, skip_serializing_if = "Rule::is_freestyle")]
     pub rule: Rule,
+    /// Go's komi in half points and its handicap stones (runs of the
+    /// line games have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub komi2: Option<i16>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub handicap: u8,
     /// The engines, `NAME=SPEC` as given.
     pub engines: Vec<crate::engines::SpecText>,
     pub format: Format,
@@ -101,6 +107,15 @@ pub struct Settings {
     pub sprt: Option<Sprt>,
 }
 
+/// For `skip_serializing_if`: a handicap of none.
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// The most moves a game of Go may take, a cell: at that many it is
+/// scored as it stands (real games take under two a cell).
+pub const GO_MOVES_PER_CELL: usize = 4;
+
 /// The most engines a run plays (a round-robin of 100 is 4,950 pairings).
 pub const MAX_ENGINES: usize = 100;
 /// The most games per pairing (as `--games` allows).
@@ -113,8 +128,21 @@ const MAX_MS: u64 = 86_400_000;
 
 impl Settings {
     pub fn rules(&self) -> Result<Rules, String> {
+        if self.rule == Rule::Go {
+            let komi2 = self.komi2.unwrap_or(kxo_engine::GO_KOMI2);
+            return Rules::go(self.size, komi2, self.handicap).map_err(|e| e.to_string());
+        }
         let rules = Rules::new(self.size, self.goal).map_err(|e| e.to_string())?;
         Ok(rules.with_rule(self.rule))
+    }
+
+    /// The fields of `rules`, as settings keep them.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.size = rules.size();
+        self.goal = rules.goal();
+        self.rule = rules.rule();
+        self.komi2 = rules.is_go().then(|| rules.komi2());
+        self.handicap = rules.handicap();
     }
 
     /// Refuses settings no run can have (from the command line, or read
@@ -236,6 +264,10 @@ pub enum End {
     Forfeit,
     /// A side overran its time (see [`clock`]).
     Time,
+    /// Go: two passes, and the count (area with komi).
+    Score,
+    /// Go: a side resigned.
+    Resign,
 }
 
 /// A tournament the live screen shows: its engines, settings and games.
@@ -287,6 +319,8 @@ impl Settings {
             size: 4,
             goal: 3,
             rule: Rule::Freestyle,
+            komi2: None,
+            handicap: 0,
             engines: ["a", "b"]
                 .map(|name| crate::engines::SpecText {
                     name: name.into(),

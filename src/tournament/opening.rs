@@ -54,7 +54,7 @@ impl Openings {
     /// The default for a board: random above 8x8, where the engines are
     /// deterministic enough to repeat games; none on small boards.
     pub fn default_for(rules: Rules) -> Openings {
-        if rules.is_small() {
+        if rules.is_small() || rules.is_go() {
             Openings::None
         } else {
             Openings::Random

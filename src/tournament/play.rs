@@ -9,11 +9,11 @@ use super::tally::DoneSet;
 use super::{
     End, GameResult, Openings, PlayedGame, Schedule, Settings, Shard, Slot, Tally, seed_for,
 };
-use crate::engines::{EngineSpec, SeatEngine, SpecEngine};
+use crate::engines::{Choice, EngineSpec, SeatEngine, SpecEngine};
 use crate::protocol::outside::BRAIN_THINK;
 use kxo_engine::learner::SharedTable;
+use kxo_engine::{AnyPosition, Cell, GameRecord, Outcome, Player, Rules};
 use kxo_engine::{Budget, Limit, SearchInfo};
-use kxo_engine::{Cell, GameRecord, Outcome, Player, Position, Rules};
 
 /// What a run needs besides its settings.
 pub struct Clocks<'a> {
@@ -163,20 +163,20 @@ impl<'a> Side<'a> {
         spec: &'a EngineSpec,
         seed: u64,
         rl: Option<&SharedTable>,
-    ) -> Side<'a> {
+    ) -> Result<Side<'a>, String> {
         let limit = seat_limit(settings, spec, rules);
         let clock = side_clock(settings, spec, limit);
-        let mut engine = spec.build(rules, limit, seed, rl);
+        let mut engine = spec.build(rules, limit, seed, rl)?;
         if let (SeatEngine::Outside(brain), Some((base, _))) = (&mut engine, clock.game) {
             brain.set_match_clock(base);
         }
-        Side {
+        Ok(Side {
             spec,
             engine,
             clock,
             limit,
             cpu: Duration::ZERO,
-        }
+        })
     }
 
     /// Its move in `pos` after `history`: the cell, or how it lost (a
@@ -184,9 +184,9 @@ impl<'a> Side<'a> {
     /// charged.
     fn play(
         &mut self,
-        pos: &Position,
+        pos: &AnyPosition,
         history: &[Cell],
-    ) -> (Result<Cell, (End, String)>, Duration) {
+    ) -> (Result<Choice, (End, String)>, Duration) {
         let start = Instant::now();
         let mut budget = MoveClock {
             start,
@@ -206,7 +206,7 @@ impl<'a> Side<'a> {
         // its CPU time is its process's.
         let (settled, cpu) = match &self.engine {
             SeatEngine::Outside(brain) => (brain.settled(), brain.last_cpu()),
-            SeatEngine::BuiltIn(_) => (
+            SeatEngine::BuiltIn(_) | SeatEngine::Go(_) => (
                 Duration::ZERO,
                 crate::cpu::thread_cpu_time().saturating_sub(cpu_before),
             ),
@@ -215,7 +215,7 @@ impl<'a> Side<'a> {
         let spent = start.elapsed().saturating_sub(settled);
         let out_of_time = match &self.engine {
             SeatEngine::Outside(brain) => brain.out_of_time(),
-            SeatEngine::BuiltIn(_) => false,
+            _ => false,
         };
         let name = &self.spec.name;
         let me = pos.to_move();
@@ -318,80 +318,68 @@ impl crate::protocol::outside::PipeBudget for MoveClock {
     }
 }
 
-/// Plays one game with fresh engines seeded from the run's seed, the
-/// game's number and the side; `None` when a stop was asked for before
-/// it ended (a game cut short counts for nobody).
-fn play_game(
-    clocks: &Clocks,
+/// Go, after two passes: the dead stones both sides name, when they name
+/// the same; `None` when they differ.
+fn agreed_dead(sides: &mut [Side<'_>; 2]) -> Option<Vec<Cell>> {
+    let ask = |side: &mut Side<'_>| {
+        let mut budget = MoveClock {
+            start: Instant::now(),
+            limit: Limit::Whole,
+            work: 0,
+        };
+        side.engine.dead_stones(&mut budget)
+    };
+    let [first, second] = sides;
+    let dead = ask(first);
+    (ask(second) == dead).then_some(dead)
+}
+
+/// Go, when the position says the game is over: the count after a
+/// resignation-free end, or, after two passes, the count without the
+/// stones both sides name dead. `None` when they name different stones:
+/// play goes on in a clean-up, to a count of the stones as they stand.
+fn go_over(
+    pos: &mut AnyPosition,
+    sides: &mut [Side<'_>; 2],
+    game: &mut PlayedGame,
+    rules: Rules,
+    over: Outcome,
+) -> Option<Outcome> {
+    let Some(go) = pos.go_mut() else {
+        return Some(over);
+    };
+    game.end = End::Score;
+    if go.passes() < 2 || go.in_cleanup() {
+        game.reason = go.score().text();
+        if go.in_cleanup() {
+            game.reason.push_str(" after a clean-up");
+        }
+        return Some(over);
+    }
+    let Some(dead) = agreed_dead(sides) else {
+        go.resume_for_cleanup();
+        return None;
+    };
+    let score = go.score_without(&dead);
+    go.settle(score);
+    game.reason = score.text();
+    if !dead.is_empty() {
+        let names: Vec<String> = dead.iter().map(|&c| rules.cell_name(c)).collect();
+        game.reason
+            .push_str(&format!(", dead by agreement: {}", names.join(" ")));
+    }
+    Some(score.outcome())
+}
+
+/// After the last move: the sides' CPU, their transcripts and the result
+/// go into the game, and each engine hears how the game went.
+fn finish_game(
+    sides: &mut [Side<'_>; 2],
+    game: &mut PlayedGame,
+    outcome: Outcome,
     rules: Rules,
     slot: &Slot,
-    rl: Option<&SharedTable>,
-) -> Option<PlayedGame> {
-    if crate::signals::stopping() {
-        return None;
-    }
-    let settings = clocks.settings;
-    let specs = [&clocks.specs[slot.first], &clocks.specs[slot.second]];
-    let mut sides = [0u64, 1].map(|side| {
-        let seed = seed_for(settings.seed, slot.game, side);
-        let mut side = Side::new(settings, rules, specs[side as usize], seed, rl);
-        if let (true, SeatEngine::Outside(brain)) = (clocks.log_brains, &mut side.engine) {
-            brain.keep_transcript();
-        }
-        side
-    });
-    let opening = clocks.openings.get(rules, settings.seed, slot.round);
-    let mut pos = Position::from_moves(rules, &opening).unwrap_or_else(|_| Position::new(rules));
-    let opening_len = pos.move_count() as usize;
-    let mut game = PlayedGame {
-        game: slot.game,
-        first: specs[0].name.clone(),
-        second: specs[1].name.clone(),
-        opening: opening_len,
-        moves: opening[..opening_len]
-            .iter()
-            .map(|c| c.index() as u16)
-            .collect(),
-        us: vec![0; opening_len],
-        cpu_us: [0; 2],
-        result: GameResult::Draw,
-        end: End::Full,
-        reason: "board full".into(),
-        transcripts: Vec::new(),
-    };
-    let outcome = loop {
-        match pos.outcome() {
-            Outcome::Ongoing => {}
-            Outcome::Win(_) => {
-                game.end = End::Line;
-                game.reason = rules.in_a_row();
-                break pos.outcome();
-            }
-            Outcome::Draw => break Outcome::Draw,
-        }
-        let me = pos.to_move();
-        let history: Vec<Cell> = game.moves.iter().map(|&c| Cell::new(c)).collect();
-        let (played, spent) = sides[me.index()].play(&pos, &history);
-        if crate::signals::stopping() {
-            return None;
-        }
-        let name = &sides[me.index()].spec.name;
-        match played.and_then(|cell| {
-            pos.play(cell)
-                .map(|_| cell)
-                .map_err(|e| (End::Forfeit, format!("{name} ({me}) forfeits: {e}")))
-        }) {
-            Ok(cell) => {
-                game.moves.push(cell.index() as u16);
-                game.us.push(spent.as_micros().min(u64::MAX as u128) as u64);
-            }
-            Err((end, why)) => {
-                game.end = end;
-                game.reason = why;
-                break Outcome::Win(me.other());
-            }
-        }
-    };
+) {
     game.cpu_us = sides
         .each_ref()
         .map(|s| s.cpu.as_micros().min(u64::MAX as u128) as u64);
@@ -416,13 +404,130 @@ fn play_game(
         let me = if side == 0 { Player::O } else { Player::X };
         s.engine.game_over(&record, me);
     }
+}
+
+/// Whether the first side's engine is the one that could not be made.
+fn made_failed_first<T>(made: &[Result<T, String>; 2]) -> bool {
+    made[0].is_err()
+}
+
+/// Plays one game with fresh engines seeded from the run's seed, the
+/// game's number and the side; `None` when a stop was asked for before
+/// it ended (a game cut short counts for nobody).
+fn play_game(
+    clocks: &Clocks,
+    rules: Rules,
+    slot: &Slot,
+    rl: Option<&SharedTable>,
+) -> Option<PlayedGame> {
+    if crate::signals::stopping() {
+        return None;
+    }
+    let settings = clocks.settings;
+    let specs = [&clocks.specs[slot.first], &clocks.specs[slot.second]];
+    let made = [0u64, 1].map(|side| {
+        let seed = seed_for(settings.seed, slot.game, side);
+        let mut side = Side::new(settings, rules, specs[side as usize], seed, rl)?;
+        if let (true, SeatEngine::Outside(brain)) = (clocks.log_brains, &mut side.engine) {
+            brain.keep_transcript();
+        }
+        Ok::<_, String>(side)
+    });
+    let opening = clocks.openings.get(rules, settings.seed, slot.round);
+    let mut pos =
+        AnyPosition::from_moves(rules, &opening).unwrap_or_else(|_| AnyPosition::new(rules));
+    let opening_len = pos.move_count() as usize;
+    let mut game = PlayedGame {
+        game: slot.game,
+        first: specs[0].name.clone(),
+        second: specs[1].name.clone(),
+        opening: opening_len,
+        moves: opening[..opening_len]
+            .iter()
+            .map(|c| c.index() as u16)
+            .collect(),
+        us: vec![0; opening_len],
+        cpu_us: [0; 2],
+        result: GameResult::Draw,
+        end: End::Full,
+        reason: "board full".into(),
+        transcripts: Vec::new(),
+    };
+    // A side whose engine cannot be made loses by forfeit, its game empty.
+    let loser = if made_failed_first(&made) {
+        Player::O
+    } else {
+        Player::X
+    };
+    let mut sides = match made {
+        [Ok(first), Ok(second)] => [first, second],
+        [Err(why), _] | [_, Err(why)] => {
+            game.end = End::Forfeit;
+            game.reason = why;
+            game.result = match loser {
+                Player::O => GameResult::Second,
+                Player::X => GameResult::First,
+            };
+            return Some(game);
+        }
+    };
+    let longest = super::GO_MOVES_PER_CELL * rules.cells() as usize;
+    let outcome = loop {
+        if rules.is_go() && game.moves.len() >= longest {
+            // A game that will not end (two engines that never pass): the
+            // count as it stands decides it.
+            let score = pos.go_score().expect("a game of Go");
+            game.end = End::Score;
+            game.reason = format!("{} after {longest} moves", score.text());
+            break score.outcome();
+        }
+        match pos.outcome() {
+            Outcome::Ongoing => {}
+            over if rules.is_go() => {
+                if let Some(outcome) = go_over(&mut pos, &mut sides, &mut game, rules, over) {
+                    break outcome;
+                }
+            }
+            Outcome::Win(_) => {
+                game.end = End::Line;
+                game.reason = rules.in_a_row();
+                break pos.outcome();
+            }
+            Outcome::Draw => break Outcome::Draw,
+        }
+        let me = pos.to_move();
+        let history: Vec<Cell> = game.moves.iter().map(|&c| Cell::new(c)).collect();
+        let (played, spent) = sides[me.index()].play(&pos, &history);
+        if crate::signals::stopping() {
+            return None;
+        }
+        let name = &sides[me.index()].spec.name;
+        match played.and_then(|choice| match choice {
+            Choice::Move(cell) => pos
+                .play(cell)
+                .map(|_| cell)
+                .map_err(|e| (End::Forfeit, format!("{name} ({me}) forfeits: {e}"))),
+            Choice::Resign => Err((End::Resign, format!("{name} ({me}) resigns"))),
+        }) {
+            Ok(cell) => {
+                game.moves.push(cell.index() as u16);
+                game.us.push(spent.as_micros().min(u64::MAX as u128) as u64);
+            }
+            Err((end, why)) => {
+                game.end = end;
+                game.reason = why;
+                break Outcome::Win(me.other());
+            }
+        }
+    };
+    finish_game(&mut sides, &mut game, outcome, rules, slot);
     Some(game)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kxo_engine::{BuiltIn, Engine};
+    use kxo_engine::{BuiltIn, Engine, Position};
 
     /// A built-in engine that ignores its budget: it sleeps, then plays
     /// the first empty cell.
@@ -451,12 +556,15 @@ mod tests {
             limit: Limit::Time(ms(10)),
             cpu: Duration::ZERO,
         };
-        let mut pos = Position::new(rules);
+        let mut pos = AnyPosition::new(rules);
         // Its first move has the set-up allowance.
         let (first, _) = side.play(&pos, &[]);
-        let cell = first.expect("within the set-up allowance");
+        let Ok(Choice::Move(cell)) = first else {
+            panic!("not a move within the set-up allowance: {first:?}");
+        };
         pos.play(cell).unwrap();
-        pos.play(pos.legal_moves().next().unwrap()).unwrap();
+        let next = pos.mnk().unwrap().legal_moves().next().unwrap();
+        pos.play(next).unwrap();
         let (second, spent) = side.play(&pos, &[]);
         let (end, why) = second.expect_err("past its time and the margin");
         assert_eq!(end, End::Time);

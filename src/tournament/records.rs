@@ -20,6 +20,9 @@ use kxo_engine::{Cell, Rules};
 
 /// The SGF text of a game.
 pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
+    if rules.is_go() {
+        return go_sgf(game, rules);
+    }
     let result = match game.result {
         GameResult::Draw => "0".to_string(),
         GameResult::First | GameResult::Second => {
@@ -31,7 +34,8 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
             let how = match game.end {
                 End::Time => "T",
                 End::Forfeit => "F",
-                End::Line | End::Full => "",
+                End::Resign => "R",
+                End::Line | End::Full | End::Score => "",
             };
             format!("{winner}+{how}")
         }
@@ -71,6 +75,64 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
             (b'a' + col) as char,
             (b'a' + row) as char
         );
+    }
+    out.push_str(")\n");
+    out
+}
+
+/// The SGF text of a game of Go (`GM[1]`): komi, rules, handicap stones
+/// (`HA`, `AB`), the result as Go writes it (`RE[B+3.5]`, `W+R` by
+/// resignation, `B+T` on time, `W+F` by forfeit, `0` a draw), and passes
+/// as empty moves (`B[]`).
+fn go_sgf(game: &PlayedGame, rules: Rules) -> String {
+    let n = rules.size();
+    let winner = match game.result {
+        GameResult::First => 'B',
+        GameResult::Second => 'W',
+        GameResult::Draw => '0',
+    };
+    let result = match (game.end, winner) {
+        (_, '0') => "0".to_string(),
+        // The reason starts with the count ("B+3.5 after a clean-up").
+        (End::Score, _) => escape(game.reason.split([' ', ',']).next().unwrap_or_default()),
+        (End::Resign, w) => format!("{w}+R"),
+        (End::Time, w) => format!("{w}+T"),
+        (_, w) => format!("{w}+F"),
+    };
+    let handicap = kxo_engine::go::handicap_points(n, rules.handicap());
+    let mut out = format!(
+        "(;GM[1]FF[4]CA[UTF-8]AP[kxo-tui:{}]SZ[{n}]KM[{}]RU[Chinese]GN[game {}]PB[{}]PW[{}]RE[{}]C[{}]",
+        env!("CARGO_PKG_VERSION"),
+        rules.komi(),
+        game.game + 1,
+        escape(&game.first),
+        escape(&game.second),
+        result,
+        escape(&format!(
+            "{}; {n}x{n} Go, area scoring, komi {}; {} opening stones",
+            game.reason,
+            rules.komi(),
+            game.opening
+        )),
+    );
+    if !handicap.is_empty() {
+        let _ = write!(out, "HA[{}]AB", handicap.len());
+        for &c in &handicap {
+            let _ = write!(out, "[{}]", kxo_engine::go::sgf_point(c, n));
+        }
+    }
+    // White moves first after a handicap.
+    let first_white = !handicap.is_empty();
+    for (i, &cell) in game.moves.iter().enumerate() {
+        let white = (i % 2 == 1) != first_white;
+        let colour = if white { 'W' } else { 'B' };
+        let comment = if i < game.opening {
+            "opening".to_string()
+        } else {
+            format!("{} ms", game.us.get(i).copied().unwrap_or(0) / 1000)
+        };
+        let point = kxo_engine::go::sgf_point(Cell::new(cell), n);
+        let _ = write!(out, "\n;{colour}[{point}]C[{comment}]");
     }
     out.push_str(")\n");
     out
@@ -192,9 +254,9 @@ pub fn psq(game: &PlayedGame, rules: Rules) -> String {
     let _ = writeln!(out, "{}", kxo_engine::text::shown(&game.first));
     let _ = writeln!(out, "{}", kxo_engine::text::shown(&game.second));
     let closing = match game.end {
-        End::Line | End::Full => 0,
+        End::Line | End::Full | End::Score => 0,
         End::Time => 15,
-        End::Forfeit => -2,
+        End::Forfeit | End::Resign => -2,
     };
     let _ = writeln!(out, "{closing}");
     out

@@ -88,6 +88,11 @@ pub struct Report {
     pub goal: u8,
     #[serde(skip_serializing_if = "kxo_engine::Rule::is_freestyle")]
     pub rule: kxo_engine::Rule,
+    /// Go's komi in points, and its handicap stones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub komi: Option<f32>,
+    #[serde(skip_serializing_if = "is_zero_u8")]
+    pub handicap: u8,
     pub format: super::Format,
     pub openings: String,
     pub seed: u64,
@@ -120,6 +125,10 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
 impl Report {
     /// The report of these games (in any order; games past the pair where
     /// the SPRT stopped the run are left out). For tests and small runs:
@@ -142,6 +151,8 @@ impl Report {
             size: settings.size,
             goal: settings.goal,
             rule: settings.rule,
+            komi: settings.komi2.map(|k| k as f32 / 2.0),
+            handicap: settings.handicap,
             format: settings.format,
             openings: settings.openings.clone(),
             seed: settings.seed,
@@ -309,17 +320,24 @@ impl Report {
     /// The report as text.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
+        let game = match self.komi {
+            Some(komi) => {
+                let handicap = match self.handicap {
+                    0 => String::new(),
+                    h => format!(", handicap {h}"),
+                };
+                format!("{n}x{n} Go, komi {komi}{handicap}", n = self.size)
+            }
+            None => format!(
+                "{n}x{n} with {}",
+                self.rule.in_a_row(self.goal),
+                n = self.size
+            ),
+        };
         let _ = writeln!(
             out,
-            "{} games of {}, {}x{} with {}, {}, openings {}, seed {}",
-            self.games,
-            self.scheduled,
-            self.size,
-            self.size,
-            self.rule.in_a_row(self.goal),
-            self.format,
-            self.openings,
-            self.seed
+            "{} games of {}, {game}, {}, openings {}, seed {}",
+            self.games, self.scheduled, self.format, self.openings, self.seed
         );
         let width = self
             .engines

@@ -95,7 +95,7 @@ impl Summary {
                     format!("game {}: {}", game.game + 1, game.reason),
                 ))
             }
-            End::Line | End::Full => None,
+            End::Line | End::Full | End::Score | End::Resign => None,
         };
         Summary {
             slot,
@@ -315,10 +315,18 @@ impl Tally {
             ));
         }
         let cells = self.settings.size as usize * self.settings.size as usize;
-        if game.moves.len() > cells
+        // Go's stones come and go, and a move may be a pass.
+        let go = self.settings.rule == kxo_engine::Rule::Go;
+        let most = if go {
+            super::GO_MOVES_PER_CELL * cells
+        } else {
+            cells
+        };
+        let on_board = |c: u16| (c as usize) < cells || (go && kxo_engine::Cell::new(c).is_pass());
+        if game.moves.len() > most
             || game.us.len() != game.moves.len()
             || game.opening > game.moves.len()
-            || game.moves.iter().any(|&c| c as usize >= cells)
+            || game.moves.iter().any(|&c| !on_board(c))
         {
             return Err(format!("game {} holds moves no game can", game.game + 1));
         }

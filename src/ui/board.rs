@@ -5,24 +5,9 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::layout::{BoardStyle, row_label_width};
+use super::layout::{BoardStyle, Marks, row_label_width};
 use super::palette::ColorMode;
-use kxo_engine::{Bits, Cell, Player, Position};
-
-/// What to show on a board besides the marks.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Marks {
-    pub last_move: Option<Cell>,
-    /// The person's cursor, in human mode.
-    pub cursor: Option<Cell>,
-    /// The cells of the winning line, once the game is won.
-    pub winning_line: Bits,
-    /// The move a thinking seat is considering, and its side: drawn faintly.
-    pub candidate: Option<(Cell, Player)>,
-    /// The opening's stones, placed before the engines played: dimmer
-    /// than the played ones.
-    pub opening: Bits,
-}
+use kxo_engine::{AnyPosition, Cell, Player, Position};
 
 fn cell_spans(
     pos: &Position,
@@ -109,12 +94,21 @@ fn rule(
     Line::from(s)
 }
 
+/// A board of either family, as lines: an m,n,k board's cells between
+/// lines, or Go's stones on them ([`super::goban`]).
 pub(super) fn lines(
-    pos: &Position,
+    pos: &AnyPosition,
     style: BoardStyle,
     c: ColorMode,
     marks: Marks,
 ) -> Vec<Line<'static>> {
+    match pos {
+        AnyPosition::Mnk(p) => mnk_lines(p, style, c, marks),
+        AnyPosition::Go(g) => super::goban::lines(g, style, c, marks),
+    }
+}
+
+fn mnk_lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> Vec<Line<'static>> {
     let n = pos.rules().size();
     let label = c.dim();
     let letters = (0..n).map(|i| (b'A' + i) as char);
@@ -221,7 +215,7 @@ mod tests {
                 for probe in 0..rules.cells() {
                     let mut pos = Position::new(rules);
                     pos.play(Cell::new(probe)).unwrap();
-                    let lines = lines(&pos, style, ColorMode::None, Marks::default());
+                    let lines = mnk_lines(&pos, style, ColorMode::None, Marks::default());
                     terminal
                         .draw(|f| f.render_widget(Paragraph::new(lines), Rect::new(1, 1, w, h)))
                         .unwrap();

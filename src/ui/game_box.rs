@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::board;
 use super::layout::{self, BoardStyle, THINKING_LINES};
-use super::result_text;
+use super::result_of;
 use crate::app::{App, ColorMode, GameStatus, GameView, Thinking};
 use kxo_engine::Player;
 use kxo_engine::{Estimate, Value};
@@ -136,8 +136,8 @@ pub(super) fn clock_fill(t: &Thinking, width: usize) -> String {
 
 /// What a live game's board shows besides the marks: the last move, the
 /// thinking seat's candidate, the winning line, the opening's stones.
-pub(super) fn marks(game: &GameView) -> board::Marks {
-    board::Marks {
+pub(super) fn marks(game: &GameView) -> super::layout::Marks {
+    super::layout::Marks {
         last_move: game.last_move,
         candidate: game
             .thinking
@@ -149,7 +149,7 @@ pub(super) fn marks(game: &GameView) -> board::Marks {
             .iter()
             .map(|c| c.index())
             .collect(),
-        ..board::Marks::default()
+        ..super::layout::Marks::default()
     }
 }
 
@@ -225,18 +225,19 @@ fn box_titles(
     let (right, right_style) = match &game.status {
         GameStatus::Playing => {
             let side = game.pos.to_move();
+            let mark = game.pos.rules().side_mark(side);
             let text = if terse {
-                format!("{side}")
+                mark.to_string()
             } else if wide {
-                format!("{side} to move")
+                format!("{mark} to move")
             } else {
-                format!("{side}'s turn")
+                format!("{mark}'s turn")
             };
             (text, side_style(c, side))
         }
         // The narrowest titles have no room for both: the result goes below.
         GameStatus::Over { .. } if terse => (String::new(), c.warn()),
-        GameStatus::Over { .. } => (result_text(game.outcome()).to_string(), c.warn()),
+        GameStatus::Over { .. } => (result_of(game), c.warn()),
         GameStatus::Failed(_) => (
             if terse { "FAIL" } else { "FAILED" }.to_string(),
             c.error().add_modifier(Modifier::REVERSED),
@@ -247,7 +248,10 @@ fn box_titles(
 
 /// A board's name in a box title: "6x6·5" (side, and marks in a row).
 pub(super) fn board_name(rules: kxo_engine::Rules) -> String {
-    format!("{n}x{n}·{}", rules.goal(), n = rules.size())
+    match rules.is_go() {
+        true => format!("{n}x{n} Go", n = rules.size()),
+        false => format!("{n}x{n}·{}", rules.goal(), n = rules.size()),
+    }
 }
 
 /// In place of a board its box cannot show whole: the board's name and
@@ -310,7 +314,7 @@ pub(super) fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rec
         }
     };
     let bottom = if terse && matches!(game.status, GameStatus::Over { .. }) {
-        Line::from(Span::styled(result_text(game.outcome()), c.warn()))
+        Line::from(Span::styled(result_of(game), c.warn()))
     } else {
         Line::from(vec![
             label(Player::O, o),

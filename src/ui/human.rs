@@ -7,7 +7,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::board::{self, Marks};
+use super::board;
+use super::layout::Marks;
 use super::layout::{BoardStyle, MIN_HEIGHT, MIN_WIDTH, board_size, box_size};
 use crate::app::{App, GameStatus};
 use kxo_engine::{Cell, Outcome};
@@ -233,8 +234,8 @@ fn panel_lines<'a>(
                 _ => "Draw.",
             };
             let why = match &game.forfeit {
-                Some((loser, reason)) if *loser == human.side => format!(" ({reason})"),
-                Some((_, reason)) => format!(" (the computer forfeits: {reason})"),
+                Some((loser, _)) if *loser == human.side => " (you resigned)".to_string(),
+                Some((_, loss)) => format!(" (the computer {})", loss.phrase()),
                 None => String::new(),
             };
             Line::from(Span::styled(format!("{text}{why}"), c.warn()))

@@ -3,6 +3,8 @@
 
 use ratatui::layout::Rect;
 
+use kxo_engine::{Bits, Cell, Player};
+
 /// Lines under a full board for the thinking seat (clock bar, info line).
 pub const THINKING_LINES: u16 = 2;
 
@@ -336,4 +338,20 @@ mod tests {
             }
         }
     }
+}
+
+/// What a board shows besides its stones: the last move, the cursor, the
+/// winning line, a thinking seat's candidate, the opening.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Marks {
+    pub last_move: Option<Cell>,
+    /// The person's cursor, in human mode.
+    pub cursor: Option<Cell>,
+    /// The cells of the winning line, once the game is won.
+    pub winning_line: Bits,
+    /// The move a thinking seat is considering, and its side: drawn faintly.
+    pub candidate: Option<(Cell, Player)>,
+    /// The opening's stones, placed before the engines played: dimmer
+    /// than the played ones.
+    pub opening: Bits,
 }

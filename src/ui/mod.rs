@@ -2,6 +2,7 @@
 
 mod board;
 mod game_box;
+mod goban;
 pub mod human;
 pub mod layout;
 mod leaderboard;
@@ -290,6 +291,11 @@ pub(crate) fn draw_header(
             false => "kxo-tui  a mix of boards, engines close in strength".to_string(),
         },
         (None, Some(_)) => "kxo-tui  choose a game to play".to_string(),
+        (None, None) if rules.is_go() => format!(
+            "kxo-tui  {n}x{n} Go, komi {}",
+            rules.komi(),
+            n = rules.size()
+        ),
         (None, None) => format!(
             "kxo-tui  {}x{}, {}",
             rules.size(),
@@ -398,12 +404,27 @@ pub(crate) fn draw_scrolled(frame: &mut Frame, app: &App, lines: Vec<Line<'stati
 }
 
 /// The result of a finished game, as the box and the Records tab say it.
-pub fn result_text(outcome: Outcome) -> &'static str {
+pub fn result_text(rules: kxo_engine::Rules, outcome: Outcome) -> String {
     match outcome {
-        Outcome::Win(Player::O) => "O wins",
-        Outcome::Win(Player::X) => "X wins",
-        Outcome::Draw => "draw",
-        Outcome::Ongoing => "",
+        Outcome::Win(p) => format!("{} wins", rules.side_name(p)),
+        Outcome::Draw => "draw".into(),
+        Outcome::Ongoing => String::new(),
+    }
+}
+
+/// A game's result as its family writes it: "O wins", "draw"; in Go the
+/// score ("B+3.5"), or "W+R" by resignation and "W+F" by forfeit.
+pub fn result_of(game: &crate::app::GameView) -> String {
+    let rules = game.pos.rules();
+    let winner = match game.outcome() {
+        Outcome::Win(Player::O) => 'B',
+        _ => 'W',
+    };
+    match (&game.forfeit, game.pos.go_score()) {
+        (Some((_, crate::app::Loss::Resigned)), Some(_)) => format!("{winner}+R"),
+        (Some(_), Some(_)) => format!("{winner}+F"),
+        (None, Some(score)) if game.outcome().is_over() => score.text(),
+        _ => result_text(rules, game.outcome()),
     }
 }
 

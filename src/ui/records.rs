@@ -4,7 +4,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{game_box, result_text};
+use super::{game_box, result_of, result_text};
 use crate::app::{App, GameStatus};
 
 /// The tab's lines (human mode has its own: the session's games).
@@ -38,18 +38,17 @@ pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
                 moves
             }));
             match &g.status {
-                GameStatus::Over { .. } => spans.push(Span::styled(
-                    format!("  {}", result_text(g.outcome())),
-                    c.warn(),
-                )),
+                GameStatus::Over { .. } => {
+                    spans.push(Span::styled(format!("  {}", result_of(g)), c.warn()))
+                }
                 GameStatus::Failed(msg) => {
                     spans.push(Span::styled(format!("  FAILED: {msg}"), c.error()))
                 }
                 GameStatus::Playing => {}
             }
-            if let Some((loser, why)) = &g.forfeit {
+            if let Some((loser, loss)) = &g.forfeit {
                 spans.push(Span::styled(
-                    format!("  ({loser} forfeits: {why})"),
+                    format!("  ({loser} {})", loss.phrase()),
                     c.error(),
                 ));
             }
@@ -62,7 +61,7 @@ pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
                         "  (previous: {} vs {}, {})",
                         labels[0],
                         labels[1],
-                        result_text(*outcome)
+                        result_text(g.pos.rules(), *outcome)
                     ),
                     c.dim(),
                 ));

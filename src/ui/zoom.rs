@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
 use super::board;
 use super::game_box::thinking_lines;
 use super::layout::{BoardStyle, board_size};
-use super::result_text;
+use super::{result_of, result_text};
 use crate::app::{App, GameStatus, GameView};
 
 /// A space the line wrap does not break at.
@@ -108,23 +108,31 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut lines = vec![
         Line::from(vec![
-            Span::styled("O ", c.o_style()),
+            Span::styled(
+                format!("{} ", game.pos.rules().side_mark(kxo_engine::Player::O)),
+                c.o_style(),
+            ),
             Span::styled(game.labels[0].clone(), bold),
             Span::raw("  vs  "),
-            Span::styled("X ", c.x_style()),
+            Span::styled(
+                format!("{} ", game.pos.rules().side_mark(kxo_engine::Player::X)),
+                c.x_style(),
+            ),
             Span::styled(game.labels[1].clone(), bold),
         ]),
         Line::from(""),
     ];
     let state = match &game.status {
-        GameStatus::Playing => format!("{} to move", game.pos.to_move()),
-        GameStatus::Over { .. } => result_text(game.outcome()).to_string(),
+        GameStatus::Playing => {
+            format!("{} to move", game.pos.rules().side_name(game.pos.to_move()))
+        }
+        GameStatus::Over { .. } => result_of(game),
         GameStatus::Failed(why) => format!("failed: {why}"),
     };
     lines.push(Line::from(Span::styled(state, c.warn())));
-    if let Some((loser, why)) = &game.forfeit {
+    if let Some((loser, loss)) = &game.forfeit {
         lines.push(Line::from(Span::styled(
-            format!("{loser} forfeits: {why}"),
+            format!("{loser} {}", loss.phrase()),
             c.error(),
         )));
     }
@@ -186,7 +194,7 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
                 "previous game: {} vs {}, {}",
                 labels[0],
                 labels[1],
-                result_text(*outcome)
+                result_text(game.pos.rules(), *outcome)
             ),
             c.dim(),
         )));

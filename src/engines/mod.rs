@@ -5,7 +5,8 @@
 //!
 //! SPEC is a built-in engine with options (`mcts`, `mcts:think-ms=300`,
 //! `negamax:think-ms=50`, `mcts:iterations=2000`) or an outside program
-//! (`brain:PATH ARGS`). Options for any engine may also come in brackets
+//! (`brain:PATH ARGS`, a Gomoku brain; `gtp:PATH ARGS`, a Go engine
+//! speaking GTP). Options for any engine may also come in brackets
 //! after the name: `rapfi[tc=60+0.6,memory=64,option.hash=32]=brain:./r`.
 //!
 //! Options: `think-ms=T` (time per move), `tc=BASE+INC` (a game clock in
@@ -16,17 +17,23 @@
 //! `option.NAME=V` (sent to a brain as `INFO NAME V`); MCTS's
 //! `iterations=N`, Negamax's `eval=shapes|learned`.
 
+mod run_limit;
+mod seat;
+
+pub use run_limit::RunLimit;
+pub use seat::{Choice, SeatEngine};
+
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::outside::{
-    BRAIN_THINK, BrainCommand, BrainSettings, OutsideBrain, PipeBudget,
-};
+use crate::protocol::gtp::OutsideGtp;
+use crate::protocol::outside::{BRAIN_THINK, BrainCommand, BrainSettings, OutsideBrain, Protocol};
+
+use kxo_engine::Rules;
 use kxo_engine::learner::SharedTable;
 use kxo_engine::text::shown;
 use kxo_engine::{BuiltIn, Engine, EngineKind, Limit, Options, Recipe};
-use kxo_engine::{Cell, GameRecord, Player, Position, Rules};
 
 /// One participant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,8 +54,8 @@ pub enum SpecEngine {
     /// A built-in kind, with its own options (its list's: `iterations=`,
     /// `eval=`, …).
     BuiltIn { kind: BuiltIn, options: Options },
-    /// An outside program speaking the Gomoku AI protocol, and what it is
-    /// told besides its time.
+    /// An outside program, speaking the Gomoku AI protocol or GTP as its
+    /// command says, and what a Gomoku brain is told besides its time.
     Brain {
         command: BrainCommand,
         info: BrainInfo,
@@ -111,67 +118,6 @@ impl SpecEngine {
     }
 }
 
-/// The run's limit a move, as its flags give it (`--think-ms`,
-/// `--mcts-iterations`): each seat's own limit is resolved from it once,
-/// when the game is planned ([`EngineSpec::limit`]). A state file keeps
-/// it as two fields, `think_ms` and `mcts_iterations`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "LimitFields", into = "LimitFields")]
-pub enum RunLimit {
-    /// Each kind's own default.
-    #[default]
-    Default,
-    /// This time a move, milliseconds, for every seat without its own.
-    Millis(u64),
-    /// MCTS's iterations a move; the other kinds their own default.
-    MctsIterations(u64),
-}
-
-/// [`RunLimit`] as a state file writes it.
-#[derive(Clone, Copy, Serialize, Deserialize)]
-struct LimitFields {
-    think_ms: Option<u64>,
-    mcts_iterations: Option<u64>,
-}
-
-impl From<LimitFields> for RunLimit {
-    fn from(f: LimitFields) -> RunLimit {
-        RunLimit::from_parts(f.think_ms, f.mcts_iterations)
-    }
-}
-
-impl From<RunLimit> for LimitFields {
-    fn from(limit: RunLimit) -> LimitFields {
-        let (think_ms, mcts_iterations) = limit.parts();
-        LimitFields {
-            think_ms,
-            mcts_iterations,
-        }
-    }
-}
-
-impl RunLimit {
-    /// The limit a time per move or a number of MCTS iterations names
-    /// (the time first, as the command line ranks them).
-    pub fn from_parts(think_ms: Option<u64>, mcts_iterations: Option<u64>) -> RunLimit {
-        match (think_ms, mcts_iterations) {
-            (Some(ms), _) => RunLimit::Millis(ms),
-            (None, Some(n)) => RunLimit::MctsIterations(n),
-            (None, None) => RunLimit::Default,
-        }
-    }
-
-    /// The other way: (time per move, MCTS iterations), as a state file
-    /// keeps them.
-    pub fn parts(self) -> (Option<u64>, Option<u64>) {
-        match self {
-            RunLimit::Millis(ms) => (Some(ms), None),
-            RunLimit::MctsIterations(n) => (None, Some(n)),
-            RunLimit::Default => (None, None),
-        }
-    }
-}
-
 /// A note for a run whose outside brains play a line other than five:
 /// the Gomoku AI protocol tells a brain only the board size, so a brain
 /// left at five would end games the run goes on with (and forfeit), or
@@ -182,9 +128,9 @@ pub fn brain_goal_note<'a>(
     rules: Rules,
 ) -> Option<String> {
     let k = rules.goal();
-    let brain = engines
-        .into_iter()
-        .any(|e| matches!(e, SpecEngine::Brain { .. }));
+    let brain = engines.into_iter().any(
+        |e| matches!(e, SpecEngine::Brain { command, .. } if command.protocol == Protocol::Gomoku),
+    );
     (brain && k != 5).then(|| {
         format!(
             "outside brains are told only the board size (the Gomoku AI protocol has no K): \
@@ -253,7 +199,7 @@ impl EngineSpec {
                 .ok_or_else(|| format!("{name}: '[' without its ']'"))?,
             None => ("", spec),
         };
-        let mut out = if spec.starts_with("brain:") {
+        let mut out = if spec.starts_with("brain:") || spec.starts_with("gtp:") {
             EngineSpec::named(
                 name.to_string(),
                 SpecEngine::brain(BrainCommand::parse(spec)?),
@@ -286,7 +232,10 @@ impl EngineSpec {
             }
             let taken = match &mut self.engine {
                 SpecEngine::BuiltIn { kind, options } => options.set(*kind, key, value)?,
-                SpecEngine::Brain { info, .. } => read_brain_option(info, key, value)?,
+                SpecEngine::Brain { command, info } => match command.protocol {
+                    Protocol::Gomoku => read_brain_option(info, key, value)?,
+                    Protocol::Gtp => false,
+                },
             };
             if !taken {
                 return Err(self.unknown_option(key));
@@ -314,6 +263,9 @@ impl EngineSpec {
             SpecEngine::BuiltIn { kind, .. } => {
                 let own: Vec<String> = kind.entry().options.iter().map(|o| o.usage()).collect();
                 (kind.to_string(), own)
+            }
+            SpecEngine::Brain { command, .. } if command.protocol == Protocol::Gtp => {
+                ("a GTP engine".to_string(), Vec::new())
             }
             SpecEngine::Brain { .. } => (
                 "a brain".to_string(),
@@ -408,19 +360,72 @@ impl EngineSpec {
         limit: Limit,
         seed: u64,
         rl: Option<&SharedTable>,
-    ) -> SeatEngine {
-        match &self.engine {
+    ) -> Result<SeatEngine, String> {
+        self.check_game(rules)?;
+        Ok(match &self.engine {
+            SpecEngine::Brain { command, .. } if command.protocol == Protocol::Gtp => {
+                let think = limit.time().unwrap_or(BRAIN_THINK);
+                let mut engine = OutsideGtp::new(command.clone(), rules, think);
+                engine.set_margin(self.brain_settings().margin);
+                SeatEngine::Outside(Box::new(engine))
+            }
             SpecEngine::Brain { command, .. } => {
                 let think = limit.time().unwrap_or(BRAIN_THINK);
                 let mut brain = OutsideBrain::new(command.clone(), rules, think);
                 brain.configure(self.brain_settings());
                 SeatEngine::Outside(Box::new(brain))
             }
+            SpecEngine::BuiltIn { kind, options } if rules.is_go() => {
+                let recipe = Recipe {
+                    rules,
+                    seed,
+                    options,
+                    table: None,
+                    window_values: None,
+                };
+                SeatEngine::Go(kind.make_go(&recipe).ok_or_else(|| self.no_go())?)
+            }
             SpecEngine::BuiltIn { .. } => SeatEngine::BuiltIn(
                 self.built_in_engine(rules, seed, rl)
-                    .expect("a built-in spec builds its engine"),
+                    .ok_or_else(|| format!("{} builds no engine", self.name))?,
             ),
+        })
+    }
+
+    /// Whether it plays the game of `rules`: every kind plays the m,n,k
+    /// games; Go is for the kinds whose entry builds a Go engine.
+    pub fn check_game(&self, rules: Rules) -> Result<(), String> {
+        match &self.engine {
+            SpecEngine::BuiltIn { kind, .. } if rules.is_go() && !kind.plays_go() => {
+                Err(self.no_go())
+            }
+            SpecEngine::Brain { command, .. } => match (command.protocol, rules.is_go()) {
+                (Protocol::Gomoku, true) => Err(format!(
+                    "{}: a Gomoku brain does not play Go (a Go engine speaks GTP: gtp:PATH ARGS)",
+                    self.name
+                )),
+                (Protocol::Gtp, false) => Err(format!(
+                    "{}: a GTP engine plays Go (--go N); the line games' brains speak the \
+                     Gomoku AI protocol (brain:PATH ARGS)",
+                    self.name
+                )),
+                _ => Ok(()),
+            },
+            _ => Ok(()),
         }
+    }
+
+    fn no_go(&self) -> String {
+        let players: Vec<&str> = BuiltIn::ALL
+            .iter()
+            .filter(|k| k.plays_go())
+            .map(|k| k.entry().name)
+            .collect();
+        format!(
+            "{} does not play Go: Go's engines are {}",
+            self.name,
+            players.join(" and ")
+        )
     }
 
     /// The built-in engine this spec names, through its kind's factory
@@ -617,48 +622,6 @@ pub fn tc_text(base_ms: u64, inc_ms: u64) -> String {
     match inc_ms {
         0 => secs(base_ms),
         inc => format!("{}+{}", secs(base_ms), secs(inc)),
-    }
-}
-
-/// The engine in a seat for one game: built in, or an outside program,
-/// which alone can fail (and forfeit), say things, and be told its clock.
-pub enum SeatEngine {
-    BuiltIn(Box<dyn Engine>),
-    Outside(Box<OutsideBrain>),
-}
-
-impl SeatEngine {
-    /// Its move in `pos`; `Err(reason)` when an outside brain crashed,
-    /// cheated or ran out of time, and so forfeits the game.
-    pub fn choose(&mut self, pos: &Position, budget: &mut dyn PipeBudget) -> Result<Cell, String> {
-        match self {
-            SeatEngine::BuiltIn(engine) => Ok(engine.choose(pos, budget)),
-            SeatEngine::Outside(brain) => brain.choose(pos, budget),
-        }
-    }
-
-    /// The game's moves so far, in order (an outside brain sends them so
-    /// when it needs the whole board).
-    pub fn set_history(&mut self, moves: &[Cell]) {
-        if let SeatEngine::Outside(brain) = self {
-            brain.set_history(moves);
-        }
-    }
-
-    /// Told how a game it played in ended (the learning player learns).
-    pub fn game_over(&mut self, record: &GameRecord, me: Player) {
-        if let SeatEngine::BuiltIn(engine) = self {
-            engine.game_over(record, me);
-        }
-    }
-
-    /// What it said since the last call (an outside brain's MESSAGE
-    /// lines), for the Records tab.
-    pub fn messages(&mut self) -> Vec<String> {
-        match self {
-            SeatEngine::BuiltIn(_) => Vec::new(),
-            SeatEngine::Outside(brain) => brain.take_messages(),
-        }
     }
 }
 
