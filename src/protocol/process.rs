@@ -83,8 +83,10 @@ impl BrainCommand {
 impl fmt::Display for BrainCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.protocol.prefix(), self.program)?;
+        // Quoted as a shell would need it, so the text parses back to the
+        // same command (an empty argument stays an argument).
         for a in &self.args {
-            write!(f, " {a}")?;
+            write!(f, " {}", shell_words::quote(a))?;
         }
         Ok(())
     }
