@@ -194,6 +194,21 @@ fn escape_sequences_from_a_brain_and_from_arguments_are_shown_escaped() {
         "{}",
         run.text()
     );
+    // A GTP engine's answer: the same escapes, on Go.
+    let gtp = r#"gtp:/bin/sh -c 'while read -r l; do case $l in genmove*) printf "= \033[2J\033]0;owned\007D4\n\n";; quit*) exit 0;; *) printf "=\n\n";; esac; done'"#;
+    for json in [false, true] {
+        let mut args = vec![
+            "arena", "--go", "9", "--o", "random", "--x", gtp, "--games", "1",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let run = run_measured(&args, b"", Duration::from_secs(30));
+        assert_eq!(run.code, 0, "{}", run.text());
+        assert!(run.text().contains("forfeit"), "{}", run.text());
+        assert!(run.text().contains("\\e[2J"), "{}", run.text());
+        no_escape_byte(&run);
+    }
     // Arguments and file names.
     for args in [
         vec!["solve", "--moves", "\x1b[2J\x1b]0;owned\x07"],

@@ -88,66 +88,96 @@ fn lines_that_answer_nothing_cost_a_brain_nothing() {
     assert_eq!(report["games"], 2);
 }
 
+/// The modes a faulty test engine's header lists (`#   name  what it
+/// does`): the catalogue every protocol's engine must stand.
+fn fault_modes(script_name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(script(script_name)).expect("the script");
+    text.lines()
+        .take_while(|l| l.starts_with('#'))
+        .filter_map(|l| l.strip_prefix("#   "))
+        // A description's next lines are indented further.
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+/// How a fault ends a game under each protocol: the words after
+/// "NAME (X) " and a piece of the reason; `None` for a mode another test
+/// covers (`stubborn`: `tests/trust_processes.rs`).
+fn fault_ending(protocol: &str, mode: &str) -> Option<(&'static str, &'static str)> {
+    let gomoku = protocol == "brain";
+    let margin = "ms of its 200 ms, with a margin of 500 ms";
+    Some(match mode {
+        "exit" if gomoku => ("forfeits", "the brain exited"),
+        "exit" => ("forfeits", "the engine exited"),
+        "garbage" => ("forfeits", "sent 'hello', not a move"),
+        "occupied" if gomoku => ("forfeits", "a taken cell"),
+        "occupied" => ("forfeits", ", a taken cell"),
+        "offboard" if gomoku => ("forfeits", "99,99, off the board"),
+        "offboard" => ("forfeits", "played Z99, off the board"),
+        "refuse" if gomoku => ("forfeits", "answered 'ERROR"),
+        "refuse" => ("forfeits", "answered '? I would rather not'"),
+        // Lines without end: read in batches between looks at the clock.
+        "flood" if gomoku => ("forfeits", "sent 'thinking', not a move, and no move"),
+        // An answer's lines are bounded.
+        "flood" => ("forfeits", "an answer of more than 64 lines"),
+        // Past its 200 ms and the margin: the one clock rule says how.
+        "slow" | "silent" => ("loses on time", margin),
+        "stubborn" => return None,
+        other => panic!("{protocol}: no ending is known for the fault '{other}'"),
+    })
+}
+
 #[test]
 fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
-    let cases = [
-        ("exit", "forfeits", "the brain exited"),
-        ("garbage", "forfeits", "sent 'hello', not a move"),
-        ("occupied", "forfeits", "a taken cell"),
-        ("offboard", "forfeits", "99,99, off the board"),
-        ("refuse", "forfeits", "answered 'ERROR"),
-        // Lines without end: read in batches between looks at the clock.
-        (
-            "flood",
-            "forfeits",
-            "sent 'thinking', not a move, and no move",
-        ),
-        // Past its 200 ms and the margin: the one clock rule says how.
-        (
-            "slow",
-            "loses on time",
-            "ms of its 200 ms, with a margin of 500 ms",
-        ),
-        (
-            "silent",
-            "loses on time",
-            "ms of its 200 ms, with a margin of 500 ms",
-        ),
-    ];
+    // The Gomoku brain's catalogue of faults, and the same faults from a
+    // GTP engine on 9x9 Go: enumerated from the scripts, so a new fault
+    // (or a new protocol's script) joins the test.
+    let brain_modes = fault_modes("faulty.sh");
+    assert!(brain_modes.len() >= 9, "{brain_modes:?}");
+    assert_eq!(
+        fault_modes("faulty_gtp.sh"),
+        brain_modes,
+        "the GTP engine has every fault the brain has"
+    );
     let dir = tempfile::tempdir().unwrap();
-    for (mode, ending, reason) in cases {
-        let pidfile = dir.path().join(mode);
-        let brain = format!("brain:{} {mode}", script("faulty.sh"));
-        let pidfile_text = pidfile.display().to_string();
-        let (report, out) = arena_report(
-            &[
-                "--size",
-                "15",
-                "--goal",
-                "5",
+    for (protocol, script_name, board) in [
+        ("brain", "faulty.sh", ["--size", "15", "--goal", "5"]),
+        ("gtp", "faulty_gtp.sh", ["--go", "9", "--komi", "7.5"]),
+    ] {
+        for mode in &brain_modes {
+            let Some((ending, reason)) = fault_ending(protocol, mode) else {
+                continue;
+            };
+            let pidfile = dir.path().join(format!("{protocol}-{mode}"));
+            let engine = format!("{protocol}:{} {mode}", script(script_name));
+            let pidfile_text = pidfile.display().to_string();
+            let mut args = board.to_vec();
+            args.extend([
                 "--o",
                 "random",
                 "--x",
-                &brain,
+                &engine,
                 "--games",
                 "1",
                 "--think-ms",
                 "200",
-            ],
-            &[("FAULT_PIDFILE", &pidfile_text)],
-        );
-        assert_eq!(report["first_wins"], 1, "{mode}: {out}");
-        let forfeit = report["forfeits"][0].as_str().unwrap_or_default();
-        assert!(
-            forfeit.contains(&format!("faulty.sh (X) {ending}")) && forfeit.contains(reason),
-            "{mode}: {forfeit}"
-        );
-        let pid = u32::try_from(common::pid_in(&pidfile, std::time::Duration::from_secs(10)))
-            .expect("a pid");
-        assert!(
-            !group_alive(pid),
-            "{mode}: brain {pid} or its children still run"
-        );
+            ]);
+            let (report, out) = arena_report(&args, &[("FAULT_PIDFILE", &pidfile_text)]);
+            assert_eq!(report["first_wins"], 1, "{protocol} {mode}: {out}");
+            let forfeit = report["forfeits"][0].as_str().unwrap_or_default();
+            assert!(
+                forfeit.contains(&format!("{script_name} (X) {ending}"))
+                    && forfeit.contains(reason),
+                "{protocol} {mode}: {forfeit}"
+            );
+            let pid = u32::try_from(common::pid_in(&pidfile, std::time::Duration::from_secs(10)))
+                .expect("a pid");
+            assert!(
+                !group_alive(pid),
+                "{protocol} {mode}: engine {pid} or its children still run"
+            );
+        }
     }
 }
 

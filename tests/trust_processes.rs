@@ -134,43 +134,43 @@ fn every_command_ends_cleanly_on_sigint_sigterm_and_sighup() {
 fn a_killed_arena_takes_its_brains_with_it() {
     common::light_panics();
     // SIGKILL leaves kxo-tui no say: the brains end by PR_SET_PDEATHSIG,
-    // even one that stops reading and ignores every polite signal.
-    let faulty = common::brain_script("faulty.sh");
+    // even one that stops reading and ignores every polite signal; a
+    // Gomoku brain and a GTP engine alike.
     let dir = tempfile::tempdir().expect("temp dir");
-    let pidfile = dir.path().join("brain.pid");
-    let pidfile_arg = pidfile.display().to_string();
-    let silent = format!("brain:{faulty} stubborn");
-    let arena = Running::start(
-        &[
-            "arena",
-            "--size",
-            "15",
-            "--goal",
-            "5",
+    for (protocol, script, board) in [
+        ("brain", "faulty.sh", ["--size", "15", "--goal", "5"]),
+        ("gtp", "faulty_gtp.sh", ["--go", "9", "--komi", "7.5"]),
+    ] {
+        let pidfile = dir.path().join(format!("{protocol}.pid"));
+        let pidfile_arg = pidfile.display().to_string();
+        let stubborn = format!("{protocol}:{} stubborn", common::brain_script(script));
+        let mut args = vec!["arena"];
+        args.extend(board);
+        args.extend([
             "--o",
-            &silent,
+            &stubborn,
             "--x",
             "random",
             "--games",
             "2",
             "--think-ms",
             "30000",
-        ],
-        &[("FAULT_PIDFILE", &pidfile_arg)],
-    );
-    std::thread::sleep(Duration::from_millis(1500));
-    let brain = pid_in(&pidfile, Duration::from_secs(10));
-    assert!(alive(brain));
-    arena.signal(libc::SIGKILL);
-    let _ = arena.wait(Duration::from_secs(5));
-    let start = std::time::Instant::now();
-    while alive(brain) && start.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(20));
+        ]);
+        let arena = Running::start(&args, &[("FAULT_PIDFILE", &pidfile_arg)]);
+        std::thread::sleep(Duration::from_millis(1500));
+        let brain = pid_in(&pidfile, Duration::from_secs(10));
+        assert!(alive(brain), "{protocol}");
+        arena.signal(libc::SIGKILL);
+        let _ = arena.wait(Duration::from_secs(5));
+        let start = std::time::Instant::now();
+        while alive(brain) && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            !alive(brain),
+            "{protocol}: engine {brain} outlived its SIGKILLed manager"
+        );
     }
-    assert!(
-        !alive(brain),
-        "brain {brain} outlived its SIGKILLed manager"
-    );
 }
 
 #[test]

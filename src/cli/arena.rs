@@ -14,7 +14,8 @@ pub struct ArenaArgs {
     pub merge: Option<ArenaCommand>,
     /// A participant, NAME=SPEC, repeated: SPEC is an engine with options
     /// (mcts, mcts:think-ms=300, mcts:iterations=5000, negamax:think-ms=50,
-    /// random, rl) or 'brain:PATH [ARGS]'. Instead of --o and --x.
+    /// random, rl), 'brain:PATH [ARGS]' (a Gomoku brain) or 'gtp:PATH
+    /// [ARGS]' (a Go engine). Instead of --o and --x.
     #[arg(long = "engine", value_name = "NAME=SPEC", value_parser = parse_engine_spec,
           conflicts_with_all = ["o", "x"])]
     pub engines: Vec<crate::engines::EngineSpec>,
@@ -25,7 +26,7 @@ pub struct ArenaArgs {
     #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat,
           help = format!("O's engine in every game (sides mean sides: for pairs with colours \
                           swapped, give --engine twice): {}, or an outside program: \
-                          'brain:PATH [ARGS]'", kxo_engine::BuiltIn::names()))]
+                          'brain:PATH [ARGS]' or 'gtp:PATH [ARGS]'", kxo_engine::BuiltIn::names()))]
     pub o: Option<SeatArg>,
     /// X's engine in every game (default negamax against --o's mcts).
     #[arg(long = "x", value_name = "ENGINE", value_parser = parse_seat)]

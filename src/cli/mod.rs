@@ -64,7 +64,8 @@ pub struct LiveArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     #[arg(long = "o", value_name = "ENGINE", value_parser = parse_seat,
-          help = format!("Fix O's engine ({}, or an outside program: 'brain:PATH [ARGS]'); \
+          help = format!("Fix O's engine ({}, or an outside program: 'brain:PATH [ARGS]', \
+                          'gtp:PATH [ARGS]' on Go); \
                           default: a random pick every game", BuiltIn::names()))]
     pub o: Option<SeatArg>,
     /// Fix X's engine; default: a random pick every game.
@@ -506,15 +507,15 @@ impl SeatArg {
 
 /// One of kxo-tui's own engines with its options: `mcts:iterations=500`.
 pub(crate) fn parse_own_engine(s: &str) -> Result<crate::engines::EngineSpec, String> {
-    if s.starts_with("brain:") {
-        return Err("kxo-tui brain plays its own engines: name one of them".into());
+    if s.starts_with("brain:") || s.starts_with("gtp:") {
+        return Err("kxo-tui plays its own engines here: name one of them".into());
     }
     let kind = s.split_once(':').map_or(s, |(kind, _)| kind);
     crate::engines::EngineSpec::from_spec(&kind.to_ascii_lowercase(), s)
 }
 
 pub(crate) fn parse_seat(s: &str) -> Result<SeatArg, String> {
-    if s.starts_with("brain:") {
+    if s.starts_with("brain:") || s.starts_with("gtp:") {
         BrainCommand::parse(s).map(|command| SeatArg(SpecEngine::brain(command)))
     } else {
         parse_engine(s).map(|kind| SeatArg(SpecEngine::built_in(kind)))

@@ -16,7 +16,7 @@ use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
 use super::outside::{PipeBudget, SETUP_ALLOWANCE, START_TIMEOUT, TOLERANCE};
-use super::process::{BrainCommand, Forfeit, Process, Transcript, process_cpu};
+use super::process::{BrainCommand, Forfeit, Pipe, Process};
 use super::{OutsideEngine, Reply};
 use kxo_engine::go::{GoPosition, handicap_points, parse_vertex, vertex_name};
 use kxo_engine::text::shown;
@@ -30,25 +30,20 @@ const MAX_ANSWER_LINES: usize = 64;
 
 /// A GTP engine playing one game.
 pub struct OutsideGtp {
-    command: BrainCommand,
+    pipe: Pipe,
     rules: Rules,
     /// Its time a move.
     think: Duration,
-    process: Option<Process>,
     /// The moves it has been told or has played, in order.
     synced: Vec<Cell>,
     /// The game's moves in order, as the seat knows them.
     history: Vec<Cell>,
-    forfeit: Option<Forfeit>,
     /// The game clock, and what is left of it before the next move.
     match_clock: Option<Duration>,
     time_left: Option<Duration>,
     margin: Duration,
     move_limit: Option<Duration>,
     in_game: bool,
-    cpu_before: Option<Duration>,
-    last_cpu: Duration,
-    transcript: Option<Transcript>,
     /// It knows `kgs-genmove_cleanup`: asked so in a clean-up, it takes
     /// off the stones it holds dead instead of passing.
     knows_cleanup: bool,
@@ -58,21 +53,16 @@ impl OutsideGtp {
     /// An engine given `think` a move.
     pub fn new(command: BrainCommand, rules: Rules, think: Duration) -> OutsideGtp {
         OutsideGtp {
-            command,
+            pipe: Pipe::new(command),
             rules,
             think,
-            process: None,
             synced: Vec::new(),
             history: Vec::new(),
-            forfeit: None,
             match_clock: None,
             time_left: None,
             margin: TOLERANCE,
             move_limit: None,
             in_game: false,
-            cpu_before: None,
-            last_cpu: Duration::ZERO,
-            transcript: None,
             knows_cleanup: false,
         }
     }
@@ -90,32 +80,31 @@ impl OutsideGtp {
         budget: &mut dyn PipeBudget,
         deadline: Instant,
     ) -> Result<String, Forfeit> {
-        let Some(process) = self.process.as_mut() else {
+        let Some(process) = self.pipe.process.as_mut() else {
             return Err(Forfeit::Exited);
         };
         process.send(command)?;
         let answer = read_answer(process, budget, deadline)?;
         match answer.strip_prefix('=') {
             Some(text) => Ok(text.trim().to_string()),
-            None => Err(Forfeit::Refused(format!(
-                "{} to '{}'",
-                answer.trim_start_matches('?').trim(),
-                command
-            ))),
+            None => Err(Forfeit::Refused(answer.trim().to_string())),
         }
     }
 
     /// Starts the engine and sets up the game: board, komi, handicap,
     /// time.
     fn start(&mut self, budget: &mut dyn PipeBudget) -> Result<(), Forfeit> {
-        let mut started = Process::spawn(&self.command, "quit")
-            .map_err(|e| Forfeit::DidNotStart(format!("{}: {e}", self.command.program)))?;
-        started.transcript = self.transcript.take();
-        self.process = Some(started);
+        self.pipe.spawn("quit")?;
         let deadline = Instant::now() + START_TIMEOUT;
-        let setup = |e: Forfeit| match e {
-            Forfeit::TooSlow(_) => Forfeit::DidNotStart("no answer to its set-up".into()),
-            other => other,
+        let setup = |line: &str| {
+            let line = line.to_string();
+            move |e: Forfeit| match e {
+                Forfeit::TooSlow(_) => Forfeit::DidNotStart(format!("no answer to '{line}'")),
+                Forfeit::Refused(answer) => {
+                    Forfeit::DidNotStart(format!("it answered '{answer}' to '{line}'"))
+                }
+                other => other,
+            }
         };
         let n = self.rules.size();
         for line in [
@@ -124,18 +113,10 @@ impl OutsideGtp {
             "clear_board".to_string(),
             format!("komi {}", self.rules.komi()),
         ] {
-            self.ask(&line, budget, deadline).map_err(setup)?;
+            self.ask(&line, budget, deadline).map_err(setup(&line))?;
         }
-        let handicap = handicap_points(n, self.rules.handicap());
-        if !handicap.is_empty() {
-            let stones: Vec<String> = handicap.iter().map(|&c| vertex_name(c, n)).collect();
-            self.ask(
-                &format!("set_free_handicap {}", stones.join(" ")),
-                budget,
-                deadline,
-            )
-            .map_err(setup)?;
-        }
+        self.place_handicap(budget, deadline)
+            .map_err(setup("set_free_handicap"))?;
         let time = match self.match_clock {
             Some(total) => format!("time_settings {} 0 0", total.as_secs().max(1)),
             None => format!("time_settings 0 {} 1", self.think.as_secs().max(1)),
@@ -149,6 +130,27 @@ impl OutsideGtp {
         Ok(())
     }
 
+    /// The game's handicap stones, as `set_free_handicap` (none: nothing
+    /// is sent).
+    fn place_handicap(
+        &mut self,
+        budget: &mut dyn PipeBudget,
+        deadline: Instant,
+    ) -> Result<(), Forfeit> {
+        let n = self.rules.size();
+        let handicap = handicap_points(n, self.rules.handicap());
+        if handicap.is_empty() {
+            return Ok(());
+        }
+        let stones: Vec<String> = handicap.iter().map(|&c| vertex_name(c, n)).collect();
+        self.ask(
+            &format!("set_free_handicap {}", stones.join(" ")),
+            budget,
+            deadline,
+        )
+        .map(drop)
+    }
+
     /// Tells the engine the moves it does not know yet: the history since
     /// its last, or the whole game again after a `clear_board` when the
     /// game is not the one it followed.
@@ -158,16 +160,7 @@ impl OutsideGtp {
             let deadline = Instant::now() + START_TIMEOUT;
             self.ask("clear_board", budget, deadline)?;
             self.synced.clear();
-            let n = self.rules.size();
-            let handicap = handicap_points(n, self.rules.handicap());
-            if !handicap.is_empty() {
-                let stones: Vec<String> = handicap.iter().map(|&c| vertex_name(c, n)).collect();
-                self.ask(
-                    &format!("set_free_handicap {}", stones.join(" ")),
-                    budget,
-                    deadline,
-                )?;
-            }
+            self.place_handicap(budget, deadline)?;
         }
         let first = GoPosition::new(self.rules).to_move();
         for i in self.synced.len()..self.history.len() {
@@ -186,7 +179,7 @@ impl OutsideGtp {
 
     /// Its answer in `pos`: a move it plays, a pass, or resignation.
     fn play(&mut self, pos: &GoPosition, budget: &mut dyn PipeBudget) -> Result<Reply, Forfeit> {
-        if self.process.is_none() {
+        if self.pipe.process.is_none() {
             self.start(budget)?;
         }
         self.sync(budget)?;
@@ -209,10 +202,7 @@ impl OutsideGtp {
             SETUP_ALLOWANCE
         };
         let deadline = asked + self.move_limit.unwrap_or(due + self.margin + setup);
-        self.cpu_before = self
-            .process
-            .as_ref()
-            .and_then(|p| process_cpu(p.child.id()));
+        self.pipe.move_asked();
         let genmove = match pos.in_cleanup() && self.knows_cleanup {
             true => "kgs-genmove_cleanup",
             false => "genmove",
@@ -223,17 +213,22 @@ impl OutsideGtp {
                 Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),
                 other => other,
             })?;
-        let pid = self.process.as_ref().map(|p| p.child.id());
-        self.last_cpu = match (self.cpu_before, pid.and_then(process_cpu)) {
-            (Some(before), Some(after)) => after.saturating_sub(before),
-            _ => Duration::ZERO,
-        };
+        self.pipe.move_answered();
         self.in_game = true;
         if answer.eq_ignore_ascii_case("resign") {
             return Ok(Reply::Resign);
         }
-        let cell = parse_vertex(&answer, self.rules.size())
-            .map_err(|_| Forfeit::Refused(format!("'{}' to {genmove}", shown(&answer))))?;
+        let cell = parse_vertex(&answer, self.rules.size()).map_err(|_| {
+            // A column and a row, but not this board's: off the board.
+            let mut chars = answer.chars();
+            let vertex_like = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+                && !chars.as_str().is_empty()
+                && chars.all(|c| c.is_ascii_digit());
+            match vertex_like {
+                true => Forfeit::OffBoard(answer.to_ascii_uppercase()),
+                false => Forfeit::Refused(format!("= {answer}")),
+            }
+        })?;
         if !cell.is_pass() && pos.at(cell).is_some() {
             return Err(Forfeit::Occupied(answer));
         }
@@ -244,7 +239,7 @@ impl OutsideGtp {
     /// The engine's dead stones at the end of the game
     /// (`final_status_list dead`), after it has been told every move.
     fn dead(&mut self, budget: &mut dyn PipeBudget) -> Result<Vec<Cell>, Forfeit> {
-        if self.process.is_none() {
+        if self.pipe.process.is_none() {
             self.start(budget)?;
         }
         self.sync(budget)?;
@@ -315,21 +310,15 @@ fn read_answer(
 
 impl OutsideEngine for OutsideGtp {
     fn choose(&mut self, pos: &AnyPosition, budget: &mut dyn PipeBudget) -> Result<Reply, String> {
-        if let Some(f) = &self.forfeit {
+        if let Some(f) = &self.pipe.forfeit {
             return Err(f.to_string());
         }
         let Some(go) = pos.go() else {
             return Err("a GTP engine plays Go, not this board".into());
         };
-        self.play(go, budget).map_err(|f| {
-            if let Some(transcript) = self.process.take().and_then(|mut p| p.transcript.take()) {
-                self.transcript = Some(transcript);
-            }
+        self.play(go, budget)
             // Forfeit's words are a brain's; this one is a GTP engine.
-            let text = f.to_string().replacen("the brain", "the engine", 1);
-            self.forfeit = Some(f);
-            text
-        })
+            .map_err(|f| self.pipe.lose(f).replacen("the brain", "the engine", 1))
     }
     fn set_history(&mut self, moves: &[Cell]) {
         self.history.clear();
@@ -342,10 +331,10 @@ impl OutsideEngine for OutsideGtp {
         self.move_limit = limit;
     }
     fn out_of_time(&self) -> bool {
-        matches!(self.forfeit, Some(Forfeit::TooSlow(_)))
+        self.pipe.out_of_time()
     }
     fn last_cpu(&self) -> Duration {
-        self.last_cpu
+        self.pipe.last_cpu
     }
     fn settled(&self) -> Duration {
         Duration::ZERO
@@ -358,16 +347,13 @@ impl OutsideEngine for OutsideGtp {
         self.time_left = Some(left);
     }
     fn keep_transcript(&mut self) {
-        self.transcript = Some(Transcript::new());
+        self.pipe.keep_transcript();
     }
     fn take_transcript(&mut self) -> Option<Vec<String>> {
-        let from_process = self.process.as_mut().and_then(|p| p.transcript.take());
-        from_process
-            .or(self.transcript.take())
-            .map(Transcript::into_lines)
+        self.pipe.take_transcript()
     }
     fn dead_stones(&mut self, budget: &mut dyn PipeBudget) -> Option<Vec<Cell>> {
-        if self.forfeit.is_some() {
+        if self.pipe.forfeit.is_some() {
             return None;
         }
         self.dead(budget).ok()

@@ -17,7 +17,7 @@ use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
 pub use super::process::{BrainCommand, BrainReaper, Forfeit, Protocol, Transcript, kill_all};
-use super::process::{Process, process_cpu};
+use super::process::{Pipe, Process};
 use super::{cell_at, parse_xy, xy};
 use kxo_engine::Budget;
 use kxo_engine::text::shown;
@@ -98,10 +98,9 @@ const LINES_A_WAIT: usize = 64;
 /// An outside brain playing one game (a seat holds it as
 /// `tournament::SeatEngine::Outside`).
 pub struct OutsideBrain {
-    command: BrainCommand,
+    pipe: Pipe,
     rules: Rules,
     think: Duration,
-    process: Option<Process>,
     /// The stones the brain knows, its own and the opponent's.
     known: [Bits; 2],
     /// The side it plays, once known.
@@ -110,8 +109,6 @@ pub struct OutsideBrain {
     in_game: bool,
     /// MESSAGE lines not yet collected by [`OutsideBrain::take_messages`].
     messages: Vec<String>,
-    /// Why it lost, once it has.
-    forfeit: Option<Forfeit>,
     /// The match clock (INFO timeout_match), and what is left of it
     /// (INFO time_left before each move), when the game has one.
     match_clock: Option<Duration>,
@@ -130,27 +127,19 @@ pub struct OutsideBrain {
     /// rule decides (`arena`); else its time, the margin and, on its
     /// first move of a game, the set-up allowance.
     move_limit: Option<Duration>,
-    /// The brain's own CPU time (user and system, in its process) before
-    /// its last move, and what that move took.
-    cpu_before: Option<Duration>,
-    last_cpu: Duration,
-    /// Kept for `arena --log` while no process holds it.
-    transcript: Option<Transcript>,
 }
 
 impl OutsideBrain {
     /// A brain that gets `think` per move (INFO timeout_turn).
     pub fn new(command: BrainCommand, rules: Rules, think: Duration) -> OutsideBrain {
         OutsideBrain {
-            command,
+            pipe: Pipe::new(command),
             rules,
             think,
-            process: None,
             known: [Bits::EMPTY; 2],
             side: None,
             in_game: false,
             messages: Vec::new(),
-            forfeit: None,
             match_clock: None,
             time_left: None,
             answered: None,
@@ -159,9 +148,6 @@ impl OutsideBrain {
             afresh: false,
             settings: BrainSettings::default(),
             move_limit: None,
-            cpu_before: None,
-            last_cpu: Duration::ZERO,
-            transcript: None,
         }
     }
 
@@ -177,12 +163,12 @@ impl OutsideBrain {
 
     /// Whether it forfeited by giving no move in time.
     pub fn out_of_time(&self) -> bool {
-        matches!(self.forfeit, Some(Forfeit::TooSlow(_)))
+        self.pipe.out_of_time()
     }
 
     /// The CPU time its process used on its last move (ticks of 10 ms).
     pub fn last_cpu(&self) -> Duration {
-        self.last_cpu
+        self.pipe.last_cpu
     }
 }
 
@@ -228,26 +214,18 @@ impl OutsideBrain {
 
     /// Keeps what is said both ways from now on (`arena --log`).
     pub fn keep_transcript(&mut self) {
-        self.transcript = Some(Transcript::new());
+        self.pipe.keep_transcript();
     }
 
     /// What was said since [`OutsideBrain::keep_transcript`], the process
     /// ended or not.
     pub fn take_transcript(&mut self) -> Option<Vec<String>> {
-        let from_process = self.process.as_mut().and_then(|p| p.transcript.take());
-        from_process
-            .or(self.transcript.take())
-            .map(Transcript::into_lines)
+        self.pipe.take_transcript()
     }
 
     /// Starts the process and the match: START, then the limits.
     fn start(&mut self, budget: &mut dyn PipeBudget) -> Result<(), Forfeit> {
-        let mut started = Process::spawn(&self.command, "END")
-            .map_err(|e| Forfeit::DidNotStart(format!("{}: {e}", self.command.program)))?;
-        started.transcript = self.transcript.take();
-        // Held here from the first line, so that a brain failing to start
-        // still leaves its transcript (and is ended by the caller).
-        let process = self.process.insert(started);
+        let process = self.pipe.spawn("END")?;
         process.send(&format!("START {}", self.rules.size()))?;
         let deadline = Instant::now() + START_TIMEOUT;
         let answered_start =
@@ -301,7 +279,7 @@ impl OutsideBrain {
             self.known = [Bits::EMPTY; 2];
             self.side = Some(me);
         }
-        if self.process.is_none() {
+        if self.pipe.process.is_none() {
             self.start(budget)?;
         }
         let size = self.rules.size();
@@ -336,7 +314,7 @@ impl OutsideBrain {
             lines.push("DONE".into());
             lines
         };
-        let Some(process) = self.process.as_mut() else {
+        let Some(process) = self.pipe.process.as_mut() else {
             return Err(Forfeit::Exited);
         };
         let waiting = Instant::now();
@@ -368,18 +346,17 @@ impl OutsideBrain {
             + self
                 .move_limit
                 .unwrap_or(due + self.settings.margin + setup);
-        self.cpu_before = process_cpu(process.child.id());
+        self.pipe.move_asked();
+        let Some(process) = self.pipe.process.as_mut() else {
+            return Err(Forfeit::Exited);
+        };
         let reply = read_reply(process, budget, deadline, Expect::Move, &mut self.messages)
             .map_err(|e| match e {
                 Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),
                 other => other,
             })?;
         self.answered = Some(Instant::now());
-        let pid = self.process.as_ref().map(|p| p.child.id());
-        self.last_cpu = match (self.cpu_before, pid.and_then(process_cpu)) {
-            (Some(before), Some(after)) => after.saturating_sub(before),
-            _ => Duration::ZERO,
-        };
+        self.pipe.move_answered();
         // The only answers that are not moves: ERROR and UNKNOWN.
         let (x, y) = parse_xy(&reply).ok_or_else(|| Forfeit::Refused(reply.clone()))?;
         let cell = cell_at(x, y, size).ok_or_else(|| Forfeit::OffBoard(format!("{x},{y}")))?;
@@ -393,7 +370,7 @@ impl OutsideBrain {
 
     /// RESTART, answered by OK within the brain's time.
     fn restart(&mut self, budget: &mut dyn PipeBudget) -> Result<(), Forfeit> {
-        let Some(process) = self.process.as_mut() else {
+        let Some(process) = self.pipe.process.as_mut() else {
             return Err(Forfeit::Exited);
         };
         process.send("RESTART")?;
@@ -517,18 +494,10 @@ impl OutsideBrain {
     /// of time, and so forfeits the game (a brain that failed is killed,
     /// and answers every later question with the same reason).
     pub fn choose(&mut self, pos: &Position, budget: &mut dyn PipeBudget) -> Result<Cell, String> {
-        if let Some(f) = &self.forfeit {
+        if let Some(f) = &self.pipe.forfeit {
             return Err(f.to_string());
         }
-        self.ask(pos, budget).map_err(|f| {
-            // Ended; what it said is kept for the log.
-            if let Some(transcript) = self.process.take().and_then(|mut p| p.transcript.take()) {
-                self.transcript = Some(transcript);
-            }
-            let text = f.to_string();
-            self.forfeit = Some(f);
-            text
-        })
+        self.ask(pos, budget).map_err(|f| self.pipe.lose(f))
     }
 }
 

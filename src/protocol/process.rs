@@ -313,6 +313,89 @@ impl Default for Transcript {
     }
 }
 
+/// What an outside seat (a Gomoku brain, a GTP engine) holds of its
+/// program: the command, the process once started, why it lost, what
+/// its last move cost, and what was said (for `arena --log`) while no
+/// process holds it.
+pub(super) struct Pipe {
+    pub(super) command: BrainCommand,
+    pub(super) process: Option<Process>,
+    pub(super) forfeit: Option<Forfeit>,
+    cpu_before: Option<Duration>,
+    pub(super) last_cpu: Duration,
+    transcript: Option<Transcript>,
+}
+
+impl Pipe {
+    pub(super) fn new(command: BrainCommand) -> Pipe {
+        Pipe {
+            command,
+            process: None,
+            forfeit: None,
+            cpu_before: None,
+            last_cpu: Duration::ZERO,
+            transcript: None,
+        }
+    }
+
+    /// Starts the program (`end_line` asks it to quit), carrying on the
+    /// transcript: held here from the first line, so that a program
+    /// failing to start still leaves what it said (and is ended).
+    pub(super) fn spawn(&mut self, end_line: &'static str) -> Result<&mut Process, Forfeit> {
+        let mut started = Process::spawn(&self.command, end_line)
+            .map_err(|e| Forfeit::DidNotStart(format!("{}: {e}", self.command.program)))?;
+        started.transcript = self.transcript.take();
+        Ok(self.process.insert(started))
+    }
+
+    /// It loses by `f`: the process is ended, what it said is kept, and
+    /// every later question gets the same reason.
+    pub(super) fn lose(&mut self, f: Forfeit) -> String {
+        if let Some(transcript) = self.process.take().and_then(|mut p| p.transcript.take()) {
+            self.transcript = Some(transcript);
+        }
+        let text = f.to_string();
+        self.forfeit = Some(f);
+        text
+    }
+
+    /// Whether it lost by giving no move in time.
+    pub(super) fn out_of_time(&self) -> bool {
+        matches!(self.forfeit, Some(Forfeit::TooSlow(_)))
+    }
+
+    /// Notes its CPU time before a move is asked.
+    pub(super) fn move_asked(&mut self) {
+        self.cpu_before = self
+            .process
+            .as_ref()
+            .and_then(|p| process_cpu(p.child.id()));
+    }
+
+    /// Notes what the move took of its CPU, once answered.
+    pub(super) fn move_answered(&mut self) {
+        let pid = self.process.as_ref().map(|p| p.child.id());
+        self.last_cpu = match (self.cpu_before, pid.and_then(process_cpu)) {
+            (Some(before), Some(after)) => after.saturating_sub(before),
+            _ => Duration::ZERO,
+        };
+    }
+
+    /// Keeps what is said both ways from now on.
+    pub(super) fn keep_transcript(&mut self) {
+        self.transcript = Some(Transcript::new());
+    }
+
+    /// What was said since [`Pipe::keep_transcript`], the process ended
+    /// or not.
+    pub(super) fn take_transcript(&mut self) -> Option<Vec<String>> {
+        let from_process = self.process.as_mut().and_then(|p| p.transcript.take());
+        from_process
+            .or(self.transcript.take())
+            .map(Transcript::into_lines)
+    }
+}
+
 impl Process {
     pub(super) fn spawn(command: &BrainCommand, farewell: &'static str) -> io::Result<Process> {
         // Started and listed under one lock: a sweep never sees it unlisted.

@@ -40,35 +40,29 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
             format!("{winner}+{how}")
         }
     };
-    let mut out = format!(
-        "(;GM[4]FF[4]CA[UTF-8]AP[kxo-tui:{}]SZ[{}]KX[{}]RU[{}]GN[game {}]PB[{}]PW[{}]RE[{}]C[{}]",
-        env!("CARGO_PKG_VERSION"),
-        rules.size(),
-        rules.goal(),
-        rules.rule().name(),
-        game.game + 1,
-        escape(&game.first),
-        escape(&game.second),
-        result,
-        escape(&format!(
-            "{}; {}x{}, {} {} in a row; {} opening stones",
-            game.reason,
+    let mut out = root(
+        game,
+        &format!(
+            "GM[4]FF[4]CA[UTF-8]AP[kxo-tui:{}]SZ[{}]KX[{}]RU[{}]",
+            env!("CARGO_PKG_VERSION"),
+            rules.size(),
+            rules.goal(),
+            rules.rule().name()
+        ),
+        &result,
+        &format!(
+            "{}x{}, {} {} in a row",
             rules.size(),
             rules.size(),
             if rules.exact() { "exactly" } else { "at least" },
-            rules.goal(),
-            game.opening
-        )),
+            rules.goal()
+        ),
     );
     for (i, &cell) in game.moves.iter().enumerate() {
         let cell = Cell::new(cell);
         let colour = if i % 2 == 0 { 'B' } else { 'W' };
         let (col, row) = (cell.col(rules.size()), cell.row(rules.size()));
-        let comment = if i < game.opening {
-            "opening".to_string()
-        } else {
-            format!("{} ms", game.us.get(i).copied().unwrap_or(0) / 1000)
-        };
+        let comment = move_comment(game, i);
         let _ = write!(
             out,
             "\n;{colour}[{}{}]C[{comment}]",
@@ -78,6 +72,31 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
     }
     out.push_str(")\n");
     out
+}
+
+/// An SGF root node: the game's own properties (`GM` to `RU`), then its
+/// number, the engines, the result and a comment with the reason, the
+/// board (`about`) and the opening.
+fn root(game: &PlayedGame, properties: &str, result: &str, about: &str) -> String {
+    format!(
+        "(;{properties}GN[game {}]PB[{}]PW[{}]RE[{result}]C[{}]",
+        game.game + 1,
+        escape(&game.first),
+        escape(&game.second),
+        escape(&format!(
+            "{}; {about}; {} opening stones",
+            game.reason, game.opening
+        )),
+    )
+}
+
+/// A move's comment: `opening`, or its thinking time.
+fn move_comment(game: &PlayedGame, i: usize) -> String {
+    if i < game.opening {
+        "opening".to_string()
+    } else {
+        format!("{} ms", game.us.get(i).copied().unwrap_or(0) / 1000)
+    }
 }
 
 /// The SGF text of a game of Go (`GM[1]`): komi, rules, handicap stones
@@ -100,20 +119,15 @@ fn go_sgf(game: &PlayedGame, rules: Rules) -> String {
         (_, w) => format!("{w}+F"),
     };
     let handicap = kxo_engine::go::handicap_points(n, rules.handicap());
-    let mut out = format!(
-        "(;GM[1]FF[4]CA[UTF-8]AP[kxo-tui:{}]SZ[{n}]KM[{}]RU[Chinese]GN[game {}]PB[{}]PW[{}]RE[{}]C[{}]",
-        env!("CARGO_PKG_VERSION"),
-        rules.komi(),
-        game.game + 1,
-        escape(&game.first),
-        escape(&game.second),
-        result,
-        escape(&format!(
-            "{}; {n}x{n} Go, area scoring, komi {}; {} opening stones",
-            game.reason,
-            rules.komi(),
-            game.opening
-        )),
+    let mut out = root(
+        game,
+        &format!(
+            "GM[1]FF[4]CA[UTF-8]AP[kxo-tui:{}]SZ[{n}]KM[{}]RU[Chinese]",
+            env!("CARGO_PKG_VERSION"),
+            rules.komi()
+        ),
+        &result,
+        &format!("{n}x{n} Go, area scoring, komi {}", rules.komi()),
     );
     if !handicap.is_empty() {
         let _ = write!(out, "HA[{}]AB", handicap.len());
@@ -126,11 +140,7 @@ fn go_sgf(game: &PlayedGame, rules: Rules) -> String {
     for (i, &cell) in game.moves.iter().enumerate() {
         let white = (i % 2 == 1) != first_white;
         let colour = if white { 'W' } else { 'B' };
-        let comment = if i < game.opening {
-            "opening".to_string()
-        } else {
-            format!("{} ms", game.us.get(i).copied().unwrap_or(0) / 1000)
-        };
+        let comment = move_comment(game, i);
         let point = kxo_engine::go::sgf_point(Cell::new(cell), n);
         let _ = write!(out, "\n;{colour}[{point}]C[{comment}]");
     }

@@ -196,6 +196,15 @@ pub(super) fn cell_rects(style: BoardStyle, n: u8, x: u16, y: u16) -> Vec<Rect> 
         .collect()
 }
 
+/// The text a test reads inside `rect` of a drawn buffer, row by row.
+#[cfg(test)]
+pub(super) fn rect_text(buf: &ratatui::buffer::Buffer, rect: Rect) -> String {
+    (rect.y..rect.bottom())
+        .flat_map(|y| (rect.x..rect.right()).map(move |x| (x, y)))
+        .map(|(x, y)| buf[(x, y)].symbol())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,10 +230,7 @@ mod tests {
                         .unwrap();
                     let buf = terminal.backend().buffer().clone();
                     for (i, rect) in cell_rects(style, size, 1, 1).iter().enumerate() {
-                        let text: String = (rect.y..rect.bottom())
-                            .flat_map(|y| (rect.x..rect.right()).map(move |x| (x, y)))
-                            .map(|(x, y)| buf[(x, y)].symbol().to_string())
-                            .collect();
+                        let text = rect_text(&buf, *rect);
                         let want_o = i == probe as usize;
                         assert_eq!(
                             text.contains('O'),

@@ -188,10 +188,7 @@ mod tests {
                         .unwrap();
                     let buf = terminal.backend().buffer().clone();
                     for (i, rect) in cell_rects(style, size, 1, 1).iter().enumerate() {
-                        let text: String = (rect.y..rect.bottom())
-                            .flat_map(|y| (rect.x..rect.right()).map(move |x| (x, y)))
-                            .map(|(x, y)| buf[(x, y)].symbol().to_string())
-                            .collect();
+                        let text = super::super::board::rect_text(&buf, *rect);
                         assert_eq!(
                             text.contains('●'),
                             i == probe,

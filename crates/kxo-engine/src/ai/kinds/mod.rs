@@ -281,7 +281,7 @@ impl FromStr for BuiltIn {
             return Err("an outside brain needs its program: brain:PATH [ARGS]".into());
         }
         Err(format!(
-            "unknown engine '{}': choose one of {}, or brain:PATH [ARGS]",
+            "unknown engine '{}': choose one of {}, brain:PATH [ARGS] or gtp:PATH [ARGS]",
             crate::text::shown(s),
             BuiltIn::names()
         ))
