@@ -518,37 +518,72 @@ fn a_message_flood_costs_bounded_memory() {
     assert!(run.max_rss_mib < 100.0, "{} MiB", run.max_rss_mib);
 }
 
-// 7. `kxo-tui brain`: a huge line and a line that is not UTF-8.
+// 7. `kxo-tui brain` and `kxo-tui gtp`: a huge line and a line that is
+// not UTF-8.
 #[test]
 fn the_brain_survives_a_huge_line_and_bytes_that_are_not_text() {
-    let feed = |w: &mut std::process::ChildStdin| {
-        w.write_all(b"START 15\r\n")?;
-        let block = vec![b'A'; 1 << 20];
-        for _ in 0..50 {
-            w.write_all(&block)?;
-        }
-        w.write_all(b"\r\nTURN \xff\xfe,7\r\nABOUT\r\nEND\r\n")
-    };
-    let run = run_fed(&["brain"], feed, Duration::from_secs(60));
-    let out = String::from_utf8_lossy(&run.out);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(run.code, 0, "{}", run.text());
-    assert_eq!(lines.first(), Some(&"OK"), "{out}");
-    assert!(
-        lines.iter().any(|l| l.starts_with("ERROR line too long")),
-        "{out}"
-    );
-    assert!(lines.iter().any(|l| l.contains("not UTF-8")), "{out}");
-    assert!(
-        lines.iter().any(|l| l.starts_with("name=")),
-        "it went on serving: {out}"
-    );
-    assert!(
-        run.out.len() < 10_000,
-        "the line was echoed: {} bytes",
-        run.out.len()
-    );
-    assert!(run.max_rss_mib < 100.0, "{} MiB", run.max_rss_mib);
+    // Each server: its set-up, the bad move's line, a command it answers
+    // at once, its end; what its answers start with for a refusal, and
+    // for the setup and the question.
+    for (server, setup, bad_move, ask, end, refused, ok, named) in [
+        (
+            "brain",
+            &b"START 15\r\n"[..],
+            &b"TURN \xff\xfe,7\r\n"[..],
+            &b"ABOUT\r\n"[..],
+            &b"END\r\n"[..],
+            "ERROR ",
+            "OK",
+            "name=",
+        ),
+        (
+            "gtp",
+            b"boardsize 9\n",
+            b"play black \xff\xfe\n",
+            b"name\n",
+            b"quit\n",
+            "? ",
+            "=",
+            "= kxo-tui",
+        ),
+    ] {
+        let feed = |w: &mut std::process::ChildStdin| {
+            w.write_all(setup)?;
+            let block = vec![b'A'; 1 << 20];
+            for _ in 0..50 {
+                w.write_all(&block)?;
+            }
+            w.write_all(b"\r\n")?;
+            w.write_all(bad_move)?;
+            w.write_all(ask)?;
+            w.write_all(end)
+        };
+        let run = run_fed(&[server], feed, Duration::from_secs(60));
+        let out = String::from_utf8_lossy(&run.out);
+        let lines: Vec<&str> = out.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(run.code, 0, "{server}: {}", run.text());
+        assert_eq!(lines.first(), Some(&ok), "{server}: {out}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("{refused}line too long"))),
+            "{server}: {out}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("not UTF-8")),
+            "{server}: {out}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with(named)),
+            "{server} went on serving: {out}"
+        );
+        assert!(
+            run.out.len() < 10_000,
+            "{server}: the line was echoed: {} bytes",
+            run.out.len()
+        );
+        assert!(run.max_rss_mib < 100.0, "{server}: {} MiB", run.max_rss_mib);
+    }
 }
 
 // 9. The protocol's clocks and the taken cell's name.

@@ -83,20 +83,23 @@ fn every_command_ends_cleanly_on_sigint_sigterm_and_sighup() {
         let text = fs::read_to_string(&state).expect("state");
         assert!(text.ends_with('\n') && text.lines().count() >= 1, "{text}");
 
-        // kxo-tui brain, thinking for 30 s.
-        let mut brain = Running::start(
-            &["brain", "--engine", "negamax", "--think-ms", "30000"],
-            &[],
-        );
-        {
-            use std::io::Write;
-            let input = brain.child.stdin.as_mut().expect("stdin");
-            input.write_all(b"START 15\r\nTURN 7,7\r\n").expect("write");
+        // kxo-tui brain and kxo-tui gtp, thinking for 30 s.
+        for (server, engine, think) in [
+            ("brain", "negamax", &b"START 15\r\nTURN 7,7\r\n"[..]),
+            ("gtp", "mcts", &b"boardsize 9\ngenmove black\n"[..]),
+        ] {
+            let mut brain =
+                Running::start(&[server, "--engine", engine, "--think-ms", "30000"], &[]);
+            {
+                use std::io::Write;
+                let input = brain.child.stdin.as_mut().expect("stdin");
+                input.write_all(think).expect("write");
+            }
+            std::thread::sleep(Duration::from_millis(700));
+            brain.signal(signal);
+            let (code, _, err) = brain.wait(Duration::from_secs(5));
+            assert_eq!(code, Some(128 + signal), "{server}, signal {signal}: {err}");
         }
-        std::thread::sleep(Duration::from_millis(700));
-        brain.signal(signal);
-        let (code, _, err) = brain.wait(Duration::from_secs(5));
-        assert_eq!(code, Some(128 + signal), "brain, signal {signal}: {err}");
 
         // train, solve and eval: stopped, their result so far said.
         for (args, says) in [
@@ -331,58 +334,65 @@ fn ten_million_games_run_in_flat_memory_and_ctrl_c_gives_the_result_so_far() {
     assert!(peak > 0.0 && peak < 64.0, "peak {peak:.0} MiB");
 }
 
+/// The engines kxo-tui serves on standard input, with a command each
+/// answers at once: every test of a hostile controller runs on all.
+const SERVERS: [(&str, &[u8]); 2] = [("brain", b"ABOUT\n"), ("gtp", b"name\n")];
+
 #[test]
 fn a_manager_that_floods_or_never_reads_costs_the_brain_bounded_memory() {
     common::light_panics();
-    // `yes ABOUT | kxo-tui brain > /dev/null`, for 5 s.
-    let flood = Running::start(&["brain"], &[]);
-    let mut flood = flood;
-    let input = flood.child.stdin.take().expect("stdin");
-    let output = flood.child.stdout.take().expect("stdout");
-    let writer = std::thread::spawn(move || {
-        use std::io::Write;
-        let mut input = input;
-        let line = b"ABOUT\n".repeat(1024);
-        let start = std::time::Instant::now();
-        while start.elapsed() < Duration::from_secs(5) && input.write_all(&line).is_ok() {}
-    });
-    let reader = std::thread::spawn(move || {
-        let mut output = output;
-        let _ = std::io::copy(&mut output, &mut std::io::sink());
-    });
-    let mut peak: f64 = 0.0;
-    for _ in 0..45 {
-        std::thread::sleep(Duration::from_millis(100));
-        peak = peak.max(flood.rss_mib());
+    for (server, ask) in SERVERS {
+        // `yes ABOUT | kxo-tui brain > /dev/null`, for 5 s.
+        let flood = Running::start(&[server], &[]);
+        let mut flood = flood;
+        let input = flood.child.stdin.take().expect("stdin");
+        let output = flood.child.stdout.take().expect("stdout");
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut input = input;
+            let line = ask.repeat(1024);
+            let start = std::time::Instant::now();
+            while start.elapsed() < Duration::from_secs(5) && input.write_all(&line).is_ok() {}
+        });
+        let reader = std::thread::spawn(move || {
+            let mut output = output;
+            std::io::copy(&mut output, &mut std::io::sink()).unwrap_or(0)
+        });
+        let mut peak: f64 = 0.0;
+        for _ in 0..45 {
+            std::thread::sleep(Duration::from_millis(100));
+            peak = peak.max(flood.rss_mib());
+        }
+        let _ = writer.join();
+        drop(flood);
+        let answered = reader.join().unwrap_or(0);
+        assert!(answered > 0, "{server}: it answered the flood");
+        assert!(peak < 64.0, "{server} flooded: {peak:.0} MiB");
+        // A manager that writes and never reads what the brain answers.
+        let mut deaf = Running::start(&[server], &[]);
+        let input = deaf.child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut input = input;
+            let line = ask.repeat(1024);
+            let start = std::time::Instant::now();
+            while start.elapsed() < Duration::from_secs(4) && input.write_all(&line).is_ok() {}
+        });
+        let mut peak: f64 = 0.0;
+        for _ in 0..40 {
+            std::thread::sleep(Duration::from_millis(100));
+            peak = peak.max(deaf.rss_mib());
+        }
+        deaf.signal(libc::SIGTERM);
+        let _ = writer.join();
+        let (code, _, _) = deaf.wait(Duration::from_secs(5));
+        assert_eq!(
+            code,
+            Some(143),
+            "{server}: an engine blocked on its output ends on SIGTERM"
+        );
+        assert!(peak < 64.0, "{server} never read: {peak:.0} MiB");
     }
-    let _ = writer.join();
-    drop(flood);
-    let _ = reader.join();
-    assert!(peak < 64.0, "flooded: {peak:.0} MiB");
-    // A manager that writes and never reads what the brain answers.
-    let mut deaf = Running::start(&["brain"], &[]);
-    let input = deaf.child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || {
-        use std::io::Write;
-        let mut input = input;
-        let line = b"ABOUT\n".repeat(1024);
-        let start = std::time::Instant::now();
-        while start.elapsed() < Duration::from_secs(4) && input.write_all(&line).is_ok() {}
-    });
-    let mut peak: f64 = 0.0;
-    for _ in 0..40 {
-        std::thread::sleep(Duration::from_millis(100));
-        peak = peak.max(deaf.rss_mib());
-    }
-    deaf.signal(libc::SIGTERM);
-    let _ = writer.join();
-    let (code, _, _) = deaf.wait(Duration::from_secs(5));
-    assert_eq!(
-        code,
-        Some(143),
-        "a brain blocked on its output ends on SIGTERM"
-    );
-    assert!(peak < 64.0, "never read: {peak:.0} MiB");
 }
 
 #[test]

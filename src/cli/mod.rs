@@ -327,6 +327,10 @@ pub enum Command {
     /// Be a brain of the Gomoku AI protocol on standard input and output,
     /// for Gomocup managers (piskvork, liskvork) and board programs.
     Brain(BrainArgs),
+    /// Be a Go engine of the Go Text Protocol (version 2) on standard
+    /// input and output, for GoGui, Sabaki, Lizzie, twogtp, gomill, KGS
+    /// and arena's gtp:PATH seats.
+    Gtp(GtpArgs),
     /// This machine's figures in about ten seconds, for a bug report: the
     /// CPU, the kernels chosen and why, playouts, MCTS, solve times, the
     /// 15x15 engine and a task switch.
@@ -365,6 +369,25 @@ pub struct BrainArgs {
     /// (the learning player's line patterns, from its model of the board).
     #[arg(long, value_enum, default_value_t = Eval::Shapes)]
     pub eval: Eval,
+}
+
+#[derive(Args, Debug)]
+pub struct GtpArgs {
+    /// The engine that plays, with its own options if any (mcts,
+    /// mcts:think-ms=500).
+    #[arg(long, value_name = "ENGINE", default_value = "mcts", value_parser = parse_own_engine)]
+    pub engine: crate::engines::EngineSpec,
+    /// Thinking time per move in milliseconds; the controller's
+    /// time_settings and time_left cut it further.
+    #[arg(long, value_name = "T", default_value_t = 1000,
+          value_parser = whole::<u64>(1..=600_000))]
+    pub think_ms: u64,
+    /// The most memory (MiB) the engine's tree may take.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
+    pub hash: usize,
+    /// Seed for reproducible play (default: a random one).
+    #[arg(long, value_parser = whole::<u64>(..))]
+    pub seed: Option<u64>,
 }
 
 /// How Negamax evaluates a position above 8x8.

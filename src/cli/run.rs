@@ -24,6 +24,7 @@ impl Command {
             Command::Eval(args) => headless::eval::command(args.options()?).map(done),
             Command::Bench(BenchArgs { json }) => headless::bench::command(json).map(done),
             Command::Brain(args) => crate::headless::brain::serve(args.options()).map(done),
+            Command::Gtp(args) => crate::headless::gtp::serve(args.options()).map(done),
         }
     }
 }
@@ -95,6 +96,17 @@ impl BrainArgs {
             hash_mb: self.hash,
             seed: self.seed.unwrap_or_else(rand::random),
             learned_eval: self.eval == Eval::Learned,
+        }
+    }
+}
+
+impl super::GtpArgs {
+    fn options(self) -> crate::headless::gtp::GtpOptions {
+        crate::headless::gtp::GtpOptions {
+            engine: self.engine,
+            think_ms: self.think_ms,
+            hash_mb: self.hash,
+            seed: self.seed.unwrap_or_else(rand::random),
         }
     }
 }

@@ -8,9 +8,10 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
+use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
+use super::lines::{self, Input, MAX_QUEUED, next_input};
 use crate::protocol::{Command, cell_at, parse_xy, xy};
 use kxo_engine::text::shown;
 use std::cell::RefCell;
@@ -36,15 +37,6 @@ pub struct BrainOptions {
     /// Negamax evaluates with the learner's line patterns (`--eval
     /// learned`), read from the model of the board at each START.
     pub learned_eval: bool,
-}
-
-/// A line from the manager, or the end of its input.
-enum Input {
-    Line(String),
-    /// A line that could not be taken (too long, not UTF-8): the reply
-    /// that says so.
-    Bad(String),
-    Eof,
 }
 
 /// The time and memory limits the manager gave with `INFO`.
@@ -154,29 +146,7 @@ pub fn run(
     mut output: impl Write,
     options: BrainOptions,
 ) -> io::Result<()> {
-    // Bounded: a manager that writes faster than the brain answers (or
-    // never reads the answers) fills it, and then waits on its pipe.
-    let (tx, rx) = sync_channel(MAX_QUEUED);
-    std::thread::spawn(move || {
-        let mut input = input;
-        let mut buf = Vec::new();
-        loop {
-            let next = match read_line_bounded(&mut input, &mut buf, MAX_INPUT_LINE) {
-                Ok(LineRead::End) | Err(_) => break,
-                Ok(LineRead::TooLong) => Input::Bad(format!(
-                    "ERROR line too long: more than {MAX_INPUT_LINE} bytes (skipped)"
-                )),
-                Ok(LineRead::Line) => match std::str::from_utf8(&buf) {
-                    Ok(text) => Input::Line(text.trim_end_matches(['\r', '\n']).to_string()),
-                    Err(_) => Input::Bad("ERROR the line is not UTF-8 text (skipped)".into()),
-                },
-            };
-            if tx.send(next).is_err() {
-                return;
-            }
-        }
-        let _ = tx.send(Input::Eof);
-    });
+    let rx = lines::read_lines(input);
     let mut brain = Brain {
         options,
         limits: Limits {
@@ -202,8 +172,8 @@ pub fn run(
         };
         let line = match next {
             Input::Line(line) => line,
-            Input::Bad(reply) => {
-                writeln!(output, "{reply}")?;
+            Input::Bad(why) => {
+                writeln!(output, "ERROR {why}")?;
                 output.flush()?;
                 continue;
             }
@@ -574,98 +544,11 @@ pub fn serve(options: BrainOptions) -> anyhow::Result<()> {
         }
     }
     // A signal ends the brain at its next check; one blocked writing to a
-    // manager that never reads is ended a moment later all the same (a
-    // brain keeps nothing that needs saving).
-    std::thread::spawn(|| {
-        while !crate::signals::stopping() {
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        std::thread::sleep(Duration::from_secs(1));
-        let signal = crate::signals::requested().unwrap_or(libc::SIGTERM);
-        std::process::exit(128 + signal);
-    });
+    // manager that never reads is ended a moment later all the same.
+    lines::exit_soon_after_a_signal();
     let stdin = std::io::BufReader::new(std::io::stdin());
     run(stdin, crate::out::protocol(), options)?;
     Ok(())
-}
-
-/// Lines from the manager held at most, waiting their turn: past these
-/// the reader stops reading.
-const MAX_QUEUED: usize = 64;
-
-/// The next line from the manager; `None` when a signal asked to stop.
-fn next_input(rx: &Receiver<Input>) -> Option<Input> {
-    loop {
-        if crate::signals::stopping() {
-            return None;
-        }
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(input) => return Some(input),
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => return Some(Input::Eof),
-        }
-    }
-}
-
-/// The longest line the brain takes from its manager; a longer one is
-/// answered with `ERROR` and skipped to its end, never held whole.
-pub const MAX_INPUT_LINE: usize = 8192;
-
-/// What [`read_line_bounded`] found.
-enum LineRead {
-    /// A line, in the buffer (without its newline).
-    Line,
-    /// A line longer than the limit, read to its end and dropped.
-    TooLong,
-    End,
-}
-
-/// Reads one line into `buf` (cleared first), holding at most `max` bytes
-/// of it: the rest of a longer line is read and dropped.
-fn read_line_bounded(
-    input: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<LineRead> {
-    buf.clear();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(match (any, too_long) {
-                (false, _) => LineRead::End,
-                (true, true) => LineRead::TooLong,
-                (true, false) => LineRead::Line,
-            });
-        }
-        any = true;
-        let (part, ended) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], Some(i + 1)),
-            None => (chunk, None),
-        };
-        if !too_long {
-            if buf.len() + part.len() > max {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(part);
-            }
-        }
-        let used = ended.unwrap_or(chunk.len());
-        input.consume(used);
-        if ended.is_some() {
-            return Ok(if too_long {
-                LineRead::TooLong
-            } else {
-                LineRead::Line
-            });
-        }
-    }
 }
 
 /// Negamax's evaluation from the learner's saved model of `rules` (boards

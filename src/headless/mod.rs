@@ -1,5 +1,6 @@
 //! The commands that run without the full screen: `solve`, `arena`,
-//! `train` and `eval`. Each module holds its command: the work, and the
+//! `train`, `eval`, and the engines served on standard input (`brain`,
+//! `gtp`). Each module holds its command: the work, and the
 //! printing of its report.
 
 pub(crate) mod arena;
@@ -7,6 +8,8 @@ pub(crate) mod bench;
 pub mod brain;
 mod checkpoint;
 pub(crate) mod eval;
+pub mod gtp;
+mod lines;
 pub mod solve;
 mod solve_big;
 mod solve_report;
