@@ -107,12 +107,12 @@ pub(crate) fn column_key(app: &App, event: &Event) -> Option<char> {
     let KeyCode::Char(c) = key.code else {
         return None;
     };
-    let column = (c.to_ascii_uppercase() as u32).checked_sub('A' as u32)?;
     let is_command = !matches!(key_action(app, key), None | Some(Action::Type(_)));
+    // A column of this board (Go's letters skip I).
+    let column = c.is_ascii_alphabetic() && app.config().rules.parse_cell(&format!("{c}1")).is_ok();
     (app.human().is_some()
-        && c.is_ascii_alphabetic()
         && !key.modifiers.contains(KeyModifiers::CONTROL)
-        && column < app.config().rules.size() as u32
+        && column
         && is_command)
         .then_some(c)
 }

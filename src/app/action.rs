@@ -56,6 +56,8 @@ pub enum Action {
     Backspace,
     Undo,
     Hint,
+    /// Go: pass (asked twice).
+    Pass,
     NewGame,
 }
 

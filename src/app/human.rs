@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::{Action, App, Direction, Effect, GameStatus};
-use kxo_engine::{AnyPosition, Cell, GameRecord, Outcome, Player};
+use kxo_engine::{AnyPosition, Cell, GameRecord, MoveError, Outcome, Player};
 use kxo_engine::{Estimate, Value};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,6 +57,9 @@ pub struct HumanState {
     pub ended_at: Option<Instant>,
     /// N was pressed mid-game: a second N resigns (a loss) and starts anew.
     pub confirm_resign: bool,
+    /// Go: p was pressed; a second p passes (a p then a digit names
+    /// column P instead).
+    pub confirm_pass: bool,
 }
 
 /// How long after a game ends Enter is ignored.
@@ -78,6 +81,7 @@ impl HumanState {
             column_key: None,
             ended_at: None,
             confirm_resign: false,
+            confirm_pass: false,
         }
     }
 }
@@ -153,6 +157,8 @@ impl App {
         let over = matches!(self.games[0].status, GameStatus::Over { .. });
         // Only a second N, right after the first, resigns.
         let resigning = std::mem::take(&mut human.confirm_resign);
+        let passing = std::mem::take(&mut human.confirm_pass);
+        let rules = self.config.rules;
         let too_soon = human
             .ended_at
             .is_some_and(|t| now.saturating_duration_since(t) < ENTER_GUARD);
@@ -181,13 +187,25 @@ impl App {
                 self.say("press N again to resign this game (a loss) and start a new one");
                 vec![Effect::Redraw]
             }
+            Action::Pass if !rules.is_go() => {
+                self.say("a pass is a move of Go only");
+                vec![Effect::Redraw]
+            }
+            Action::Pass if passing => self.place(Cell::PASS),
+            Action::Pass => {
+                if let Some(h) = self.human.as_mut() {
+                    h.confirm_pass = true;
+                }
+                self.say("press p again to pass (two passes in a row end the game)");
+                vec![Effect::Redraw]
+            }
             Action::Confirm => {
                 let typed = std::mem::take(&mut human.typed);
                 if typed.is_empty() {
                     let cell = human.cursor;
                     self.place(cell)
                 } else {
-                    match Cell::parse(&typed, n) {
+                    match rules.parse_cell(&typed) {
                         Ok(cell) => self.place(cell),
                         Err(e) => {
                             self.say(e.0);
@@ -237,7 +255,6 @@ impl App {
 
     /// The person asks to play `cell`.
     fn place(&mut self, cell: Cell) -> Vec<Effect> {
-        let n = self.config.rules.size();
         let game = &self.games[0];
         let Some(human) = self.human.as_ref() else {
             return Vec::new();
@@ -250,8 +267,12 @@ impl App {
             Some("this game failed: press Ctrl-Q to quit".to_string())
         } else if game.pos.to_move() != human.side || human.pending.is_some() {
             Some("wait: the computer is thinking".to_string())
-        } else if game.pos.at(cell).is_some() {
-            Some(format!("{} is already taken", cell.name(n)))
+        } else if let Err(e) = game.pos.check(cell) {
+            let name = game.pos.rules().cell_name(cell);
+            Some(match e {
+                MoveError::Occupied(_) => format!("{name} is already taken"),
+                e => format!("{name}: {e}"),
+            })
         } else {
             None
         };
@@ -373,7 +394,6 @@ impl App {
         threat: Option<kxo_engine::Threat>,
     ) -> Vec<Effect> {
         let rules = self.config.rules;
-        let n = rules.size();
         let Some(h) = self.human.as_mut() else {
             return Vec::new();
         };
@@ -385,7 +405,7 @@ impl App {
         let found = match threat {
             // "VCF in 7: H8 H9 J7 …": the forced line, as far as kept.
             Some(t) => {
-                let line: Vec<String> = t.line().map(|c| c.name(n)).collect();
+                let line: Vec<String> = t.line().map(|c| rules.cell_name(c)).collect();
                 format!("{}: {} …", t.title(), line.join(" "))
             }
             None => describe(estimate, solved),
@@ -654,6 +674,72 @@ mod tests {
         assert_eq!(h.history.len(), 1);
         assert_eq!(h.side, Player::X, "sides swap");
         assert!(a.games[0].record.moves.is_empty(), "a new game");
+    }
+
+    #[test]
+    fn on_go_p_twice_passes_and_typed_points_read_as_gtp_writes_them() {
+        let go = kxo_engine::Rules::go(9, 15, 0).unwrap();
+        let mut a = App::new(
+            LiveConfig {
+                games: 1,
+                rules: go,
+                o: Some(kxo_engine::BuiltIn::Mcts.into()),
+                x: Some(kxo_engine::BuiltIn::Mcts.into()),
+                human: Some(Player::O),
+                ..LiveConfig::default()
+            },
+            Instant::now(),
+        );
+        let now = Instant::now();
+        let pending = |a: &App| a.human.as_ref().unwrap().pending;
+        // "c3" is C3 of Go: the third row from the bottom.
+        for key in ['c', '3'] {
+            a.press(Action::Type(key), now);
+        }
+        a.press(Action::Confirm, now);
+        assert_eq!(pending(&a), Some(go.parse_cell("C3").unwrap()));
+        assert_eq!(go.cell_name(pending(&a).unwrap()), "C3");
+        let generation = a.games[0].generation;
+        a.play_pending(0, generation, go.parse_cell("C3").unwrap(), now);
+        a.apply_move(0, generation, go.parse_cell("G7").unwrap(), now);
+        // One p asks; a second passes.
+        a.press(Action::Pass, now);
+        assert_eq!(pending(&a), None);
+        let said = a
+            .human
+            .as_ref()
+            .unwrap()
+            .message
+            .clone()
+            .unwrap_or_default();
+        assert!(said.contains("press p again"), "{said}");
+        a.press(Action::Pass, now);
+        assert_eq!(pending(&a), Some(Cell::PASS));
+        // A point taken, or a suicide, is refused with its reason.
+        let mut b = App::new(a.config.clone(), Instant::now());
+        for m in ["A2", "J9", "B1"] {
+            let generation = b.games[0].generation;
+            b.apply_move(0, generation, go.parse_cell(m).unwrap(), now);
+        }
+        b.human.as_mut().unwrap().side = Player::X;
+        for key in ['a', '1'] {
+            b.press(Action::Type(key), now);
+        }
+        b.press(Action::Confirm, now);
+        let said = b
+            .human
+            .as_ref()
+            .unwrap()
+            .message
+            .clone()
+            .unwrap_or_default();
+        assert!(said.contains("A1") && said.contains("suicide"), "{said}");
+        assert_eq!(b.human.as_ref().unwrap().pending, None);
+        // On a line board p is no move.
+        let mut c = human_app();
+        c.press(Action::Pass, now);
+        c.press(Action::Pass, now);
+        assert_eq!(c.human.as_ref().unwrap().pending, None);
     }
 
     #[test]

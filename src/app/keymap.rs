@@ -217,6 +217,13 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[(K::Char('t'), A::Hint), (K::Char('T'), A::Hint)],
     },
     Binding {
+        label: "p",
+        help: "Go: pass (press twice; p then a row names column P)",
+        bar: Some("pass"),
+        scope: Scope::HumanNotTyping,
+        keys: &[(K::Char('p'), A::Pass), (K::Char('P'), A::Pass)],
+    },
+    Binding {
         label: "n",
         help: "new game, sides swapped; mid-game press twice to resign",
         bar: Some("new game"),

@@ -12,8 +12,8 @@ use super::board;
 use super::layout::{self, BoardStyle, THINKING_LINES};
 use super::result_of;
 use crate::app::{App, ColorMode, GameStatus, GameView, Thinking};
-use kxo_engine::Player;
 use kxo_engine::{Estimate, Value};
+use kxo_engine::{Player, Rules};
 
 /// `41k`, `1.2M`: a count in at most five characters.
 pub(super) fn si(n: f64) -> String {
@@ -48,7 +48,7 @@ fn value_text(value: Value) -> String {
 /// narrow box drops the unit, then the engine's name, then the work
 /// (`41k·B2 62%`, `B2 62%`) rather than cutting the move or the estimate
 /// off at its edge.
-pub(super) fn info_line(t: &Thinking, size: u8, width: usize) -> String {
+pub(super) fn info_line(t: &Thinking, rules: Rules, width: usize) -> String {
     let i = &t.info;
     let label = t.engine.label();
     let (work, unit) = match (i.depth, i.work) {
@@ -56,7 +56,7 @@ pub(super) fn info_line(t: &Thinking, size: u8, width: usize) -> String {
         (None, 0) => (String::new(), ""),
         (None, work) => (si(work as f64), " it"),
     };
-    let best = i.best.map(|b| b.name(size)).unwrap_or_default();
+    let best = i.best.map(|b| rules.cell_name(b)).unwrap_or_default();
     let mut estimate = match (i.threat, i.estimate) {
         (Some(threat), _) => threat.title(),
         (None, Some(Estimate::WinRate(r))) => format!("{:.0}%", r * 100.0),
@@ -171,7 +171,7 @@ pub(super) fn thinking_lines(
     t: &Thinking,
     bar_width: usize,
     width: usize,
-    n: u8,
+    rules: Rules,
 ) -> Vec<Line<'static>> {
     // The figures whole: the bar gives up cells to them (a box 13 wide
     // holds ` 135/150ms` and a bar of 3).
@@ -185,7 +185,7 @@ pub(super) fn thinking_lines(
     } else {
         side_style(c, t.side)
     };
-    let info = info_line(t, n, width);
+    let info = info_line(t, rules, width);
     vec![
         Line::from(vec![
             Span::styled(bar, bar_style),
@@ -379,7 +379,13 @@ pub(super) fn draw_game(frame: &mut Frame, app: &App, game: &GameView, rect: Rec
     let text = match (&game.thinking, &game.status) {
         (Some(t), GameStatus::Playing) => {
             let width = info.width as usize;
-            thinking_lines(c, t, width.saturating_sub(11).max(4), width, n)
+            thinking_lines(
+                c,
+                t,
+                width.saturating_sub(11).max(4),
+                width,
+                game.pos.rules(),
+            )
         }
         (_, GameStatus::Playing) if !app.paused() && app.now() < game.not_before => {
             vec![Line::from(Span::styled("starting…", c.dim()))]
@@ -422,8 +428,9 @@ mod tests {
 
     #[test]
     fn info_lines_read_as_designed() {
+        let four = Rules::new(4, 3).unwrap();
         let mcts = mcts_at(41_200, "B2");
-        assert_eq!(info_line(&mcts, 4, 40), "MCTS 41k it·B2 62%");
+        assert_eq!(info_line(&mcts, four, 40), "MCTS 41k it·B2 62%");
         let nega = thinking(
             EngineKind::BuiltIn(kxo_engine::BuiltIn::Negamax),
             SearchInfo {
@@ -435,7 +442,7 @@ mod tests {
                 threat: None,
             },
         );
-        assert_eq!(info_line(&nega, 4, 40), "NEGA d7·C3 win in 5");
+        assert_eq!(info_line(&nega, four, 40), "NEGA d7·C3 win in 5");
         // A win by threats says which.
         let h8 = Cell::parse("H8", 15).unwrap().index();
         let vcf = thinking(
@@ -448,13 +455,22 @@ mod tests {
                 ..SearchInfo::default()
             },
         );
-        assert_eq!(info_line(&vcf, 15, 40), "NEGA·H8 VCF in 7");
+        assert_eq!(
+            info_line(&vcf, Rules::new(15, 5).unwrap(), 40),
+            "NEGA·H8 VCF in 7"
+        );
+        // Go names its points as GTP does: row 1 at the bottom, no I.
+        let go = Rules::go(9, 15, 0).unwrap();
+        let mut mcts = mcts_at(41_200, "B2");
+        mcts.info.best = Some(Cell::from_index(8));
+        assert_eq!(info_line(&mcts, go, 40), "MCTS 41k it·J9 62%");
     }
 
     #[test]
     fn a_narrow_info_line_drops_words_not_the_move_or_the_estimate() {
         let mut mcts = mcts_at(80_400, "D4");
-        let at = |t: &Thinking, w| info_line(t, 4, w);
+        let four = Rules::new(4, 3).unwrap();
+        let at = |t: &Thinking, w| info_line(t, four, w);
         assert_eq!(at(&mcts, 18), "MCTS 80k it·D4 62%");
         assert_eq!(at(&mcts, 17), "MCTS 80k·D4 62%");
         assert_eq!(at(&mcts, 14), "80k·D4 62%");
@@ -490,7 +506,7 @@ mod tests {
                 &t,
                 width.saturating_sub(11).max(4),
                 width,
-                4,
+                Rules::new(4, 3).unwrap(),
             );
             let bar_line: String = lines[0].spans.iter().map(|s| s.content.as_ref()).collect();
             assert!(bar_line.ends_with(" 135/150ms"), "{width}: {bar_line}");

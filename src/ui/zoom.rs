@@ -104,7 +104,7 @@ pub(super) fn draw(frame: &mut Frame, app: &App, game: &GameView, area: Rect) {
 /// The panel: engines, state, search, messages, record.
 pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
     let c = app.config().color;
-    let n = game.pos.rules().size();
+    let rules = game.pos.rules();
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut lines = vec![
         Line::from(vec![
@@ -141,9 +141,9 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         .as_ref()
         .filter(|_| game.status == GameStatus::Playing)
     {
-        lines.extend(thinking_lines(c, t, 16, usize::MAX, n));
+        lines.extend(thinking_lines(c, t, 16, usize::MAX, game.pos.rules()));
         if let Some(threat) = t.info.threat {
-            let moves: Vec<String> = threat.line().map(|cell| cell.name(n)).collect();
+            let moves: Vec<String> = threat.line().map(|cell| rules.cell_name(cell)).collect();
             let more = if threat.kind == kxo_engine::ThreatKind::Vct {
                 " …"
             } else {
@@ -182,7 +182,7 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
         .chunks(2)
         .enumerate()
         .map(|(i, pair)| {
-            let names: Vec<String> = pair.iter().map(|m| m.name(n)).collect();
+            let names: Vec<String> = pair.iter().map(|&m| rules.cell_name(m)).collect();
             format!("{}.{NBSP}{}", i + 1, names.join(NBSP))
         })
         .collect();
