@@ -210,7 +210,7 @@ fn panel_lines<'a>(
         Line::from(vec![
             Span::raw("You play "),
             Span::styled(
-                human.side.to_string(),
+                game.pos.rules().side_name(human.side).to_string(),
                 if human.side == kxo_engine::Player::O {
                     c.o_style()
                 } else {
@@ -238,7 +238,12 @@ fn panel_lines<'a>(
                 Some((_, loss)) => format!(" (the computer {})", loss.phrase()),
                 None => String::new(),
             };
-            Line::from(Span::styled(format!("{text}{why}"), c.warn()))
+            // Go says by how much: "The computer wins. W+7.5".
+            let count = match game.pos.rules().is_go() {
+                true => format!(" {}", super::result_of(game)),
+                false => String::new(),
+            };
+            Line::from(Span::styled(format!("{text}{why}{count}"), c.warn()))
         }
         GameStatus::Failed(msg) => Line::from(Span::styled(format!("FAILED: {msg}"), c.error())),
     };

@@ -48,7 +48,7 @@ pub(super) fn lines(app: &App) -> Vec<Line<'static>> {
             }
             if let Some((loser, loss)) = &g.forfeit {
                 spans.push(Span::styled(
-                    format!("  ({loser} {})", loss.phrase()),
+                    format!("  ({} {})", g.pos.rules().side_name(*loser), loss.phrase()),
                     c.error(),
                 ));
             }

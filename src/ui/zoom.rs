@@ -132,7 +132,7 @@ pub(super) fn info_lines(app: &App, game: &GameView) -> Vec<Line<'static>> {
     lines.push(Line::from(Span::styled(state, c.warn())));
     if let Some((loser, loss)) = &game.forfeit {
         lines.push(Line::from(Span::styled(
-            format!("{loser} {}", loss.phrase()),
+            format!("{} {}", game.pos.rules().side_name(*loser), loss.phrase()),
             c.error(),
         )));
     }
