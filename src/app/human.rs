@@ -456,7 +456,7 @@ impl App {
     /// side and the computer's level.
     fn begin(&mut self, choice: super::setup::Choice, now: Instant) -> Vec<Effect> {
         let rules = choice.rules();
-        let (engine, limit) = choice.level.engine();
+        let (engine, limit) = choice.level.engine(choice.board().go);
         let config = &mut self.config;
         config.rules = rules;
         config.limit = limit;
@@ -474,7 +474,7 @@ impl App {
         self.say(format!(
             "{}: you play {}, the computer is {}",
             choice.board().name,
-            choice.side,
+            rules.side_name(choice.side),
             choice.level.is(&choice.board())
         ));
         effects.push(Effect::Redraw);

@@ -18,16 +18,19 @@ pub struct Board {
     /// so that the top level is perfect there (on the others it is the
     /// strongest engine, no more).
     pub read_to_the_end: bool,
+    /// Go on this board (komi 7.5) instead of a line game.
+    pub go: bool,
 }
 
 /// The games offered, in order.
-pub const BOARDS: [Board; 5] = [
+pub const BOARDS: [Board; 6] = [
     Board {
         name: "3x3, three in a row",
         about: "tic-tac-toe: a draw with best play",
         size: 3,
         goal: 3,
         read_to_the_end: true,
+        go: false,
     },
     Board {
         name: "4x4, three in a row",
@@ -35,6 +38,7 @@ pub const BOARDS: [Board; 5] = [
         size: 4,
         goal: 3,
         read_to_the_end: true,
+        go: false,
     },
     Board {
         name: "4x4, four in a row",
@@ -42,6 +46,7 @@ pub const BOARDS: [Board; 5] = [
         size: 4,
         goal: 4,
         read_to_the_end: true,
+        go: false,
     },
     Board {
         name: "7x7, five in a row",
@@ -49,6 +54,7 @@ pub const BOARDS: [Board; 5] = [
         size: 7,
         goal: 5,
         read_to_the_end: false,
+        go: false,
     },
     Board {
         name: "Gomoku: 15x15, five in a row",
@@ -56,6 +62,15 @@ pub const BOARDS: [Board; 5] = [
         size: 15,
         goal: 5,
         read_to_the_end: false,
+        go: false,
+    },
+    Board {
+        name: "Go: 9x9, komi 7.5",
+        about: "area scoring; p twice passes, two passes end the game",
+        size: 9,
+        goal: 0,
+        read_to_the_end: false,
+        go: true,
     },
 ];
 
@@ -95,6 +110,7 @@ impl Level {
             Level::Perfect if board.read_to_the_end => {
                 "Negamax: never misses a win, never lets one go"
             }
+            Level::Perfect if board.go => "MCTS, 3 s a move: the strongest level on Go",
             Level::Perfect => "Negamax, the strongest: not perfect here, it cannot read to the end",
         }
     }
@@ -103,14 +119,17 @@ impl Level {
     /// is …": only perfect where it is.
     pub fn is(self, board: &Board) -> &'static str {
         match self {
+            Level::Perfect if board.go => "MCTS (the strongest level)",
             Level::Perfect if !board.read_to_the_end => "Negamax (the strongest level)",
             level => level.name(),
         }
     }
 
-    /// The engine that plays at this level, and its budget.
-    pub fn engine(self) -> (BuiltIn, RunLimit) {
+    /// The engine that plays at this level, on Go or a line game, and its
+    /// budget (Negamax plays no Go: there MCTS with time is the top level).
+    pub fn engine(self, go: bool) -> (BuiltIn, RunLimit) {
         match self {
+            Level::Perfect if go => (BuiltIn::Mcts, RunLimit::Millis(3000)),
             Level::Easy => (BuiltIn::Random, RunLimit::Default),
             Level::Medium => (BuiltIn::Mcts, RunLimit::MctsIterations(500)),
             Level::Hard => (BuiltIn::Mcts, RunLimit::MctsIterations(50_000)),
@@ -154,6 +173,10 @@ impl Choice {
 
     pub fn rules(&self) -> Rules {
         let b = self.board();
+        if b.go {
+            return Rules::go(b.size, kxo_engine::GO_KOMI2, 0)
+                .unwrap_or_else(|_| Rules::default_rules());
+        }
         let rules = Rules::new(b.size, b.goal).unwrap_or_else(|_| Rules::default_rules());
         rules.with_rule(self.rule)
     }
@@ -283,8 +306,16 @@ mod tests {
             }
         }
         for board in BOARDS {
+            if board.go {
+                // Negamax plays no Go: the top level is MCTS, and no
+                // level claims perfection.
+                assert_eq!(Level::Perfect.engine(board.go).0, BuiltIn::Mcts);
+                assert!(!Level::Perfect.about(&board).contains("never misses"));
+                assert_ne!(Level::Perfect.is(&board), "perfect");
+                continue;
+            }
             let rules = Rules::new(board.size, board.goal).expect("the board's rules");
-            let (kind, limit) = Level::Perfect.engine();
+            let (kind, limit) = Level::Perfect.engine(board.go);
             let spec = crate::engines::EngineSpec::for_seat(kind.into());
             let mut engine = kxo_engine::make_engine(kind, rules, 1);
             let mut watch = Watch {
@@ -315,6 +346,9 @@ mod tests {
         };
         assert_eq!(Choice::default().read(&c.to_text()), c);
         assert_eq!(c.rules(), Rules::new(15, 5).unwrap());
+        let go = Choice { board: 5, ..c };
+        assert_eq!(Choice::default().read(&go.to_text()), go);
+        assert!(go.rules().is_go() && go.rules().size() == 9);
         let damaged = "board 99x99k9\nside Q\nlevel godlike\nnonsense";
         assert_eq!(Choice::default().read(damaged), Choice::default());
     }

@@ -187,19 +187,19 @@ impl LiveArgs {
             self.x.clone().map(SeatArg::engine),
             self.think.limit_or(live_clock),
         );
+        let rules = self.board.rules()?;
         if self.human.is_some() {
             // One game; the computer plays whichever side the person does not.
             let (engine, level_limit) = match &self.ai {
                 Some(seat) => (seat.clone().engine(), limit),
                 None => {
                     let level = self.level.unwrap_or(Level::Hard);
-                    let (kind, limit) = crate::app::setup::Level::from(level).engine();
+                    let (kind, limit) = crate::app::setup::Level::from(level).engine(rules.is_go());
                     (SpecEngine::built_in(kind), limit)
                 }
             };
             (o, x, limit) = (Some(engine.clone()), Some(engine), level_limit);
         }
-        let rules = self.board.rules()?;
         let seed = self.seed.unwrap_or_else(rand::random);
         let tournament = self.tournament(rules, seed, limit)?;
         // Nothing named: the default show's mix of boards, with the clock

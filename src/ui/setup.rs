@@ -38,9 +38,10 @@ pub(super) fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
         out
     };
     let board = choice.board();
+    let side_name = choice.rules().side_name(choice.side);
     let side = match choice.side {
-        kxo_engine::Player::O => "O (you move first)".to_string(),
-        kxo_engine::Player::X => "X (the computer moves first)".to_string(),
+        kxo_engine::Player::O => format!("{side_name} (you move first)"),
+        kxo_engine::Player::X => format!("{side_name} (the computer moves first)"),
     };
     let level_about = choice.level.about(&board);
     let mut out = vec![
@@ -71,7 +72,7 @@ pub(super) fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
         Span::raw(" quit"),
     ]));
     out.push(Line::from(Span::styled(
-        "(kept for next time; --size, --goal, --gomoku, --level or --ai skip this screen)",
+        "(kept for next time; --size, --goal, --gomoku, --go, --level or --ai skip this screen)",
         c.dim(),
     )));
     out
