@@ -1,6 +1,6 @@
 //! `kxo-tui bench`: this machine's figures in about ten seconds, for a bug
 //! report: the CPU, the kernels chosen and why, and the speed of playouts,
-//! MCTS, the solver, the 15x15 engine and a task switch.
+//! MCTS, the solver, the 15x15 engine, Go's playouts and a task switch.
 //!
 //! Each figure is the median of a few short rounds, each timed on the
 //! wall clock (the run is meant for an otherwise idle machine; the
@@ -207,6 +207,44 @@ pub(crate) fn run(mut on_figure: impl FnMut(&Figure)) -> BenchReport {
                 black_box(engine.search_iterations(black_box(&pos), 2_000));
             }) / 1e3,
             "k it/s",
+        );
+    }
+    // Go: playouts on the empty board, light (no own eye filled, as
+    // lib-ego's) and heavy (captures, saves, MoGo's 3x3 patterns).
+    for size in [9u8, 19] {
+        for (kind, name) in [
+            (kxo_engine::go::Playouts::Light, "light"),
+            (kxo_engine::go::Playouts::Heavy, "heavy"),
+        ] {
+            let board = kxo_engine::go::Board::new(size);
+            let count = if size == 9 { 1000 } else { 200 };
+            add(
+                &format!("Go {size}x{size} {name} playouts, empty board"),
+                rate(Duration::from_millis(200), f64::from(count), || {
+                    black_box(kxo_engine::go::playouts(
+                        black_box(&board),
+                        kind,
+                        kxo_engine::GO_KOMI2,
+                        count,
+                        7,
+                    ));
+                }) / 1e3,
+                "k/s",
+            );
+        }
+        // Their length, to compare with other programs' (lib-ego's light
+        // playouts on 9x9: 115 moves).
+        let (_, moves) = kxo_engine::go::playouts(
+            &kxo_engine::go::Board::new(size),
+            kxo_engine::go::Playouts::Light,
+            kxo_engine::GO_KOMI2,
+            1000,
+            7,
+        );
+        add(
+            &format!("Go {size}x{size} light playout length"),
+            moves as f64 / 1000.0,
+            "moves",
         );
     }
     let (scheduler, bare) = switches();
