@@ -12,10 +12,18 @@ const MOCK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/gtp.sh");
 /// Plays one 5x5 game, komi 0.5, between two test engines and returns the
 /// record's text.
 fn one_game(black: (&str, &str), white: (&str, &str)) -> String {
+    one_game_counted(black, white, "").0
+}
+
+/// The same, White's engine giving `count` as its own `final_score`; the
+/// record, and what White's engine was told and said.
+fn one_game_counted(black: (&str, &str), white: (&str, &str), count: &str) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
     let records = dir.path().join("records");
-    let seat =
-        |name: &str, (moves, dead): (&str, &str)| format!("{name}=gtp:{MOCK} '{moves}' '{dead}'");
+    let seat = |name: &str, (moves, dead): (&str, &str)| {
+        let count = if name == "w" { count } else { "" };
+        format!("{name}=gtp:{MOCK} '{moves}' '{dead}' '{count}'")
+    };
     let out = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
         .args([
             "arena",
@@ -30,6 +38,8 @@ fn one_game(black: (&str, &str), white: (&str, &str)) -> String {
         .args(["--engine", &seat("b", black), "--engine", &seat("w", white)])
         .arg("--records")
         .arg(&records)
+        .arg("--log")
+        .arg(dir.path().join("logs"))
         .env("XDG_DATA_HOME", dir.path())
         .output()
         .unwrap();
@@ -38,7 +48,11 @@ fn one_game(black: (&str, &str), white: (&str, &str)) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::read_to_string(Path::new(&records).join("game-0001.sgf")).unwrap()
+    let read = |path: std::path::PathBuf| std::fs::read_to_string(path).unwrap();
+    (
+        read(Path::new(&records).join("game-0001.sgf")),
+        read(dir.path().join("logs").join("game-0001-X.log")),
+    )
 }
 
 #[test]
@@ -48,6 +62,25 @@ fn stones_both_engines_name_dead_come_off_before_the_count() {
     assert!(sgf.contains("RE[W+0.5]"), "{sgf}");
     assert!(sgf.contains("dead by agreement: C3"), "{sgf}");
     assert!(sgf.contains(";B[cc]") && sgf.contains(";W[]"), "{sgf}");
+}
+
+#[test]
+fn each_engines_own_count_goes_into_the_record_beside_kxo_tuis() {
+    // White's engine counts the game otherwise (as after a seki it sees):
+    // the record keeps both, so a difference shows.
+    let (sgf, white_log) = one_game_counted(("C3", "C3"), ("", "C3"), "W+3.5");
+    assert!(sgf.contains("RE[W+0.5]"), "{sgf}");
+    // Asked about the game as it ended: Black's last pass told first.
+    let told = |what: &str| white_log.find(what).unwrap_or(usize::MAX);
+    assert!(
+        told("> play black pass") < told("> final_status_list dead"),
+        "{white_log}"
+    );
+    assert!(sgf.contains("; w counts W+3.5"), "{sgf}");
+    assert!(
+        !sgf.contains("b counts"),
+        "an engine that gives no count: {sgf}"
+    );
 }
 
 #[test]

@@ -92,6 +92,15 @@ impl SeatEngine {
         dead
     }
 
+    /// Go: its own count of the finished game, when it is an outside
+    /// engine that gives one.
+    pub fn final_score(&mut self, budget: &mut dyn PipeBudget) -> Option<String> {
+        match self {
+            SeatEngine::Outside(outside) => outside.final_score(budget),
+            _ => None,
+        }
+    }
+
     /// What it said since the last call (an outside brain's MESSAGE
     /// lines), for the Records tab.
     pub fn messages(&mut self) -> Vec<String> {

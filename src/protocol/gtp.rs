@@ -358,6 +358,17 @@ impl OutsideEngine for OutsideGtp {
         }
         self.dead(budget).ok()
     }
+    fn final_score(&mut self, budget: &mut dyn PipeBudget) -> Option<String> {
+        if self.pipe.forfeit.is_some() || self.pipe.process.is_none() {
+            return None;
+        }
+        self.sync(budget).ok()?;
+        let deadline = Instant::now() + self.think + self.margin + START_TIMEOUT;
+        let text = self.ask("final_score", budget, deadline).ok()?;
+        // Outside text: escaped, and a count is short.
+        let word = text.split_whitespace().next()?;
+        Some(shown(word).chars().take(16).collect())
+    }
 }
 
 /// Starts the engine and sets up `rules`' game, then ends it: an engine

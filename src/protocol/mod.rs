@@ -56,6 +56,12 @@ pub trait OutsideEngine {
     fn dead_stones(&mut self, _budget: &mut dyn PipeBudget) -> Option<Vec<Cell>> {
         None
     }
+    /// Go: its own count of the finished game (GTP's `final_score`, such
+    /// as "B+3.5"), for the record beside kxo-tui's; `None` when it
+    /// cannot say.
+    fn final_score(&mut self, _budget: &mut dyn PipeBudget) -> Option<String> {
+        None
+    }
 }
 
 use kxo_engine::Cell;

@@ -257,6 +257,9 @@ pub(super) struct Process {
     /// The protocol's last word before the process is ended: `END` to a
     /// Gomoku brain, `quit` to a GTP engine.
     farewell: &'static str,
+    /// How its lines end: `\r\n` as Gomocup's managers write them, `\n`
+    /// for GTP (whose engines need not drop a carriage return).
+    line_end: &'static str,
 }
 
 /// A brain's conversation over one game, bounded: past
@@ -440,6 +443,10 @@ impl Process {
             closed: false,
             transcript: None,
             farewell,
+            line_end: match command.protocol {
+                Protocol::Gomoku => "\r\n",
+                Protocol::Gtp => "\n",
+            },
         })
     }
 
@@ -447,7 +454,7 @@ impl Process {
         if let Some(t) = self.transcript.as_mut() {
             t.note('>', line);
         }
-        write!(self.stdin, "{line}\r\n")
+        write!(self.stdin, "{line}{}", self.line_end)
             .and_then(|_| self.stdin.flush())
             .map_err(|_| Forfeit::Exited)
     }

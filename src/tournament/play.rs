@@ -334,6 +334,23 @@ fn agreed_dead(sides: &mut [Side<'_>; 2]) -> Option<Vec<Cell>> {
     (ask(second) == dead).then_some(dead)
 }
 
+/// Go, at a count: what each outside engine counts itself ("; g counts
+/// B+3.5"), so that a record shows where the counts differ.
+fn own_counts(sides: &mut [Side<'_>; 2]) -> String {
+    let mut text = String::new();
+    for side in sides.iter_mut() {
+        let mut budget = MoveClock {
+            start: Instant::now(),
+            limit: Limit::Whole,
+            work: 0,
+        };
+        if let Some(count) = side.engine.final_score(&mut budget) {
+            text.push_str(&format!("; {} counts {count}", side.spec.name));
+        }
+    }
+    text
+}
+
 /// Go, when the position says the game is over: the count after a
 /// resignation-free end, or, after two passes, the count without the
 /// stones both sides name dead. `None` when they name different stones:
@@ -348,12 +365,19 @@ fn go_over(
     let Some(go) = pos.go_mut() else {
         return Some(over);
     };
+    // Each side is asked about the game as it ended, its last moves (the
+    // other side's pass) included.
+    let history: Vec<Cell> = game.moves.iter().map(|&c| Cell::new(c)).collect();
+    for side in sides.iter_mut() {
+        side.engine.set_history(&history);
+    }
     game.end = End::Score;
     if go.passes() < 2 || go.in_cleanup() {
         game.reason = go.score().text();
         if go.in_cleanup() {
             game.reason.push_str(" after a clean-up");
         }
+        game.reason.push_str(&own_counts(sides));
         return Some(over);
     }
     let Some(dead) = agreed_dead(sides) else {
@@ -368,6 +392,7 @@ fn go_over(
         game.reason
             .push_str(&format!(", dead by agreement: {}", names.join(" ")));
     }
+    game.reason.push_str(&own_counts(sides));
     Some(score.outcome())
 }
 

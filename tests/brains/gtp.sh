@@ -2,9 +2,11 @@
 # A GTP engine for tests (no Go program need be installed): it plays the
 # moves of its first argument in turn (space-separated, e.g. "C3 D4"), then
 # passes; asked for dead stones it names those of its second argument, one
-# per line, as GNU Go does (a multi-line answer).
+# per line, as GNU Go does (a multi-line answer); asked for its count
+# (final_score) it gives its third argument.
 moves=$1
 dead=$2
+score=$3
 while IFS= read -r line; do
     set -- $line
     id=""
@@ -32,6 +34,7 @@ while IFS= read -r line; do
         [ $first = 1 ] && printf '\n'
         printf '\n'
         ;;
+    final_score) printf '=%s %s\n\n' "$id" "$score" ;;
     quit) printf '=%s\n\n' "$id"; exit 0 ;;
     *) printf '=%s\n\n' "$id" ;;
     esac
