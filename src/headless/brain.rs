@@ -163,21 +163,12 @@ pub fn run(
     };
     let mut queue = VecDeque::new();
     loop {
-        let next = match queue.pop_front() {
-            Some(input) => input,
-            None => match next_input(&rx) {
-                Some(input) => input,
-                None => return Ok(()),
-            },
+        let refuse = |why: &str| {
+            writeln!(output, "ERROR {why}")?;
+            output.flush()
         };
-        let line = match next {
-            Input::Line(line) => line,
-            Input::Bad(why) => {
-                writeln!(output, "ERROR {why}")?;
-                output.flush()?;
-                continue;
-            }
-            Input::Eof => return Ok(()),
+        let Some(line) = lines::next_line(&mut queue, &rx, refuse)? else {
+            return Ok(());
         };
         if line.trim().is_empty() {
             continue;

@@ -3,6 +3,7 @@
 //! a thread of their own, so an engine never blocks on a read while it
 //! should answer, one bounded line at a time into a bounded queue.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::Duration;
@@ -30,6 +31,30 @@ pub(super) fn next_input(rx: &Receiver<Input>) -> Option<Input> {
             Ok(input) => return Some(input),
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return Some(Input::Eof),
+        }
+    }
+}
+
+/// The next line to answer: the queue's first, else the channel's; a
+/// line that could not be taken is refused through `refuse` and skipped.
+/// `None` at the end of input, or when a signal asks to stop.
+pub(super) fn next_line(
+    queue: &mut VecDeque<Input>,
+    rx: &Receiver<Input>,
+    mut refuse: impl FnMut(&str) -> io::Result<()>,
+) -> io::Result<Option<String>> {
+    loop {
+        let next = match queue.pop_front() {
+            Some(input) => input,
+            None => match next_input(rx) {
+                Some(input) => input,
+                None => return Ok(None),
+            },
+        };
+        match next {
+            Input::Line(line) => return Ok(Some(line)),
+            Input::Bad(why) => refuse(&why)?,
+            Input::Eof => return Ok(None),
         }
     }
 }

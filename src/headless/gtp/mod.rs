@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 mod clock;
 mod sgf;
 
-use super::lines::{self, Input, MAX_QUEUED, next_input};
+use super::lines::{self, Input, MAX_QUEUED};
 use crate::engines::{EngineSpec, RunLimit, SeatEngine};
 use clock::Clock;
 use kxo_engine::go::{GoPosition, handicap_points, parse_vertex, vertex_name};
@@ -168,21 +168,12 @@ pub fn run(
     };
     let mut queue = VecDeque::new();
     loop {
-        let next = match queue.pop_front() {
-            Some(input) => input,
-            None => match next_input(&rx) {
-                Some(input) => input,
-                None => return Ok(()),
-            },
+        let refuse = |why: &str| {
+            write!(output, "? {why}\n\n")?;
+            output.flush()
         };
-        let line = match next {
-            Input::Line(line) => line,
-            Input::Bad(why) => {
-                write!(output, "? {why}\n\n")?;
-                output.flush()?;
-                continue;
-            }
-            Input::Eof => return Ok(()),
+        let Some(line) = lines::next_line(&mut queue, &rx, refuse)? else {
+            return Ok(());
         };
         let Some((id, command, args)) = parse_command(&line) else {
             continue;
