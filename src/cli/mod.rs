@@ -344,27 +344,35 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+/// What an engine served on standard input plays with (`brain`, `gtp`).
 #[derive(Args, Debug)]
-pub struct BrainArgs {
+pub struct ServedArgs {
     /// The engine that plays, with its own options if any
     /// (`mcts:iterations=500`, `negamax:eval=learned`).
     #[arg(long, value_name = "ENGINE", default_value = "mcts", value_parser = parse_own_engine)]
     pub engine: crate::engines::EngineSpec,
-    /// Marks in a row that win (the protocol gives only the board size).
-    #[arg(long, default_value_t = 5, value_parser = whole::<u8>(3..=u64::from(MAX_GOAL)))]
-    pub goal: u8,
-    /// Thinking time per move in milliseconds; the manager's INFO
-    /// timeout_turn and time_left cut it further.
+    /// Thinking time per move in milliseconds; the controller's clock cuts
+    /// it further (the Gomoku protocol's INFO timeout_turn and time_left,
+    /// GTP's time_settings and time_left).
     #[arg(long, value_name = "T", default_value_t = 1000,
           value_parser = whole::<u64>(1..=600_000))]
     pub think_ms: u64,
-    /// The most memory (MiB) the engine's tree may take; INFO max_memory
-    /// cuts it to half of the manager's limit.
+    /// The most memory (MiB) the engine's tree may take (a Gomoku
+    /// manager's INFO max_memory cuts it to half of its limit).
     #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
     pub hash: usize,
     /// Seed for reproducible play (default: a random one).
     #[arg(long, value_parser = whole::<u64>(..))]
     pub seed: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct BrainArgs {
+    #[command(flatten)]
+    pub served: ServedArgs,
+    /// Marks in a row that win (the protocol gives only the board size).
+    #[arg(long, default_value_t = 5, value_parser = whole::<u8>(3..=u64::from(MAX_GOAL)))]
+    pub goal: u8,
     /// Negamax's evaluation above 8x8: shapes (a line count) or learned
     /// (the learning player's line patterns, from its model of the board).
     #[arg(long, value_enum, default_value_t = Eval::Shapes)]
@@ -373,21 +381,8 @@ pub struct BrainArgs {
 
 #[derive(Args, Debug)]
 pub struct GtpArgs {
-    /// The engine that plays, with its own options if any (mcts,
-    /// mcts:think-ms=500).
-    #[arg(long, value_name = "ENGINE", default_value = "mcts", value_parser = parse_own_engine)]
-    pub engine: crate::engines::EngineSpec,
-    /// Thinking time per move in milliseconds; the controller's
-    /// time_settings and time_left cut it further.
-    #[arg(long, value_name = "T", default_value_t = 1000,
-          value_parser = whole::<u64>(1..=600_000))]
-    pub think_ms: u64,
-    /// The most memory (MiB) the engine's tree may take.
-    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]
-    pub hash: usize,
-    /// Seed for reproducible play (default: a random one).
-    #[arg(long, value_parser = whole::<u64>(..))]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub served: ServedArgs,
 }
 
 /// How Negamax evaluates a position above 8x8.

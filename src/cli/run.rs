@@ -90,11 +90,11 @@ impl EvalArgs {
 impl BrainArgs {
     fn options(self) -> BrainOptions {
         BrainOptions {
-            engine: self.engine,
+            engine: self.served.engine,
             goal: self.goal,
-            think_ms: self.think_ms,
-            hash_mb: self.hash,
-            seed: self.seed.unwrap_or_else(rand::random),
+            think_ms: self.served.think_ms,
+            hash_mb: self.served.hash,
+            seed: self.served.seed.unwrap_or_else(rand::random),
             learned_eval: self.eval == Eval::Learned,
         }
     }
@@ -103,10 +103,10 @@ impl BrainArgs {
 impl super::GtpArgs {
     fn options(self) -> crate::headless::gtp::GtpOptions {
         crate::headless::gtp::GtpOptions {
-            engine: self.engine,
-            think_ms: self.think_ms,
-            hash_mb: self.hash,
-            seed: self.seed.unwrap_or_else(rand::random),
+            engine: self.served.engine,
+            think_ms: self.served.think_ms,
+            hash_mb: self.served.hash,
+            seed: self.served.seed.unwrap_or_else(rand::random),
         }
     }
 }
