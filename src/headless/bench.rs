@@ -129,6 +129,48 @@ fn switches() -> (f64, f64) {
     (1e9 / sched_rate, 1e9 / bare_rate)
 }
 
+/// Go: playouts on the empty 9x9 and 19x19 boards, light (no own eye
+/// filled, as lib-ego's) and heavy (captures, saves, MoGo's 3x3
+/// patterns), and the light ones' length.
+fn go_figures(add: &mut impl FnMut(&str, f64, &'static str)) {
+    for size in [9u8, 19] {
+        for (kind, name) in [
+            (kxo_engine::go::Playouts::Light, "light"),
+            (kxo_engine::go::Playouts::Heavy, "heavy"),
+        ] {
+            let board = kxo_engine::go::Board::new(size);
+            let count = if size == 9 { 1000 } else { 200 };
+            add(
+                &format!("Go {size}x{size} {name} playouts, empty board"),
+                rate(Duration::from_millis(200), f64::from(count), || {
+                    black_box(kxo_engine::go::playouts(
+                        black_box(&board),
+                        kind,
+                        kxo_engine::GO_KOMI2,
+                        count,
+                        7,
+                    ));
+                }) / 1e3,
+                "k/s",
+            );
+        }
+        // Their length, to compare with other programs' (lib-ego's light
+        // playouts on 9x9: 115 moves).
+        let (_, moves) = kxo_engine::go::playouts(
+            &kxo_engine::go::Board::new(size),
+            kxo_engine::go::Playouts::Light,
+            kxo_engine::GO_KOMI2,
+            1000,
+            7,
+        );
+        add(
+            &format!("Go {size}x{size} light playout length"),
+            moves as f64 / 1000.0,
+            "moves",
+        );
+    }
+}
+
 /// Runs every figure (about ten seconds), handing each to `on_figure`
 /// as soon as it is measured.
 pub(crate) fn run(mut on_figure: impl FnMut(&Figure)) -> BenchReport {
@@ -209,44 +251,7 @@ pub(crate) fn run(mut on_figure: impl FnMut(&Figure)) -> BenchReport {
             "k it/s",
         );
     }
-    // Go: playouts on the empty board, light (no own eye filled, as
-    // lib-ego's) and heavy (captures, saves, MoGo's 3x3 patterns).
-    for size in [9u8, 19] {
-        for (kind, name) in [
-            (kxo_engine::go::Playouts::Light, "light"),
-            (kxo_engine::go::Playouts::Heavy, "heavy"),
-        ] {
-            let board = kxo_engine::go::Board::new(size);
-            let count = if size == 9 { 1000 } else { 200 };
-            add(
-                &format!("Go {size}x{size} {name} playouts, empty board"),
-                rate(Duration::from_millis(200), f64::from(count), || {
-                    black_box(kxo_engine::go::playouts(
-                        black_box(&board),
-                        kind,
-                        kxo_engine::GO_KOMI2,
-                        count,
-                        7,
-                    ));
-                }) / 1e3,
-                "k/s",
-            );
-        }
-        // Their length, to compare with other programs' (lib-ego's light
-        // playouts on 9x9: 115 moves).
-        let (_, moves) = kxo_engine::go::playouts(
-            &kxo_engine::go::Board::new(size),
-            kxo_engine::go::Playouts::Light,
-            kxo_engine::GO_KOMI2,
-            1000,
-            7,
-        );
-        add(
-            &format!("Go {size}x{size} light playout length"),
-            moves as f64 / 1000.0,
-            "moves",
-        );
-    }
+    go_figures(&mut add);
     let (scheduler, bare) = switches();
     add("scheduler round trip (one task)", scheduler, "ns");
     add("bare corosensei resume + suspend", bare, "ns");
