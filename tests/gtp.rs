@@ -243,6 +243,12 @@ fn kxo_tui_gtp_places_handicaps_keeps_time_scores_and_loads_records() {
         "(;GM[1]FF[4]SZ[9]KM[6.5]AB[cc][gg];W[ee];B[ce](;W[]);W[aa])",
     )
     .unwrap();
+    // A record with a point off its board.
+    let bad = dir.path().join("bad.sgf");
+    std::fs::write(&bad, "(;SZ[9];B[zz])").unwrap();
+    // One with a move on a taken point: refused whole.
+    let taken = dir.path().join("taken.sgf");
+    std::fs::write(&taken, "(;SZ[9];B[aa];W[aa])").unwrap();
     let answers = Answers::of(&format!(
         "6 boardsize 9\n\
          16 fixed_handicap 2\n\
@@ -263,8 +269,15 @@ fn kxo_tui_gtp_places_handicaps_keeps_time_scores_and_loads_records() {
          31 showboard\n\
          32 loadsgf {path} 2\n\
          33 loadsgf /nonexistent/x.sgf\n\
+         39 loadsgf /dev/zero\n\
+         40 loadsgf {bad}\n\
+         43 showboard\n\
+         41 loadsgf {taken}\n\
+         42 showboard\n\
          38 quit\n",
-        path = sgf.display()
+        path = sgf.display(),
+        bad = bad.display(),
+        taken = taken.display()
     ));
     let answer = |id| answers.get(id);
     assert_eq!(
@@ -301,6 +314,24 @@ fn kxo_tui_gtp_places_handicaps_keeps_time_scores_and_loads_records() {
         answer("33").starts_with("?33 cannot load file"),
         "{}",
         answer("33")
+    );
+    // A device is refused by the file gate at once, a bad record by name;
+    // the board is left as it was.
+    assert!(
+        answer("39").starts_with("?39 cannot load file"),
+        "{}",
+        answer("39")
+    );
+    assert!(
+        answer("40").contains("'zz' is not a point"),
+        "{}",
+        answer("40")
+    );
+    assert_eq!(answer("41"), "?41 cannot load file: illegal move");
+    assert_eq!(
+        answer("42"),
+        answer("43").replacen("=43", "=42", 1),
+        "the board as it was"
     );
 }
 

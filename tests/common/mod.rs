@@ -289,6 +289,9 @@ pub struct Run {
     /// Peak resident memory, in MiB.
     pub max_rss_mib: f64,
     pub elapsed: Duration,
+    /// Its CPU time, user and system (wait4(2)): what a test may bound,
+    /// where the wall time is the machine's to stretch.
+    pub cpu: Duration,
 }
 
 impl Run {
@@ -397,6 +400,10 @@ pub fn run_env(
         err: reader_e.join().unwrap_or_default(),
         max_rss_mib: usage.ru_maxrss as f64 / 1024.0,
         elapsed,
+        cpu: [usage.ru_utime, usage.ru_stime]
+            .iter()
+            .map(|t| Duration::new(t.tv_sec.max(0) as u64, t.tv_usec.max(0) as u32 * 1000))
+            .sum(),
     }
 }
 

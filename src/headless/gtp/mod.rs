@@ -552,20 +552,27 @@ impl Server {
         let komi2 = game
             .komi
             .map_or(self.rules.komi2(), |k| (k * 2.0).round() as i16);
-        let rules = Rules::go(size, komi2, 0).map_err(|e| format!("cannot load file: {e}"))?;
-        self.new_game(rules);
-        for (side, point) in game.setup {
-            self.play(side, point)
-                .map_err(|e| format!("cannot load file: set-up stone: {e}"))?;
+        if !(kxo_engine::GO_MIN_SIZE..=kxo_engine::GO_MAX_SIZE).contains(&size) {
+            return Err(format!("cannot load file: a board of {size}x{size}"));
         }
+        let rules = Rules::go(size, komi2, 0).map_err(|e| format!("cannot load file: {e}"))?;
+        // A record that cannot be played leaves the game as it was.
+        let before = (self.rules, self.moves.clone(), self.put_in.clone());
+        self.new_game(rules);
         // `loadsgf FILE N`: the position before move N.
         let moves = match upto {
             Some(n) => &game.moves[..game.moves.len().min(n.saturating_sub(1))],
             None => &game.moves[..],
         };
-        for &(side, point) in moves {
-            self.play(side, point)
-                .map_err(|e| format!("cannot load file: {e}"))?;
+        let played = game
+            .setup
+            .iter()
+            .chain(moves)
+            .try_for_each(|&(side, point)| self.play(side, point));
+        if let Err(e) = played {
+            (self.rules, self.moves, self.put_in) = before;
+            self.engine = None;
+            return Err(format!("cannot load file: {e}"));
         }
         let next = self.position().to_move();
         Ok(match next {
