@@ -186,6 +186,14 @@ fn kxo_tui_gtp_answers_the_protocols_commands_and_refuses_what_is_wrong() {
          34 boardsize 42\n\
          35 genmove purple\n\
          36 frobnicate\n\
+         44 time_left white nan 0\n\
+         45 time_left black inf 0\n\
+         46 time_left white -5 0\n\
+         47 komi nan\n\
+         48 komi 1e400\n\
+         49 time_settings 18446744073709551615 18446744073709551615 4294967296\n\
+         50 boardsize 256\n\
+         51 fixed_handicap 300\n\
          \n\
          # a comment, then a command with a comment and a tab\n\
          37\tname # who\n\
@@ -229,6 +237,12 @@ fn kxo_tui_gtp_answers_the_protocols_commands_and_refuses_what_is_wrong() {
     );
     assert_eq!(answer("36"), "?36 unknown command 'frobnicate'");
     assert_eq!(answer("37"), "=37 kxo-tui");
+    // Numbers at and past their type's limits: refused, or taken as the
+    // most there is; never the end of the engine.
+    for id in ["44", "45", "47", "48", "50", "51"] {
+        assert!(answer(id).starts_with(&format!("?{id} ")), "{}", answer(id));
+    }
+    assert_eq!((answer("46"), answer("49")), ("=46", "=49"));
     // quit is answered, and nothing after it is.
     assert_eq!(answers.0.last().map(String::as_str), Some("=38"));
 }

@@ -338,6 +338,21 @@ fn ten_million_games_run_in_flat_memory_and_ctrl_c_gives_the_result_so_far() {
 /// answers at once: every test of a hostile controller runs on all.
 const SERVERS: [(&str, &[u8]); 2] = [("brain", b"ABOUT\n"), ("gtp", b"name\n")];
 
+/// Writes `ask` to `input` over and over for `how_long` (or until the
+/// pipe closes), on a thread of its own.
+fn write_over_and_over(
+    mut input: std::process::ChildStdin,
+    ask: &'static [u8],
+    how_long: Duration,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let line = ask.repeat(1024);
+        let start = std::time::Instant::now();
+        while start.elapsed() < how_long && input.write_all(&line).is_ok() {}
+    })
+}
+
 #[test]
 fn a_manager_that_floods_or_never_reads_costs_the_brain_bounded_memory() {
     common::light_panics();
@@ -347,13 +362,7 @@ fn a_manager_that_floods_or_never_reads_costs_the_brain_bounded_memory() {
         let mut flood = flood;
         let input = flood.child.stdin.take().expect("stdin");
         let output = flood.child.stdout.take().expect("stdout");
-        let writer = std::thread::spawn(move || {
-            use std::io::Write;
-            let mut input = input;
-            let line = ask.repeat(1024);
-            let start = std::time::Instant::now();
-            while start.elapsed() < Duration::from_secs(5) && input.write_all(&line).is_ok() {}
-        });
+        let writer = write_over_and_over(input, ask, Duration::from_secs(5));
         let reader = std::thread::spawn(move || {
             let mut output = output;
             std::io::copy(&mut output, &mut std::io::sink()).unwrap_or(0)
@@ -371,13 +380,7 @@ fn a_manager_that_floods_or_never_reads_costs_the_brain_bounded_memory() {
         // A manager that writes and never reads what the brain answers.
         let mut deaf = Running::start(&[server], &[]);
         let input = deaf.child.stdin.take().expect("stdin");
-        let writer = std::thread::spawn(move || {
-            use std::io::Write;
-            let mut input = input;
-            let line = ask.repeat(1024);
-            let start = std::time::Instant::now();
-            while start.elapsed() < Duration::from_secs(4) && input.write_all(&line).is_ok() {}
-        });
+        let writer = write_over_and_over(input, ask, Duration::from_secs(4));
         let mut peak: f64 = 0.0;
         for _ in 0..40 {
             std::thread::sleep(Duration::from_millis(100));

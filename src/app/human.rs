@@ -676,6 +676,14 @@ mod tests {
         assert!(a.games[0].record.moves.is_empty(), "a new game");
     }
 
+    /// The message human mode shows now.
+    fn message(a: &App) -> String {
+        a.human
+            .as_ref()
+            .and_then(|h| h.message.clone())
+            .unwrap_or_default()
+    }
+
     #[test]
     fn on_go_p_twice_passes_and_typed_points_read_as_gtp_writes_them() {
         let go = kxo_engine::Rules::go(9, 15, 0).unwrap();
@@ -705,13 +713,7 @@ mod tests {
         // One p asks; a second passes.
         a.press(Action::Pass, now);
         assert_eq!(pending(&a), None);
-        let said = a
-            .human
-            .as_ref()
-            .unwrap()
-            .message
-            .clone()
-            .unwrap_or_default();
+        let said = message(&a);
         assert!(said.contains("press p again"), "{said}");
         a.press(Action::Pass, now);
         assert_eq!(pending(&a), Some(Cell::PASS));
@@ -726,13 +728,7 @@ mod tests {
             b.press(Action::Type(key), now);
         }
         b.press(Action::Confirm, now);
-        let said = b
-            .human
-            .as_ref()
-            .unwrap()
-            .message
-            .clone()
-            .unwrap_or_default();
+        let said = message(&b);
         assert!(said.contains("A1") && said.contains("suicide"), "{said}");
         assert_eq!(b.human.as_ref().unwrap().pending, None);
         // On a line board p is no move.

@@ -447,11 +447,7 @@ impl Server {
             _ => return Err("syntax error: a status is alive, dead or seki".into()),
         };
         // One vertex a line, as GNU Go writes it.
-        Ok(listed
-            .iter()
-            .map(|&c| vertex_name(c, n))
-            .collect::<Vec<_>>()
-            .join("\n"))
+        Ok(vertex_list(&listed, n, "\n"))
     }
 
     fn time_settings(&mut self, args: &[String]) -> Answer {
@@ -473,7 +469,11 @@ impl Server {
 
     fn time_left(&mut self, args: &[String]) -> Answer {
         let side = Self::colour(args.first())?;
-        let time = args.get(1).and_then(|t| t.parse::<f64>().ok());
+        // A number of seconds; NaN and infinities are not one.
+        let time = args
+            .get(1)
+            .and_then(|t| t.parse::<f64>().ok())
+            .filter(|t| t.is_finite());
         let stones = args.get(2).and_then(|s| s.parse::<u32>().ok());
         let (Some(time), Some(stones)) = (time, stones) else {
             return Err("syntax error: time_left colour time stones".into());
@@ -497,11 +497,7 @@ impl Server {
             return Err("invalid number of stones".into());
         }
         self.place_stones(&points)?;
-        Ok(points
-            .iter()
-            .map(|&c| vertex_name(c, n))
-            .collect::<Vec<_>>()
-            .join(" "))
+        Ok(vertex_list(&points, n, " "))
     }
 
     fn set_free_handicap(&mut self, args: &[String]) -> Answer {
@@ -613,6 +609,15 @@ impl Server {
         ));
         out
     }
+}
+
+/// Points as GTP names them, joined by `separator`.
+fn vertex_list(points: &[Cell], size: u8, separator: &str) -> String {
+    points
+        .iter()
+        .map(|&c| vertex_name(c, size))
+        .collect::<Vec<_>>()
+        .join(separator)
 }
 
 /// `kxo-tui gtp`: the protocol on stdin and stdout until `quit`.
