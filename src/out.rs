@@ -70,6 +70,17 @@ pub(crate) fn protocol() -> io::StdoutLock<'static> {
     io::stdout().lock()
 }
 
+/// How a protocol session on [`protocol`] ended: a controller that closed
+/// its end asks the engine to stop, as for every command (status 141,
+/// nothing said); other errors are said.
+pub(crate) fn protocol_ended(result: io::Result<()>) -> anyhow::Result<()> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(closed()),
+        Err(e) => Err(anyhow::Error::new(e).context("cannot write to standard output")),
+    }
+}
+
 /// `say!("…", …)`: a line on standard output; `anyhow::Result<()>`.
 #[macro_export]
 macro_rules! say {

@@ -538,8 +538,7 @@ pub fn serve(options: BrainOptions) -> anyhow::Result<()> {
     // manager that never reads is ended a moment later all the same.
     lines::exit_soon_after_a_signal();
     let stdin = std::io::BufReader::new(std::io::stdin());
-    run(stdin, crate::out::protocol(), options)?;
-    Ok(())
+    crate::out::protocol_ended(run(stdin, crate::out::protocol(), options))
 }
 
 /// Negamax's evaluation from the learner's saved model of `rules` (boards

@@ -628,8 +628,7 @@ pub fn serve(options: GtpOptions) -> anyhow::Result<()> {
         .map_err(crate::error::InputError)?;
     lines::exit_soon_after_a_signal();
     let stdin = std::io::BufReader::new(std::io::stdin());
-    run(stdin, crate::out::protocol(), options)?;
-    Ok(())
+    crate::out::protocol_ended(run(stdin, crate::out::protocol(), options))
 }
 
 #[cfg(test)]
