@@ -1,5 +1,6 @@
 //! Go in a real pseudo-terminal: whole games on the live screen and in
-//! human mode, each ending in a count, at 80x24 and 200x60, and the
+//! human mode, each ending in a count (the person's after marking the
+//! dead stones), at 80x24 and 200x60, and the
 //! terminal given back.
 
 mod common;
@@ -78,18 +79,31 @@ fn a_human_go_game_passes_and_ends_in_a_count() {
         sc.contains("Your move") && sc.contains("C3 →")
     });
     // p asks, a second p passes; the computer passes when that wins
-    // (else it plays, and the person passes again), and the game ends.
+    // (else it plays, and the person passes again), and the game goes to
+    // the marking of dead stones.
     for _ in 0..20 {
         s.send(b"p");
         s.wait_for("press p again", T);
         s.send(b"p");
         let screen = s.wait_until("an answer to the pass", T, |sc| {
-            sc.contains("Your move") && !sc.contains("press p again") || sc.contains("wins")
+            sc.contains("Your move") && !sc.contains("press p again")
+                || sc.contains("Mark the dead stones")
         });
-        if screen.contains("wins") {
+        if screen.contains("Mark the dead stones") {
             break;
         }
     }
+    // Not counted yet; a typed point changes a chain's mark.
+    let screen = s.wait_for("Mark the dead stones", T);
+    assert!(!screen.contains("wins"), "{screen}");
+    s.send(b"c3\r");
+    s.wait_until("the mark changed", T, |sc| {
+        sc.contains(" dead: the count")
+            || sc.contains(" alive: the count")
+            || sc.contains("no stone")
+    });
+    // p accepts the count.
+    s.send(b"p");
     let screen = s.wait_until("the count", T, |sc| {
         sc.contains("wins") && shows_a_result(sc)
     });

@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use kxo_engine::{AnyPosition, Cell, GameRecord, Outcome, Player};
+use kxo_engine::go::GoScore;
+use kxo_engine::{AnyPosition, Bits, Cell, GameRecord, Outcome, Player};
 use kxo_engine::{EngineKind, Limit, SearchInfo};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +68,9 @@ pub struct GameView {
     pub forfeit: Option<(Player, Loss)>,
     /// The last MESSAGE line of an outside brain seat, and its side.
     pub brain_says: Option<(Player, String)>,
+    /// Go: the stones marked dead at the end (the engine's marks, which the
+    /// person may change in human mode); the count leaves them out.
+    pub dead: Bits,
 }
 
 /// How a side lost before the board decided.
@@ -96,5 +100,16 @@ impl GameView {
             Some((loser, _)) => Outcome::Win(loser.other()),
             None => self.pos.outcome(),
         }
+    }
+
+    /// The stones marked dead, as cells.
+    pub fn dead_stones(&self) -> Vec<Cell> {
+        self.dead.iter().map(Cell::from_index).collect()
+    }
+
+    /// Go's count: the area of each side once the dead stones are off.
+    pub fn go_count(&self) -> Option<GoScore> {
+        let go = self.pos.go()?;
+        Some(go.score_without(&self.dead_stones()))
     }
 }

@@ -60,6 +60,9 @@ pub struct HumanState {
     /// Go: p was pressed; a second p passes (a p then a digit names
     /// column P instead).
     pub confirm_pass: bool,
+    /// Go: the game ended by two passes and the person is settling which
+    /// stones are dead before the count (see `marking.rs`).
+    pub marking: bool,
 }
 
 /// How long after a game ends Enter is ignored.
@@ -82,6 +85,7 @@ impl HumanState {
             ended_at: None,
             confirm_resign: false,
             confirm_pass: false,
+            marking: false,
         }
     }
 }
@@ -151,6 +155,11 @@ impl App {
         // first (the general actions), a typed coordinate stays.
         if self.help {
             return None;
+        }
+        if self.human.as_ref().is_some_and(|h| h.marking)
+            && let Some(effects) = self.update_marking(action, now)
+        {
+            return Some(effects);
         }
         let human = self.human.as_mut()?;
         let n = self.config.rules.size();
@@ -318,6 +327,11 @@ impl App {
             // Back into a finished game: its result is taken off the score.
             self.uncount_last_game();
         }
+        self.take_back(side)
+    }
+
+    /// Takes back `side`'s last move and what followed it.
+    pub(super) fn take_back(&mut self, side: Player) -> Vec<Effect> {
         // Moves alternate from the first mover (O; White after a Go
         // handicap): move i was played by it when i is even.
         let first = AnyPosition::new(self.config.rules).to_move();
@@ -343,6 +357,7 @@ impl App {
         game.record.outcome = Outcome::Ongoing;
         game.generation += 1;
         game.thinking = None;
+        game.dead = kxo_engine::Bits::EMPTY;
         if let Some(h) = self.human.as_mut() {
             h.message = Some("took back your last move".into());
             h.hint = None;
@@ -419,7 +434,7 @@ impl App {
     }
 
     /// After a game: a new one, sides swapped.
-    fn new_game(&mut self, now: Instant) -> Vec<Effect> {
+    pub(super) fn new_game(&mut self, now: Instant) -> Vec<Effect> {
         let n = self.config.rules.size();
         if let Some(h) = self.human.as_mut() {
             h.side = h.side.other();
@@ -428,6 +443,7 @@ impl App {
             h.message = Some(format!("new game: you play {}", h.side));
             h.hint = None;
             h.pending = None;
+            h.marking = false;
         }
         self.restart_game(0, now)
     }

@@ -16,6 +16,7 @@ pub mod human;
 pub mod keymap;
 pub(crate) mod leaderboard;
 pub mod load;
+mod marking;
 mod message;
 mod rate;
 mod read;
@@ -371,6 +372,7 @@ impl App {
                 previous: None,
                 forfeit: None,
                 brain_says: None,
+                dead: kxo_engine::Bits::EMPTY,
                 not_before: now + offset,
                 thinking: None,
             });
@@ -514,8 +516,18 @@ impl App {
         }
     }
 
-    /// Records the result and counts it when `outcome` ends game `index`.
+    /// Records the result and counts it when `outcome` ends game `index`
+    /// (a person's game of Go ended by passes waits for the dead stones to
+    /// be settled first).
     fn end_if_over(&mut self, index: usize, outcome: Outcome, now: Instant) {
+        if outcome.is_over() && index == 0 && self.begin_marking(now) {
+            return;
+        }
+        self.count_result(index, outcome, now);
+    }
+
+    /// Records game `index`'s result and counts it when it is over.
+    fn count_result(&mut self, index: usize, outcome: Outcome, now: Instant) {
         let hold = self.config.hold;
         let human_mode = self.human.is_some();
         let Some(game) = self.games.get_mut(index) else {
@@ -577,6 +589,7 @@ impl App {
         game.previous = Some((game.labels.clone(), game.outcome()));
         game.forfeit = None;
         game.brain_says = None;
+        game.dead = kxo_engine::Bits::EMPTY;
         (game.pos, game.record) = start_position(start.rules, &start.opening);
         game.engines = start.engines;
         game.labels = start.labels;

@@ -156,7 +156,7 @@ pub(super) fn played_game(
         ),
         (None, _) if game.pos.rules().is_go() => (
             End::Score,
-            game.pos.go_score().map_or_else(String::new, |s| s.text()),
+            game.go_count().map_or_else(String::new, |s| s.text()),
         ),
         (None, Outcome::Win(_)) => (End::Line, game.pos.rules().in_a_row()),
         _ => (End::Full, "board full".into()),

@@ -149,6 +149,7 @@ pub(super) fn marks(game: &GameView) -> super::layout::Marks {
             .iter()
             .map(|c| c.index())
             .collect(),
+        dead: game.dead,
         ..super::layout::Marks::default()
     }
 }

@@ -3,7 +3,7 @@
 //! at the bottom. Black is `●`, White `○` (told apart without colour);
 //! the last move is underlined and bold, the stones it captured leave a
 //! `×`, and once the game is over each side's area shows as `▪` (Black)
-//! and `▫` (White). The drawing takes the footprint of an m,n,k board of
+//! and `▫` (White), the stones marked dead as `•` and `◦`. The drawing takes the footprint of an m,n,k board of
 //! the same side in the same style, each intersection at the centre of
 //! that board's cell, so the layout and the mouse's cells serve both.
 
@@ -51,6 +51,14 @@ pub(super) fn stone(player: Player) -> &'static str {
     }
 }
 
+/// A stone marked dead: smaller, still filled or hollow.
+pub(super) fn dead_stone(player: Player) -> &'static str {
+    match player {
+        Player::O => "•",
+        Player::X => "◦",
+    }
+}
+
 /// What shows at one intersection.
 fn point(
     pos: &GoPosition,
@@ -64,6 +72,9 @@ fn point(
     let n = pos.rules().size();
     let over = pos.outcome().is_over();
     let (text, mut style) = match pos.at(cell) {
+        Some(p) if marks.dead.contains(cell.index()) => {
+            (dead_stone(p), stone_style(c, p).add_modifier(Modifier::DIM))
+        }
         Some(p) => (stone(p), stone_style(c, p)),
         None => match (marks.candidate, owners.get(cell.index()).copied().flatten()) {
             (Some((at, p)), _) if at == cell => {
@@ -105,7 +116,10 @@ pub(super) fn lines(
     };
     let label = c.dim();
     let owners = match pos.outcome().is_over() {
-        true => pos.board().owners(),
+        true => {
+            let dead: Vec<Cell> = marks.dead.iter().map(Cell::from_index).collect();
+            pos.owners_without(&dead)
+        }
         false => Vec::new(),
     };
     let mut out = Vec::new();

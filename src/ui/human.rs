@@ -148,7 +148,7 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
     let winning_line = game.pos.winning_line().unwrap_or_default();
     let title = format!(
         "Game-{}",
-        human.history.len() + usize::from(game.status == GameStatus::Playing)
+        human.history.len() + usize::from(game.status == GameStatus::Playing || human.marking)
     );
     let block = Block::default()
         .borders(Borders::ALL)
@@ -161,8 +161,9 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
     frame.render_widget(block, plan.board_box);
     let marks = Marks {
         last_move: game.last_move,
-        cursor: (game.status == GameStatus::Playing).then_some(human.cursor),
+        cursor: (game.status == GameStatus::Playing || human.marking).then_some(human.cursor),
         winning_line,
+        dead: game.dead,
         ..Marks::default()
     };
     let (ox, oy) = board_origin(&plan, n);
@@ -222,6 +223,13 @@ fn panel_lines<'a>(
         Line::from(""),
     ];
     let status = match &game.status {
+        _ if human.marking => Line::from(Span::styled(
+            format!(
+                "Mark the dead stones: the count is {}",
+                game.go_count().map(|s| s.text()).unwrap_or_default()
+            ),
+            c.warn(),
+        )),
         GameStatus::Playing if app.computer_thinking() => Line::from(Span::styled(
             format!("thinking… {}", SPINNER[spinner_frame(app) % SPINNER.len()]),
             c.accent(),
@@ -248,7 +256,11 @@ fn panel_lines<'a>(
         GameStatus::Failed(msg) => Line::from(Span::styled(format!("FAILED: {msg}"), c.error())),
     };
     lines.push(status);
-    if matches!(game.status, GameStatus::Over { .. }) {
+    if human.marking {
+        lines.push(Line::from(
+            "Enter or click on a chain: dead (• ◦) or alive; p accepts the count; u undoes",
+        ));
+    } else if matches!(game.status, GameStatus::Over { .. }) {
         lines.push(Line::from("N or Enter: new game, sides swapped"));
     }
     if !human.typed.is_empty() {

@@ -354,4 +354,6 @@ pub(super) struct Marks {
     /// The opening's stones, placed before the engines played: dimmer
     /// than the played ones.
     pub opening: Bits,
+    /// Go: the stones marked dead at the end.
+    pub dead: Bits,
 }

@@ -420,7 +420,7 @@ pub fn result_of(game: &crate::app::GameView) -> String {
         Outcome::Win(Player::O) => 'B',
         _ => 'W',
     };
-    match (&game.forfeit, game.pos.go_score()) {
+    match (&game.forfeit, game.go_count()) {
         (Some((_, crate::app::Loss::Resigned)), Some(_)) => format!("{winner}+R"),
         (Some(_), Some(_)) => format!("{winner}+F"),
         (None, Some(score)) if game.outcome().is_over() => score.text(),

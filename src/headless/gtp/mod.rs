@@ -78,9 +78,6 @@ const COMMANDS: &[&str] = &[
     "kgs-genmove_cleanup",
 ];
 
-/// Playouts that judge the stones' life at the end of a game.
-const OWNERSHIP_PLAYOUTS: u32 = 400;
-
 /// The largest SGF file `loadsgf` reads.
 const SGF_IN: crate::gate::Kind = crate::gate::Kind {
     what: "SGF file",
@@ -428,7 +425,7 @@ impl Server {
     /// taken off.
     fn judged(&self) -> (Vec<Cell>, String) {
         let pos = self.position();
-        let dead = pos.dead_stones(OWNERSHIP_PLAYOUTS, self.options.seed);
+        let dead = pos.dead_stones(kxo_engine::go::OWNERSHIP_PLAYOUTS, self.options.seed);
         let score = pos.score_without(&dead);
         (dead, score.text())
     }

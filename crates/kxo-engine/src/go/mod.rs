@@ -16,7 +16,7 @@ pub(crate) mod tree;
 
 pub use board::{Board, Stone};
 pub use playout::{Playouts, playouts};
-pub use position::{GoPosition, GoScore};
+pub use position::{GoPosition, GoScore, OWNERSHIP_PLAYOUTS};
 pub use tree::GoMcts;
 
 use crate::game::{Cell, CoordError};

@@ -52,6 +52,10 @@ fn trim(x: f32) -> String {
     }
 }
 
+/// Playouts behind a judgement of which stones are dead: enough that a
+/// stone in the other side's settled area is seen dead every time.
+pub const OWNERSHIP_PLAYOUTS: u32 = 400;
+
 /// A game of Go under `rules` (their komi and handicap).
 #[derive(Clone)]
 pub struct GoPosition {
@@ -247,6 +251,37 @@ impl GoPosition {
     /// The area count with the stones on `dead` taken off first (as the
     /// players agreed at the end).
     pub fn score_without(&self, dead: &[Cell]) -> GoScore {
+        let [black, white] = self.board_without(dead).area();
+        GoScore {
+            black,
+            white,
+            komi: self.rules.komi(),
+        }
+    }
+
+    /// Who owns each cell once the stones on `dead` are taken off: a live
+    /// stone's side, or the side whose stones alone an empty region touches.
+    pub fn owners_without(&self, dead: &[Cell]) -> Vec<Option<Player>> {
+        self.board_without(dead).owners()
+    }
+
+    /// The stones of the chain through `cell`; none when it is empty.
+    pub fn chain(&self, cell: Cell) -> Vec<Cell> {
+        let v = self.board.point(cell.index());
+        if self.board.at(v).player().is_none() {
+            return Vec::new();
+        }
+        let mut stones: Vec<Cell> = self
+            .board
+            .chain_stones(v)
+            .map(|p| Cell::from_index(self.board.cell(p)))
+            .collect();
+        stones.sort_by_key(|c| c.index());
+        stones
+    }
+
+    /// The board with only the stones not on `dead`.
+    fn board_without(&self, dead: &[Cell]) -> Board {
         let mut board = Board::new(self.rules.size());
         let n = self.rules.size() as usize;
         // The live stones again, on an empty board: placed one by one,
@@ -263,12 +298,7 @@ impl GoPosition {
         for (p, v) in stones {
             board.place_unchecked(p, v);
         }
-        let [black, white] = board.area();
-        GoScore {
-            black,
-            white,
-            komi: self.rules.komi(),
-        }
+        board
     }
 
     /// The stones that look dead: those whose point the other side owns at
@@ -432,6 +462,16 @@ mod tests {
             .map(|m| parse_vertex(m, 5).unwrap())
             .collect();
         assert_eq!(pos.score_without(&dead).black, 25);
+        let owners = pos.owners_without(&dead);
+        assert!(owners.iter().all(|&o| o == Some(Player::O)));
+        // The chain through D3 is White's whole wall; an empty point has none.
+        let d3 = parse_vertex("D3", 5).unwrap();
+        assert_eq!(pos.chain(d3), {
+            let mut wall = dead.clone();
+            wall.sort_by_key(|c| c.index());
+            wall
+        });
+        assert!(pos.chain(parse_vertex("E3", 5).unwrap()).is_empty());
     }
 
     #[test]
