@@ -11,7 +11,9 @@
 //! - one module each opens files (`gate`), writes to standard output and
 //!   error (`out`), registers signals (`signals`) and starts processes
 //!   (`protocol::process`);
-//! - files and functions stay a readable size, the tests' too.
+//! - files and functions stay a readable size, the tests' too;
+//! - no test asserts on the wall clock (a marked hang guard of a minute
+//!   or more aside): tests bound CPU time, counts and the order of events.
 //!
 //! Each rule's test first shows that its check finds what it looks for,
 //! on a made-up source that breaks it.
@@ -21,6 +23,9 @@ mod source;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+
+use proc_macro2::{TokenStream, TokenTree};
+use syn::visit::Visit;
 
 use source::{Source, every_source, module_of, sources, starts_with_segments};
 
@@ -589,5 +594,106 @@ fn each_dealing_with_the_outside_has_one_owner() {
         }
         let strays: Vec<String> = all.iter().flat_map(|s| dealings(owner, s)).collect();
         assert!(strays.is_empty(), "{}: {strays:#?}", owner.what);
+    }
+}
+
+/// The asserts of `text` whose condition reads the wall clock (names
+/// `elapsed`, `Instant` or `SystemTime`), by line; an assert under a
+/// `// hang guard` comment with a bound of a minute or more is allowed
+/// (it catches a hang, it times nothing).
+fn wall_clock_asserts(text: &str) -> Vec<usize> {
+    struct Asserts(Vec<(usize, TokenStream)>);
+    impl<'a> syn::visit::Visit<'a> for Asserts {
+        fn visit_macro(&mut self, mac: &'a syn::Macro) {
+            let name = mac.path.segments.last().map(|s| s.ident.to_string());
+            if name.is_some_and(|n| n.contains("assert")) {
+                let line = mac.path.segments[0].ident.span().start().line;
+                self.0.push((line, mac.tokens.clone()));
+            }
+        }
+    }
+    fn idents(tokens: TokenStream, out: &mut Vec<String>) {
+        for t in tokens {
+            match t {
+                TokenTree::Ident(i) => out.push(i.to_string()),
+                TokenTree::Group(g) => idents(g.stream(), out),
+                TokenTree::Literal(l) => out.push(l.to_string()),
+                TokenTree::Punct(_) => {}
+            }
+        }
+    }
+    let file = syn::parse_file(text).expect("a source file");
+    let mut found = Asserts(Vec::new());
+    found.visit_file(&file);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (line, tokens) in found.0 {
+        let mut words = Vec::new();
+        idents(tokens, &mut words);
+        let clock = ["elapsed", "Instant", "SystemTime"];
+        if !words.iter().any(|w| clock.contains(&w.as_str())) {
+            continue;
+        }
+        let guard = line >= 2 && lines[line - 2].trim_start().starts_with("// hang guard");
+        let secs = words
+            .windows(2)
+            .filter(|w| w[0] == "from_secs")
+            .filter_map(|w| w[1].parse::<u64>().ok())
+            .min();
+        if !(guard && secs.is_some_and(|s| s >= 60)) {
+            out.push(line);
+        }
+    }
+    out
+}
+
+#[test]
+fn no_test_asserts_on_the_wall_clock() {
+    // The check finds what it looks for, and lets a marked hang guard be.
+    let made_up = r#"
+        fn t() {
+            assert!(start.elapsed() < Duration::from_millis(100), "slow");
+            assert_eq!(x, 1);
+            // hang guard: a run that stalls
+            assert!(last.elapsed() < Duration::from_secs(300));
+            // hang guard: too short to be one
+            assert!(last.elapsed() < Duration::from_secs(5));
+            debug_assert!(Instant::now() < deadline);
+        }
+    "#;
+    assert_eq!(wall_clock_asserts(made_up), vec![3, 8, 9]);
+    // Every test of the workspace: unit tests, tests/, benches.
+    let mut files = Vec::new();
+    for dir in ["src", "crates", "tests", "benches"] {
+        collect_rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "{} files", files.len());
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let text = std::fs::read_to_string(f).expect("a source");
+            wall_clock_asserts(&text)
+                .into_iter()
+                .map(move |l| format!("{}:{l}", f.display()))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "asserts on the wall clock (bound CPU time, counts or the order of \
+         events instead; BENCHMARKS.md has the latencies): {found:#?}"
+    );
+}
+
+fn collect_rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() && !path.ends_with("target") {
+            collect_rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
     }
 }

@@ -73,8 +73,11 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_report() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Kill it once a few games are on disk (a header line and games).
-    let start = Instant::now();
+    // Kill it once a few games are on disk (a header line and games). A
+    // run that writes none spends CPU without end (the whole run above
+    // took a few seconds of it); one that stalls spends none at all.
+    let pid = child.id();
+    let mut last = (Duration::ZERO, Instant::now());
     loop {
         let lines = std::fs::read_to_string(&state).map_or(0, |t| t.lines().count());
         if lines >= 6 {
@@ -84,9 +87,18 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_report() {
             child.try_wait().unwrap().is_none(),
             "it finished before the kill"
         );
+        let cpu = common::cpu_of(pid);
         assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no games written"
+            cpu < Duration::from_secs(120),
+            "no games written in {cpu:?} of CPU"
+        );
+        if cpu > last.0 {
+            last = (cpu, Instant::now());
+        }
+        // hang guard: a run that spends no CPU at all has stalled
+        assert!(
+            last.1.elapsed() < Duration::from_secs(300),
+            "no CPU spent in five minutes: stalled"
         );
         std::thread::sleep(Duration::from_millis(1));
     }

@@ -1,6 +1,8 @@
 //! `kxo-tui brain` driven through the Gomoku AI protocol, one command at a
 //! time, as a tournament manager would.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -269,20 +271,19 @@ fn info_limits_are_kept() {
         b.silent_for(Duration::from_millis(200)),
         "INFO has no reply"
     );
-    let start = Instant::now();
+    let cpu_before = common::cpu_of(b.child.id());
     xy(&b.ask("TURN 7,7"));
     // The turn limit less a reserve (30 ms here): the brain reports its
     // time. It stops at the first look at its clock past 570 ms; what the
     // machine takes from it after that look (two CI runs beside a busy
     // core: 571 and 572 ms) is what the reserve is for. Without the
     // reserve it would report 600.
-    let spent = start.elapsed();
+    // What it spent is bounded in CPU (a busy machine stretches the wall
+    // time of a reply; no test can promise that, BENCHMARKS.md has it).
+    let spent = common::cpu_of(b.child.id()).saturating_sub(cpu_before);
     let said = b.messages.last().cloned().unwrap_or_default();
     assert!((300..=585).contains(&reported_ms(&said)), "{said}");
-    assert!(
-        spent < Duration::from_millis(600) + Duration::from_millis(400),
-        "{spent:?}"
-    );
+    assert!(spent < Duration::from_millis(600 + 100), "{spent:?} of CPU");
     // The match clock: a fifteenth of what is left.
     b.send("INFO timeout_match 100000");
     b.send("INFO time_left 1500");
@@ -500,26 +501,6 @@ fn tactical_positions(size: u8, games: u64, per_game: usize) -> Vec<Vec<(kxo_eng
     out
 }
 
-/// The CPU time (user and system) process `pid` has used, from
-/// `/proc/PID/stat` (ticks of 10 ms).
-fn cpu_of(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // After the name: state, ppid, …; utime and stime are the 14th and
-    // 15th fields of the line, the 12th and 13th after the name.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    let field = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    let ticks = field(11) + field(12);
-    Duration::from_millis(ticks * 10)
-}
-
 #[test]
 fn replies_keep_within_timeout_turn_down_to_50_ms() {
     // The threat searches too must watch the clock: every reply, over
@@ -545,9 +526,9 @@ fn replies_keep_within_timeout_turn_down_to_50_ms() {
                         let (x, y) = (cell.index() % n, cell.index() / n);
                         b.send(&format!("{x},{y},{field}"));
                     }
-                    let before = cpu_of(pid);
+                    let before = common::cpu_of(pid);
                     let reply = b.ask("DONE");
-                    let spent = cpu_of(pid).saturating_sub(before);
+                    let spent = common::cpu_of(pid).saturating_sub(before);
                     asked += 1;
                     assert!(reply.contains(','), "{engine}: {reply}");
                     // One tick of the kernel's count on top.

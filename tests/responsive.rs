@@ -1,10 +1,11 @@
-//! The live screen stays responsive while an outside brain thinks: one
-//! test, in a binary of its own, so no other test's processes compete for
-//! the CPU while it measures.
+//! The live screen stays responsive while an outside brain thinks: the
+//! brain is held by the test (it answers once a file exists), so every key
+//! below is handled while its move is outstanding, whatever the machine's
+//! load. The latency itself is a figure of BENCHMARKS.md, not of a test.
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{CTRL_Q, Session};
 
@@ -13,6 +14,9 @@ const T: Duration = Duration::from_secs(10);
 #[test]
 fn the_live_screen_stays_responsive_while_a_brain_thinks() {
     let brain = format!("brain:{}", common::brain_script("slow.sh"));
+    let dir = tempfile::tempdir().unwrap();
+    let gate = dir.path().join("answer");
+    let gate_path = gate.to_str().unwrap();
     let mut s = Session::start(
         &[
             "--games",
@@ -26,31 +30,26 @@ fn the_live_screen_stays_responsive_while_a_brain_thinks() {
             "--x",
             "random",
             "--think-ms",
-            "5000",
+            "600000",
             "--delay",
             "0",
         ],
         120,
         40,
-        &[("SLOW_BRAIN_MS", "2500")],
+        &[("SLOW_BRAIN_MS", "0"), ("SLOW_UNTIL", gate_path)],
     );
     s.wait_for("Game-1", T);
-    // The brain takes 2.5 s a move. Meanwhile the help opens and closes at
-    // once, each time.
-    let mut latencies = Vec::new();
+    // The brain holds its move. Meanwhile the help opens and closes, four
+    // times, and no move has landed.
     for _ in 0..4 {
-        let start = Instant::now();
         s.send(b"?");
         s.wait_for(" Keys ", T);
-        latencies.push(start.elapsed());
-        let start = Instant::now();
         s.send(b"?");
         s.wait_until("the help to close", T, |sc| !sc.contains(" Keys "));
-        latencies.push(start.elapsed());
     }
-    latencies.sort();
-    let median = latencies[latencies.len() / 2];
-    assert!(median < Duration::from_millis(100), "{latencies:?}");
+    let screen = s.screen();
+    assert!(!screen.contains("slow brain plays"), "{screen}");
+    std::fs::write(&gate, b"").unwrap();
     // Its first move lands, and its MESSAGE shows in the Records tab.
     s.wait_for("O says: slow brain plays ", T);
     s.send(CTRL_Q);

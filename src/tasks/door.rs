@@ -185,8 +185,9 @@ mod tests {
             if live.sched.ready_count() == 0 {
                 std::thread::sleep(Duration::from_millis(1));
             }
+            // hang guard: the keys above end the run in a few seconds
             assert!(
-                started.elapsed() < Duration::from_secs(30),
+                started.elapsed() < Duration::from_secs(120),
                 "the run never quit"
             );
         }

@@ -9,7 +9,8 @@
 # With $SLOW_NOISE set, before each move it writes lines that answer
 # nothing, as PentaZen does (its depth as a raw byte, here a line feed, a
 # carriage return and a control byte, splitting its message), and an
-# empty line.
+# empty line. With $SLOW_UNTIL set, it answers no move before that file
+# exists (a test decides when, not a clock).
 delay=$(awk "BEGIN { print ${SLOW_BRAIN_MS:-1500} / 1000 }")
 first_delay=$(awk "BEGIN { print ${SLOW_FIRST_MS:-${SLOW_BRAIN_MS:-1500}} / 1000 }")
 first=1
@@ -23,6 +24,9 @@ play() {
             case "$taken" in *" $x,$y "*) ;; *)
                 taken="$taken$x,$y "
                 if [ $first = 1 ]; then sleep "$first_delay"; else sleep "$delay"; fi
+                if [ -n "$SLOW_UNTIL" ]; then
+                    while [ ! -e "$SLOW_UNTIL" ]; do sleep 0.02; done
+                fi
                 first=0
                 if [ -n "$SLOW_NOISE" ]; then
                     printf 'MESSAGE dep \n-\025 ev -222 nd 207k tm 229 sp 906\n'

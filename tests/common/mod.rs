@@ -409,7 +409,8 @@ pub fn run_env(
 
 /// The process id a test's brain writes to `file`, once the file holds
 /// one: the shell creates the file before it writes the number, so its
-/// being there is not enough.
+/// being there is not enough. Gives up after `limit` (a wait, as
+/// [`Session::wait_until`] is, not a deadline the program must meet).
 pub fn pid_in(file: &std::path::Path, limit: Duration) -> i32 {
     let start = Instant::now();
     loop {
@@ -419,7 +420,9 @@ pub fn pid_in(file: &std::path::Path, limit: Duration) -> i32 {
         {
             return pid;
         }
-        assert!(start.elapsed() < limit, "no pid in {}", file.display());
+        if start.elapsed() > limit {
+            panic!("gave up waiting for a pid in {}", file.display());
+        }
         thread::sleep(Duration::from_millis(20));
     }
 }
@@ -501,4 +504,24 @@ pub fn kxo(args: &[&str]) -> (i32, String, String) {
 /// A command's JSON output, read (a test fails with the text it got).
 pub fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// The CPU time (user and system) process `pid` has used, from
+/// `/proc/PID/stat` (ticks of 10 ms).
+pub fn cpu_of(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // After the name: state, ppid, …; utime and stime are the 14th and
+    // 15th fields of the line, the 12th and 13th after the name.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let ticks = field(11) + field(12);
+    Duration::from_millis(ticks * 10)
 }
