@@ -169,6 +169,22 @@ fn go_figures(add: &mut impl FnMut(&str, f64, &'static str)) {
             "moves",
         );
     }
+    // The engine on the board people play: UCT with RAVE and priors,
+    // heavy playouts, from the empty 9x9 board.
+    use kxo_engine::GoEngine;
+    use kxo_engine::go::{GoMcts, GoPosition, Playouts};
+    if let Ok(rules) = Rules::go(9, kxo_engine::GO_KOMI2, 0) {
+        let pos = GoPosition::new(rules);
+        let mut engine = GoMcts::new(7, Playouts::Heavy);
+        add(
+            "Go 9x9 MCTS (RAVE, heavy playouts), 5k iterations",
+            rate(Duration::from_millis(200), 5_000.0, || {
+                let mut budget = kxo_engine::MoveBudget::new(kxo_engine::Limit::Work(5_000));
+                black_box(engine.choose(black_box(&pos), &mut budget));
+            }) / 1e3,
+            "k it/s",
+        );
+    }
 }
 
 /// Runs every figure (about ten seconds), handing each to `on_figure`
