@@ -508,3 +508,58 @@ fn arena_under_the_standard_rule_tells_the_brains_and_the_records() {
         assert_eq!(pos.outcome(), expected, "game {game}");
     }
 }
+
+#[test]
+fn a_brain_hears_kxo_tuis_own_info_keys_and_no_option_may_send_one() {
+    use kxo_tui::protocol::outside::RESERVED_INFO_KEYS;
+    // Every INFO key kxo-tui sends (a game clock, memory, nodes, depth,
+    // the rule) is one it keeps for itself; the brain's own option rides
+    // beside them.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log").display().to_string();
+    let brain = format!(
+        "s=[memory=64,nodes=1000,depth=9,option.style=calm]brain:env SLOW_BRAIN_MS=0 \
+         BRAIN_LOG={log} {}",
+        script("slow.sh")
+    );
+    let (report, out) = arena_report(
+        &[
+            "--size", "15", "--goal", "5", "--engine", &brain, "--engine", "r=random", "--games",
+            "2", "--tc", "30+1",
+        ],
+        &[],
+    );
+    assert_eq!(report["games"], 2, "{out}");
+    let said = std::fs::read_to_string(&log).unwrap();
+    let keys: std::collections::BTreeSet<&str> = said
+        .lines()
+        .filter_map(|l| l.strip_prefix("INFO "))
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    assert!(
+        keys.contains("style") && keys.contains("time_left"),
+        "{said}"
+    );
+    for key in keys.iter().filter(|k| **k != "style") {
+        assert!(
+            RESERVED_INFO_KEYS.contains(key),
+            "INFO {key} is not reserved"
+        );
+    }
+    // None of them may be sent as an option, in any case.
+    for key in RESERVED_INFO_KEYS {
+        let spec = format!(
+            "s=[option.{}=0]brain:{}",
+            key.to_uppercase(),
+            script("slow.sh")
+        );
+        let (code, _, err) = kxo(
+            &[
+                "arena", "--size", "15", "--goal", "5", "--engine", &spec, "--engine", "r=random",
+            ],
+            &[],
+        );
+        assert_eq!(code, 2, "option.{key}: {err}");
+        assert!(err.contains("is kxo-tui's to send"), "{err}");
+    }
+}

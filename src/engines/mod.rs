@@ -578,6 +578,15 @@ fn read_brain_option(info: &mut BrainInfo, key: &str, value: &str) -> Result<boo
                     && t.len() <= 64
                     && t.chars().all(|c| c.is_ascii_graphic() && c != ',')
             };
+            let reserved = crate::protocol::outside::RESERVED_INFO_KEYS
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(name));
+            if reserved {
+                return Err(format!(
+                    "option.{name}: INFO {name} is kxo-tui's to send (from --think-ms, \
+                     --tc, --rule and the seat's memory=, nodes=, depth=), not an option"
+                ));
+            }
             if !plain(name) || !plain(value) {
                 return Err(format!(
                     "'{}' is not an option a brain can be sent: option.NAME=VALUE, \

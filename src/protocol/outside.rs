@@ -36,6 +36,22 @@ pub const TOLERANCE: Duration = Duration::from_millis(500);
 pub const SETUP_ALLOWANCE: Duration = Duration::from_secs(3);
 /// The memory a brain is told it may use unless its spec says (`memory=MB`).
 pub const DEFAULT_MEMORY_MB: u64 = 256;
+/// The INFO keys kxo-tui itself sends a brain, from the seat's own limits
+/// and rules (and `folder`, `evaluate`, which the protocol defines): no
+/// `option.NAME=` may send one, or a brain would be told another rule or
+/// limit than the referee keeps.
+pub const RESERVED_INFO_KEYS: &[&str] = &[
+    "timeout_turn",
+    "timeout_match",
+    "time_left",
+    "max_memory",
+    "game_type",
+    "rule",
+    "max_node",
+    "max_depth",
+    "folder",
+    "evaluate",
+];
 
 /// A move's budget that can also wait for a brain's pipe: the engines'
 /// [`Budget`] knows nothing of pipes, so the seats that hold brains (the
