@@ -784,3 +784,35 @@ fn the_help_names_every_built_in_engine() {
         );
     }
 }
+
+#[test]
+fn a_proof_path_that_cannot_be_written_fails_before_the_solve() {
+    // 5x5 with four takes half a minute of CPU and the proof is written
+    // after it: a path it cannot go to fails first, within a second's CPU.
+    let dir = tempfile::tempdir().unwrap();
+    let not_ours = dir.path().join("notes.txt");
+    std::fs::write(&not_ours, b"someone's notes\n").unwrap();
+    let missing = dir.path().join("missing").join("p.txt");
+    for (path, says) in [(&missing, "does not exist"), (&not_ours, "not overwritten")] {
+        let run = common::run_measured(
+            &[
+                "solve",
+                "--size",
+                "5",
+                "--goal",
+                "4",
+                "--proof",
+                path.to_str().unwrap(),
+            ],
+            b"",
+            Duration::from_secs(120),
+        );
+        let err = String::from_utf8_lossy(&run.err);
+        assert_eq!(run.code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(run.cpu < Duration::from_secs(1), "{:?} of CPU", run.cpu);
+    }
+    // Nothing left beside them, the notes as they were.
+    assert_eq!(std::fs::read(&not_ours).unwrap(), b"someone's notes\n");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

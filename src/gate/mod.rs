@@ -31,7 +31,9 @@ mod write;
 pub use error::{Cause, FileError};
 pub use path::{make_folder, resolve, resolve_folder};
 pub use read::{Line, Lines, Reader, lines, open, read};
-pub use write::{Appender, FileLock, Staged, lock_beside, replace, stage, write_new};
+pub use write::{
+    Appender, FileLock, Staged, check_replace, lock_beside, replace, stage, write_new,
+};
 
 /// The null device, open for reading and writing (close-on-exec): what
 /// standard input and output become when their terminal went away.

@@ -189,6 +189,13 @@ pub fn stage(path: &Path, kind: Kind, bytes: &[u8]) -> Result<Staged, FileError>
     })
 }
 
+/// Whether [`replace`] could write `path` now: its folders there, a file
+/// of ours (or none) at it, a file creatable beside it. For a command
+/// that writes only after long work, so that a wrong path fails first.
+pub fn check_replace(path: &Path, kind: Kind) -> Result<(), FileError> {
+    stage(path, kind, b"").map(drop)
+}
+
 /// Replaces the file at `path` with `bytes`, atomically: a crash leaves
 /// the old file or the new one. Refuses a file kxo-tui did not make.
 pub fn replace(path: &Path, kind: Kind, bytes: &[u8]) -> Result<(), FileError> {

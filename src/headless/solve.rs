@@ -484,6 +484,11 @@ pub fn command(args: SolveOptions) -> anyhow::Result<std::process::ExitCode> {
         ))
         .into());
     }
+    // The proof is written after the whole solve: a path it cannot be
+    // written at fails now, not then.
+    if let Some(path) = &args.proof {
+        crate::gate::check_replace(path, PROOF)?;
+    }
     let stop = crate::signals::stop_flag();
     // The timeout bounds the whole command, a proof included.
     let deadline = args.timeout.map(|t| Instant::now() + t);
