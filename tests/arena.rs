@@ -482,3 +482,38 @@ fn thirty_six_gomoku_games_are_thirty_six_different_games() {
     ]);
     all_different(&games);
 }
+
+#[test]
+fn a_state_line_at_the_last_game_number_is_named_as_it_is() {
+    // Game u32::MAX is the 4,294,967,296th: a resume names it so (it said
+    // "game 0", and a debug build panicked) and refuses it.
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("run.state");
+    let args = [
+        "arena",
+        "--size",
+        "3",
+        "--goal",
+        "3",
+        "--o",
+        "random",
+        "--x",
+        "random",
+        "--games",
+        "4",
+        "--state",
+        state.to_str().unwrap(),
+    ];
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&state).unwrap();
+    let forged = text.replacen("{\"game\":0,", "{\"game\":4294967295,", 1);
+    assert_ne!(forged, text);
+    std::fs::write(&state, forged).unwrap();
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("game 4294967296 is not one of this run's"),
+        "{err}"
+    );
+}

@@ -252,6 +252,14 @@ pub struct PlayedGame {
     pub transcripts: Vec<(String, Vec<String>)>,
 }
 
+impl PlayedGame {
+    /// The game's number as people count, from 1 (`game-0001.sgf`): in
+    /// u64, so that the last game a state line can name is no game 0.
+    pub fn number(&self) -> u64 {
+        u64::from(self.game) + 1
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -80,7 +80,7 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
 fn root(game: &PlayedGame, properties: &str, result: &str, about: &str) -> String {
     format!(
         "(;{properties}GN[game {}]PB[{}]PW[{}]RE[{result}]C[{}]",
-        game.game + 1,
+        game.number(),
         escape(&game.first),
         escape(&game.second),
         escape(&format!(
@@ -375,7 +375,7 @@ impl Records {
     }
 
     fn files(&self, game: &PlayedGame) -> Vec<(std::path::PathBuf, crate::gate::Kind, String)> {
-        let stem = self.dir.join(format!("game-{:04}", game.game + 1));
+        let stem = self.dir.join(format!("game-{:04}", game.number()));
         let mut out = vec![(stem.with_extension("sgf"), SGF, sgf(game, self.rules))];
         if matches!(self.rules.size(), 15 | 20) {
             out.push((stem.with_extension("psq"), PSQ, psq(game, self.rules)));
@@ -412,10 +412,10 @@ impl Logs {
             let letter = if side.ends_with("(O)") { 'O' } else { 'X' };
             let path = self
                 .dir
-                .join(format!("game-{:04}-{letter}.log", game.game + 1));
+                .join(format!("game-{:04}-{letter}.log", game.number()));
             let mut text = format!(
                 "# kxo-tui brain log: game {}, {}\n# ms since it started, > to the brain, < from it\n",
-                game.game + 1,
+                game.number(),
                 kxo_engine::text::shown(side)
             );
             if lines.is_empty() {

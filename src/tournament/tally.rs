@@ -92,7 +92,7 @@ impl Summary {
                 Some((
                     loser,
                     game.end,
-                    format!("game {}: {}", game.game + 1, game.reason),
+                    format!("game {}: {}", game.number(), game.reason),
                 ))
             }
             End::Line | End::Full | End::Score | End::Resign => None,
@@ -306,12 +306,12 @@ impl Tally {
         let slot = self
             .schedule
             .slot(game.game)
-            .ok_or_else(|| format!("game {} is not one of this run's", game.game + 1))?;
+            .ok_or_else(|| format!("game {} is not one of this run's", game.number()))?;
         let names = &self.settings.engines;
         if names[slot.first].name != game.first || names[slot.second].name != game.second {
             return Err(format!(
                 "game {} is not one of this run's: other engines",
-                game.game + 1
+                game.number()
             ));
         }
         let cells = self.settings.size as usize * self.settings.size as usize;
@@ -328,7 +328,7 @@ impl Tally {
             || game.opening > game.moves.len()
             || game.moves.iter().any(|&c| !on_board(c))
         {
-            return Err(format!("game {} holds moves no game can", game.game + 1));
+            return Err(format!("game {} holds moves no game can", game.number()));
         }
         Ok(slot)
     }
@@ -407,7 +407,7 @@ impl Counts {
     /// Adds one pair's finished games (one or two).
     fn fold(&mut self, played: &[Summary]) {
         for g in played {
-            self.games += 1;
+            self.games = self.games.saturating_add(1);
             match g.result {
                 GameResult::First => self.first_wins += 1,
                 GameResult::Second => self.second_wins += 1,

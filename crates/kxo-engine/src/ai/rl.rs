@@ -371,7 +371,7 @@ impl ValueTable {
         if let Some(Net::Patterns(net)) = &mut self.net {
             let scale = NET_DECAY / (NET_DECAY + self.games as f32);
             if learn_patterns(net, self.rules, record, scale) {
-                self.games += 1;
+                self.games = self.games.saturating_add(1);
                 self.dirty = true;
             }
             return;
@@ -410,7 +410,7 @@ impl ValueTable {
                 .unwrap_or_else(|| self.start(after));
             self.values.insert(key, old + alpha * (target - old));
         }
-        self.games += 1;
+        self.games = self.games.saturating_add(1);
         self.dirty = true;
     }
 }
@@ -648,6 +648,20 @@ mod tests {
         // Symmetric positions start equal, and values stay inside 0.1..0.9.
         assert_eq!(heuristic(&pos("A1")), heuristic(&pos("D4")));
         assert!((0.1..=0.9).contains(&heuristic(&pos("B2,A4,C2"))));
+    }
+
+    #[test]
+    fn the_game_count_stops_at_its_limit() {
+        // A model file may say any count: learning past the last one
+        // keeps it there (it wrapped to 0, and panicked in a debug build).
+        let rules = Rules::default_rules();
+        let mut table = ValueTable::new(rules);
+        table.games = u64::MAX - 1;
+        let mut record = GameRecord::new(rules);
+        record.moves = Cell::parse_list("A1,D4,B1,C4", 4).unwrap();
+        table.learn(&record, ALPHA);
+        table.learn(&record, ALPHA);
+        assert_eq!(table.games, u64::MAX);
     }
 
     #[test]
