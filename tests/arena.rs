@@ -517,3 +517,25 @@ fn a_state_line_at_the_last_game_number_is_named_as_it_is() {
         "{err}"
     );
 }
+
+#[test]
+fn a_forged_shard_count_makes_a_one_line_note() {
+    // A shard file that claims to be 1 of 100,000: the merge names the
+    // first few missing and counts the rest (it printed 1.39 MB).
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("s1.state");
+    let args = [
+        "arena", "--size", "3", "--goal", "3", "--o", "random", "--x", "random", "--games", "4",
+        "--shard", "1/2", "--state", state.to_str().unwrap(),
+    ];
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&state).unwrap();
+    let forged = text.replacen("\"count\":2}", "\"count\":100000}", 1);
+    assert_ne!(forged, text);
+    std::fs::write(&state, forged).unwrap();
+    let (code, _, err) = kxo(&["arena", "merge", state.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.len() < 300, "{} bytes: {}", err.len(), &err[..300.min(err.len())]);
+    assert!(err.contains("2/100000, 3/100000") && err.contains("and 99991 more"), "{err}");
+}

@@ -414,8 +414,18 @@ fn merge(args: MergeOptions) -> anyhow::Result<()> {
     if !missing.is_empty() {
         crate::note!(
             "note: no state file for shard {}: the report counts the games it has",
-            missing.join(", ")
+            first_few(&missing)
         );
     }
     print(&Report::from_tally(&tally), args.json)
+}
+
+/// The first few of a list, and how many more (a state file may claim a
+/// hundred thousand shards: the note stays a line).
+fn first_few(items: &[String]) -> String {
+    const SHOWN: usize = 8;
+    match items.len() {
+        n if n <= SHOWN => items.join(", "),
+        n => format!("{} and {} more", items[..SHOWN].join(", "), n - SHOWN),
+    }
 }
