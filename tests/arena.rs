@@ -525,8 +525,21 @@ fn a_forged_shard_count_makes_a_one_line_note() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("s1.state");
     let args = [
-        "arena", "--size", "3", "--goal", "3", "--o", "random", "--x", "random", "--games", "4",
-        "--shard", "1/2", "--state", state.to_str().unwrap(),
+        "arena",
+        "--size",
+        "3",
+        "--goal",
+        "3",
+        "--o",
+        "random",
+        "--x",
+        "random",
+        "--games",
+        "4",
+        "--shard",
+        "1/2",
+        "--state",
+        state.to_str().unwrap(),
     ];
     let (code, _, err) = kxo(&args);
     assert_eq!(code, 0, "{err}");
@@ -536,6 +549,76 @@ fn a_forged_shard_count_makes_a_one_line_note() {
     std::fs::write(&state, forged).unwrap();
     let (code, _, err) = kxo(&["arena", "merge", state.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.len() < 300, "{} bytes: {}", err.len(), &err[..300.min(err.len())]);
-    assert!(err.contains("2/100000, 3/100000") && err.contains("and 99991 more"), "{err}");
+    assert!(
+        err.len() < 300,
+        "{} bytes: {}",
+        err.len(),
+        &err[..300.min(err.len())]
+    );
+    assert!(
+        err.contains("2/100000, 3/100000") && err.contains("and 99991 more"),
+        "{err}"
+    );
+}
+
+/// Every string of a JSON value, by its path (`settings.engines.0.name`).
+fn string_paths(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(_) => out.push(at),
+        serde_json::Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                string_paths(item, format!("{at}/{i}"), out);
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for (k, item) in map {
+                string_paths(item, format!("{at}/{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn escapes_in_any_text_of_a_state_file_never_reach_the_terminal() {
+    // Each string of the header and of a game line in turn, given a
+    // terminal's escapes: resume and merge refuse it or show it escaped,
+    // and no raw ESC or BEL comes out.
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("run.state");
+    let state_arg = state.to_str().unwrap().to_string();
+    let args = [
+        "arena", "--size", "3", "--goal", "3", "--engine", "a=random", "--engine", "b=random",
+        "--games", "4", "--shard", "1/2", "--state", &state_arg,
+    ];
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&state).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(json).collect();
+    let mut tried = 0;
+    for (line, value) in lines.iter().enumerate().take(2) {
+        let mut paths = Vec::new();
+        string_paths(value, String::new(), &mut paths);
+        for path in paths {
+            let mut forged = lines.clone();
+            let field = forged[line].pointer_mut(&path).unwrap();
+            let was = field.as_str().unwrap().to_string();
+            *field = serde_json::Value::String(format!("{was}\u{1b}]0;owned\u{7}\u{1b}[31m"));
+            let body: Vec<String> = forged.iter().map(|v| v.to_string()).collect();
+            std::fs::write(&state, body.join("\n") + "\n").unwrap();
+            for run in [&args[..], &["arena", "merge", &state_arg][..]] {
+                let (_, out, err) = kxo(run);
+                let said = format!("{out}{err}");
+                assert!(
+                    !said.contains('\u{1b}') && !said.contains('\u{7}'),
+                    "line {} {path}: {said:?}",
+                    line + 1
+                );
+            }
+            tried += 1;
+        }
+    }
+    // The engines' names and programs, the openings, the result, the end
+    // and the reason: every one of them was tried.
+    assert!(tried >= 10, "{tried} fields");
 }

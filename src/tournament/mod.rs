@@ -123,6 +123,16 @@ pub const MAX_GAMES: u32 = 10_000_000;
 /// The longest engine name and spec a run keeps.
 const MAX_NAME: usize = 64;
 const MAX_SPEC: usize = 4096;
+/// The longest reason a game line may give: a brain's escaped words, or
+/// the dead stones of a 19x19 game named, stay far below.
+pub(crate) const MAX_REASON: usize = 16 << 10;
+
+/// Whether `text` is plain: no control character, so that a state file
+/// from anywhere (a shard from another machine is outside text) can put
+/// nothing on a terminal but its words.
+pub(crate) fn plain(text: &str) -> bool {
+    !text.chars().any(char::is_control)
+}
 /// The longest clock, a day in milliseconds.
 const MAX_MS: u64 = 86_400_000;
 
@@ -160,6 +170,13 @@ impl Settings {
             if e.name.is_empty() || e.name.len() > MAX_NAME || e.spec.len() > MAX_SPEC {
                 return Err(format!("engine {} has no name or too long a one", i + 1));
             }
+            if !plain(&e.name) || !plain(&e.spec) {
+                return Err(format!(
+                    "engine {}'s name or program holds a control character: '{}'",
+                    i + 1,
+                    kxo_engine::text::shown(&e.name)
+                ));
+            }
             if self.engines[..i].iter().any(|other| other.name == e.name) {
                 return Err(format!(
                     "two engines are called '{}': give each its own NAME",
@@ -195,6 +212,9 @@ impl Settings {
         }
         if self.openings.len() > 256 {
             return Err("the openings' description is too long".into());
+        }
+        if !plain(&self.openings) {
+            return Err("the openings' description holds a control character".into());
         }
         if let Some(sprt) = self.sprt {
             if engines != 2 || !self.repeat {

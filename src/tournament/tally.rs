@@ -314,6 +314,12 @@ impl Tally {
                 game.number()
             ));
         }
+        if game.reason.len() > super::MAX_REASON || !super::plain(&game.reason) {
+            return Err(format!(
+                "game {}'s reason is too long or holds a control character",
+                game.number()
+            ));
+        }
         let cells = self.settings.size as usize * self.settings.size as usize;
         // Go's stones come and go, and a move may be a pass.
         let go = self.settings.rule == kxo_engine::Rule::Go;
