@@ -126,8 +126,18 @@ fn temp_prefix(real: &Path) -> String {
     format!(".{name}.tmp-")
 }
 
+/// Whether process `pid` runs (or is another user's: it exists).
+fn process_alive(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 sends nothing; it only asks.
+    pid > 0
+        && (unsafe { libc::kill(pid, 0) } == 0
+            || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
+}
+
 /// Removes temporary files of this file that a killed write left: ours
-/// only (never another user's), and never through a link.
+/// only (never another user's), never through a link, and never one a
+/// live process is writing (its name carries the writer's pid: two runs
+/// on one records folder or checkpoint leave each other's alone).
 fn remove_stray_temps(real: &Path) {
     let (Some(dir), prefix) = (real.parent(), temp_prefix(real)) else {
         return;
@@ -136,7 +146,14 @@ fn remove_stray_temps(real: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        if !entry.file_name().to_string_lossy().starts_with(&prefix) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(&prefix) else {
+            continue;
+        };
+        let writer = rest
+            .split_once('-')
+            .and_then(|(pid, _)| pid.parse::<i32>().ok());
+        if writer.is_some_and(process_alive) {
             continue;
         }
         // symlink_metadata: a link is judged (and removed) as itself.
@@ -161,7 +178,7 @@ fn temp_beside(
     let dir = real.parent().unwrap_or(Path::new("/"));
     remove_stray_temps(real);
     let mut temp = tempfile::Builder::new()
-        .prefix(&temp_prefix(real))
+        .prefix(&format!("{}{}-", temp_prefix(real), std::process::id()))
         .rand_bytes(12)
         .permissions(Permissions::from_mode(0o644))
         .tempfile_in(dir)
@@ -448,6 +465,32 @@ mod tests {
         replace(&path, OURS, b"KXO four").unwrap();
         // No temporary file is left.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_live_writers_temp_stays_and_a_dead_ones_goes() {
+        // Two runs on one folder: a temp file of a process that still runs
+        // is its write in flight; one of a process that ended is a stray.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
+        let dead = ended.id();
+        ended.wait().unwrap();
+        let mut running = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let live = dir.path().join(format!(".f.tmp-{}-abc", running.id()));
+        let stray = dir.path().join(format!(".f.tmp-{dead}-abc"));
+        let old_style = dir.path().join(".f.tmp-abcdef");
+        for temp in [&live, &stray, &old_style] {
+            std::fs::write(temp, "KXO half").unwrap();
+        }
+        replace(&path, OURS, b"KXO one").unwrap();
+        assert!(live.exists(), "a live writer's temp was removed");
+        assert!(!stray.exists() && !old_style.exists());
+        let _ = running.kill();
+        let _ = running.wait();
     }
 
     #[test]
