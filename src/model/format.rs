@@ -107,12 +107,12 @@ pub(super) fn max_entries(size: u8, goal: u8, rule: Rule, init: Init) -> u64 {
 /// cells: the legal positions (as many O as X, or one more) up to the 8
 /// symmetries, bounded by Burnside's count: a position fixed by a symmetry
 /// is fixed by a reflection at most, which leaves `(cells + n) / 2` cells
-/// free. Beyond (tables of older models), what a long training run could
-/// meet, 2^21.
+/// free. Beyond, the most the learner keeps
+/// ([`kxo_engine::learner::MAX_TABLE_ENTRIES`]).
 fn max_table_entries(n: u8) -> u64 {
     let cells = n as u64 * n as u64;
     if cells > 16 {
-        return 1 << 21;
+        return kxo_engine::learner::MAX_TABLE_ENTRIES as u64;
     }
     let choose = |n: u64, k: u64| -> u64 { (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1)) };
     let mut legal = 0u64;

@@ -133,6 +133,27 @@ mod tests {
     }
 
     #[test]
+    fn a_table_at_the_learners_cap_is_saved_and_loads() {
+        // 5x5 with four meets more positions than a model may hold: the
+        // learner stops taking new ones at the cap, and what it saves
+        // there its loader reads (it called 2,151,912 entries corrupt).
+        use kxo_engine::learner::MAX_TABLE_ENTRIES;
+        let rules = Rules::new(5, 4).unwrap();
+        let full = (0..MAX_TABLE_ENTRIES as u128).map(|k| (k << 64, 0.5));
+        let mut table = ValueTable::from_entries(rules, Init::Zero, 7, full);
+        let mut record = GameRecord::new(rules);
+        record.moves = Cell::parse_list("C3,B2,D4,A1,E5", 5).unwrap();
+        table.learn(&record, kxo_engine::learner::ALPHA);
+        assert_eq!(table.len(), MAX_TABLE_ENTRIES);
+        assert_eq!(table.games, 8, "the game is learned, in what it holds");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.model");
+        save(&table, &path).unwrap();
+        let back = load(&path, rules).unwrap().expect("saved");
+        assert_eq!(back.len(), MAX_TABLE_ENTRIES);
+    }
+
+    #[test]
     fn a_model_of_line_patterns_is_saved_and_read_back_the_same() {
         // 15x15: the learner's line patterns, learned from 300 random games.
         let rules = Rules::new(15, 5).unwrap();

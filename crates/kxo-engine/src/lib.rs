@@ -56,7 +56,9 @@ pub mod learner {
         play_yardstick, yardstick_game,
     };
     pub use crate::ai::ntuple::NTuple;
-    pub use crate::ai::rl::{ALPHA, Init, RlPlayer, SharedTable, TRAINING_TIE, ValueTable};
+    pub use crate::ai::rl::{
+        ALPHA, Init, MAX_TABLE_ENTRIES, RlPlayer, SharedTable, TRAINING_TIE, ValueTable,
+    };
     pub use crate::ai::score::MAX_WEIGHT;
 }
 

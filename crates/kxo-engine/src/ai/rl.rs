@@ -99,6 +99,10 @@ fn discounted(value: f32) -> f32 {
     0.5 + DISCOUNT * (value - 0.5)
 }
 
+/// The most positions a table holds: what a long training run on a board
+/// beyond 4x4 meets, and what a model file may hold.
+pub const MAX_TABLE_ENTRIES: usize = 1 << 21;
+
 /// The learned values of one (size, goal).
 #[derive(Clone, Debug)]
 pub struct ValueTable {
@@ -357,7 +361,9 @@ impl ValueTable {
     }
 
     /// Learns from a finished game: backwards over its afterstates, each
-    /// moves towards one minus the opponent's best reply from it.
+    /// moves towards one minus the opponent's best reply from it. A table
+    /// at [`MAX_TABLE_ENTRIES`] learns only the positions it holds (a model
+    /// file holds no more, or its loader would call it corrupt).
     pub fn learn(&mut self, record: &GameRecord, alpha: f32) {
         if let Some(id) = record.id {
             if self.recent.contains(&id) {
@@ -401,13 +407,13 @@ impl ValueTable {
                 }
                 continue;
             }
-            let target = self.target(after);
             let key = after.canonical_table();
-            let old = self
-                .values
-                .get(&key)
-                .copied()
-                .unwrap_or_else(|| self.start(after));
+            let known = self.values.get(&key).copied();
+            if known.is_none() && self.values.len() >= MAX_TABLE_ENTRIES {
+                continue;
+            }
+            let target = self.target(after);
+            let old = known.unwrap_or_else(|| self.start(after));
             self.values.insert(key, old + alpha * (target - old));
         }
         self.games = self.games.saturating_add(1);
