@@ -69,7 +69,14 @@ fn mistakes(t: &SharedTable, positions: &[Position]) -> usize {
 }
 
 fn train_quietly(t: &SharedTable, episodes: u64, seed: u64) {
-    let report = train(t, episodes, seed, 2, &AtomicBool::new(false), |_, _| {});
+    let report = train(
+        t,
+        episodes,
+        seed,
+        2,
+        &std::sync::Arc::new(AtomicBool::new(false)),
+        |_, _| {},
+    );
     assert_eq!(report.episodes, episodes);
     assert_eq!(t.borrow().games, episodes);
 }
@@ -166,7 +173,14 @@ fn training_again_does_not_lower_accuracy() {
     let mut judge = Judge::new(rules);
     train_quietly(&t, 30_000, 5);
     let once = learner::measure(&t, 300, 2_000, 42, &mut judge);
-    let report = train(&t, 30_000, 6, 2, &AtomicBool::new(false), |_, _| {});
+    let report = train(
+        &t,
+        30_000,
+        6,
+        2,
+        &std::sync::Arc::new(AtomicBool::new(false)),
+        |_, _| {},
+    );
     assert_eq!(report.episodes, 30_000);
     let twice = learner::measure(&t, 300, 2_000, 42, &mut judge);
     for (a, b) in [
@@ -232,7 +246,14 @@ fn on_five_by_five_the_network_learns() {
     assert!(t.borrow().network().is_some());
     let mut judge = Judge::new(rules);
     let before = learner::against_random(&t, Player::O, 8, 31, &mut judge);
-    let report = train(&t, 5_000, 8, 0, &AtomicBool::new(false), |_, _| {});
+    let report = train(
+        &t,
+        5_000,
+        8,
+        0,
+        &std::sync::Arc::new(AtomicBool::new(false)),
+        |_, _| {},
+    );
     assert_eq!(report.episodes, 5_000);
     assert!(report.curve.is_empty());
     let after = learner::against_random(&t, Player::O, 8, 31, &mut judge);

@@ -131,7 +131,9 @@ fn measure(table: &SharedTable, episodes: u64, seed: u64, judge: &mut Judge) -> 
 }
 
 /// Trains `table` for `episodes` games, measuring the curve `points` times
-/// (never when `points` is 0). Stops early (keeping what it learned) when `stop` is set.
+/// (never when `points` is 0). Stops early (keeping what it learned) when
+/// `stop` is set: a measure under way stops too (the solver behind it
+/// watches the flag) and its void point is dropped.
 /// `on_progress(episodes done, latest curve point)` is called every
 /// 1,000 games.
 pub fn train(
@@ -139,12 +141,13 @@ pub fn train(
     episodes: u64,
     seed: u64,
     points: u64,
-    stop: &AtomicBool,
+    stop: &std::sync::Arc<AtomicBool>,
     mut on_progress: impl FnMut(u64, Option<&CurvePoint>),
 ) -> TrainReport {
     let start = Instant::now();
     let rules = table.borrow().rules();
     let mut judge = Judge::new(rules);
+    judge.set_stop_flag(stop.clone());
     let mut learner = RlPlayer::new(table.clone(), seed);
     let mut partner = RlPlayer::new(table.clone(), seed ^ 0x9e37);
     let mut random = RandomPlayer::new(seed ^ 0x5eed);
@@ -159,7 +162,10 @@ pub fn train(
     let every = episodes.checked_div(points).map_or(u64::MAX, |e| e.max(1));
     let mut curve = Vec::new();
     if points > 0 {
-        curve.push(measure(table, 0, seed, &mut judge));
+        let point = measure(table, 0, seed, &mut judge);
+        if !judge.stopped() {
+            curve.push(point);
+        }
     }
     on_progress(0, curve.last());
     let mut done = 0;
@@ -179,13 +185,19 @@ pub fn train(
         table.borrow_mut().learn(&record, ALPHA);
         done += 1;
         if points > 0 && (done % every == 0 || done == episodes) {
-            curve.push(measure(table, done, seed, &mut judge));
+            let point = measure(table, done, seed, &mut judge);
+            if judge.stopped() {
+                break;
+            }
+            curve.push(point);
             on_progress(done, curve.last());
         } else if done % 1_000 == 0 {
             on_progress(done, None);
         }
     }
-    if curve.last().is_some_and(|p| p.episodes != done) {
+    // Stopped by a signal: what it learned is saved at once, without a
+    // last measure (it would take as long as the others).
+    if !judge.stopped() && curve.last().is_some_and(|p| p.episodes != done) {
         curve.push(measure(table, done, seed, &mut judge));
     }
     // The model keeps the accuracy it was saved with (the same sample).

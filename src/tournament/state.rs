@@ -264,6 +264,10 @@ pub fn merge(paths: &[PathBuf]) -> anyhow::Result<(Tally, Vec<String>)> {
         .filter(|s| s.next.is_some())
         .min_by_key(|s| s.next.as_ref().map(|g| g.game))
     {
+        // A long merge (hundreds of MB) stops at a signal, as any command.
+        if let Some(signal) = crate::signals::requested() {
+            return Err(crate::signals::Stopped(signal).into());
+        }
         if let Some(game) = source.next.take() {
             tally
                 .add(&game)
