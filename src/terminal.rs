@@ -145,6 +145,10 @@ impl CrosstermInput {
 }
 
 impl crate::tasks::live::InputSource for CrosstermInput {
+    fn hung_up(&self) -> bool {
+        stdin_hung_up()
+    }
+
     fn suspend(&mut self) -> io::Result<()> {
         restore(self.mouse);
         crate::signals::stop_as_the_shell_would();

@@ -88,6 +88,9 @@ pub enum Message {
     LoadSampled(Box<LoadSnapshot>),
     /// The run stops (a signal, the terminal gone, nothing to draw on).
     Stop { error: Option<String> },
+    /// Drawing failed (why): the run stops; the loop tells a terminal that
+    /// went away (a lost terminal, 129) from another failure.
+    CannotDraw(String),
     /// The loop hands the terminal back (Ctrl-Z was pressed).
     Suspending,
     /// Back from a suspension.
@@ -168,6 +171,11 @@ impl App {
             Message::LoadSampled(snapshot) => self.load_sampled(*snapshot),
             Message::Stop { error } => {
                 self.stop(error);
+                Vec::new()
+            }
+            Message::CannotDraw(why) => {
+                self.cannot_draw = true;
+                self.stop(Some(format!("cannot draw: {why}")));
                 Vec::new()
             }
             Message::Suspending => {

@@ -280,6 +280,8 @@ pub struct App {
     suspend: bool,
     /// Set when the screen cannot go on (drawing failed).
     error: Option<String>,
+    /// The last frame could not be drawn.
+    cannot_draw: bool,
     /// Human mode's state; `None` when only engines play.
     human: Option<human::HumanState>,
     /// Human mode's start screen, while it shows.
@@ -324,6 +326,7 @@ impl App {
             redraw: None,
             suspend: false,
             error: None,
+            cannot_draw: false,
             human: config
                 .human
                 .map(|side| human::HumanState::new(side, config.rules.size())),

@@ -88,6 +88,10 @@ impl App {
     pub fn error(&self) -> Option<&str> {
         self.error.as_deref()
     }
+    /// Whether the last frame could not be drawn.
+    pub fn cannot_draw(&self) -> bool {
+        self.cannot_draw
+    }
     /// Human mode's state; `None` when only engines play.
     pub fn human(&self) -> Option<&HumanState> {
         self.human.as_ref()

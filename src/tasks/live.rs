@@ -71,6 +71,12 @@ pub trait InputSource {
     fn suspend(&mut self) -> io::Result<()> {
         Ok(())
     }
+    /// Whether the terminal hung up (asked when a frame failed: a write
+    /// can fail with EIO before a read sees the hang-up). Sources without
+    /// a real terminal never do.
+    fn hung_up(&self) -> bool {
+        false
+    }
 }
 
 /// `poll(2)` on `own` (the terminal, if given) and `fds` for reading, up to
@@ -352,8 +358,19 @@ pub fn run<B: Backend + 'static>(
                 break;
             }
         }
-        if !live.step()? {
-            break;
+        match live.step() {
+            Ok(true) => {}
+            Ok(false) => break,
+            // A frame that failed because the terminal went away (EIO
+            // before the input saw the hang-up) is a lost terminal, as
+            // when the input sees it first; any other failure is one.
+            Err(e) => {
+                if live.door.state().cannot_draw() && input.hung_up() {
+                    terminal_lost = true;
+                    break;
+                }
+                return Err(e);
+            }
         }
         if live.door.state().suspend_asked() {
             // Between slices: no seat is running, so no engine's clock

@@ -440,3 +440,127 @@ fn a_finished_game_holds_its_result_then_restarts_on_the_same_seats() {
     run_until(&mut live, &|a| a.games()[0].pos.move_count() > 0);
     assert_eq!(live.sched.tasks().len(), tasks);
 }
+
+/// A terminal that goes away after its first frames: every write fails
+/// with EIO from then on, as a closed window's pty does, while reading it
+/// has not failed yet (the race a closed window runs).
+struct Vanishing {
+    inner: TestBackend,
+    frames: usize,
+    gone: Rc<std::cell::Cell<bool>>,
+}
+
+impl Vanishing {
+    fn io<T>(&self, r: Result<T, std::convert::Infallible>) -> io::Result<T> {
+        match self.gone.get() {
+            true => Err(io::Error::from_raw_os_error(libc::EIO)),
+            false => r.map_err(|e| match e {}),
+        }
+    }
+}
+
+impl ratatui::backend::Backend for Vanishing {
+    type Error = io::Error;
+    fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
+    where
+        I: Iterator<Item = (u16, u16, &'a ratatui::buffer::Cell)>,
+    {
+        self.frames += 1;
+        if self.frames > 2 {
+            self.gone.set(true);
+        }
+        let r = self.inner.draw(content);
+        self.io(r)
+    }
+    fn hide_cursor(&mut self) -> io::Result<()> {
+        let r = self.inner.hide_cursor();
+        self.io(r)
+    }
+    fn show_cursor(&mut self) -> io::Result<()> {
+        let r = self.inner.show_cursor();
+        self.io(r)
+    }
+    fn get_cursor_position(&mut self) -> io::Result<ratatui::layout::Position> {
+        let r = self.inner.get_cursor_position();
+        self.io(r)
+    }
+    fn set_cursor_position<P: Into<ratatui::layout::Position>>(&mut self, p: P) -> io::Result<()> {
+        let r = self.inner.set_cursor_position(p);
+        self.io(r)
+    }
+    fn clear(&mut self) -> io::Result<()> {
+        let r = self.inner.clear();
+        self.io(r)
+    }
+    fn clear_region(&mut self, t: ratatui::backend::ClearType) -> io::Result<()> {
+        let r = self.inner.clear_region(t);
+        self.io(r)
+    }
+    fn size(&self) -> io::Result<ratatui::layout::Size> {
+        let r = self.inner.size();
+        self.io(r)
+    }
+    fn window_size(&mut self) -> io::Result<ratatui::backend::WindowSize> {
+        let r = self.inner.window_size();
+        self.io(r)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        let r = self.inner.flush();
+        self.io(r)
+    }
+}
+
+/// Input from that terminal: no key, but hung up once it has gone.
+struct GoneInput(Rc<std::cell::Cell<bool>>);
+
+impl InputSource for GoneInput {
+    fn next_event(&mut self, _timeout: Duration) -> io::Result<Option<TermEvent>> {
+        Ok(None)
+    }
+    fn hung_up(&self) -> bool {
+        self.0.get()
+    }
+}
+
+#[test]
+fn a_frame_that_fails_on_a_terminal_gone_is_a_lost_terminal_not_an_error() {
+    // The screen draws, the window closes, the next frame fails with EIO
+    // before any read does: the run ends as a lost terminal (129, the
+    // model saved), not "cannot draw" and 1.
+    let gone = Rc::new(std::cell::Cell::new(false));
+    let terminal = Terminal::new(Vanishing {
+        inner: TestBackend::new(80, 24),
+        frames: 0,
+        gone: gone.clone(),
+    })
+    .unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let summary = run(
+        mcts_games(1, 20),
+        terminal,
+        &mut GoneInput(gone.clone()),
+        stop,
+        None,
+    )
+    .expect("a lost terminal is no error");
+    assert!(summary.terminal_lost);
+    assert!(gone.get());
+    // Without the hang-up the same failure is an error, as before.
+    let gone_too = Rc::new(std::cell::Cell::new(false));
+    let terminal = Terminal::new(Vanishing {
+        inner: TestBackend::new(80, 24),
+        frames: 0,
+        gone: gone_too.clone(),
+    })
+    .unwrap();
+    let quiet = Rc::new(std::cell::Cell::new(false));
+    let err = run(
+        mcts_games(1, 20),
+        terminal,
+        &mut GoneInput(quiet),
+        Arc::new(AtomicBool::new(false)),
+        None,
+    )
+    .expect_err("a frame that fails on a live terminal");
+    assert!(err.to_string().contains("cannot draw"), "{err}");
+}

@@ -70,9 +70,7 @@ pub(crate) fn run_renderer<B: Backend>(
             };
             if let Err(e) = draw(&door, &terminal, &frames, full_redraw) {
                 // Nothing can be shown any more: stop cleanly.
-                door.send(Message::Stop {
-                    error: Some(format!("cannot draw: {e}")),
-                });
+                door.send(Message::CannotDraw(e.to_string()));
                 ctx.suspend(Suspend::Yield);
                 continue;
             }
