@@ -483,34 +483,34 @@ fn thirty_six_gomoku_games_are_thirty_six_different_games() {
     all_different(&games);
 }
 
+/// A small finished run (3x3, two random engines, four games, and
+/// `extra`) whose state file then has `from` replaced by `to` once: the
+/// run's arguments and the state file's path.
+fn forged_state(dir: &Path, extra: &[&str], from: &str, to: &str) -> (Vec<String>, String) {
+    let state = dir.join("run.state").display().to_string();
+    let mut args: Vec<String> = [
+        "arena", "--size", "3", "--goal", "3", "--o", "random", "--x", "random", "--games", "4",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args.extend(["--state".to_string(), state.clone()]);
+    let (code, _, err) = kxo(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&state).unwrap();
+    let forged = text.replacen(from, to, 1);
+    assert_ne!(forged, text, "no {from} in the state file");
+    std::fs::write(&state, forged).unwrap();
+    (args, state)
+}
+
 #[test]
 fn a_state_line_at_the_last_game_number_is_named_as_it_is() {
     // Game u32::MAX is the 4,294,967,296th: a resume names it so (it said
     // "game 0", and a debug build panicked) and refuses it.
     let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("run.state");
-    let args = [
-        "arena",
-        "--size",
-        "3",
-        "--goal",
-        "3",
-        "--o",
-        "random",
-        "--x",
-        "random",
-        "--games",
-        "4",
-        "--state",
-        state.to_str().unwrap(),
-    ];
-    let (code, _, err) = kxo(&args);
-    assert_eq!(code, 0, "{err}");
-    let text = std::fs::read_to_string(&state).unwrap();
-    let forged = text.replacen("{\"game\":0,", "{\"game\":4294967295,", 1);
-    assert_ne!(forged, text);
-    std::fs::write(&state, forged).unwrap();
-    let (code, _, err) = kxo(&args);
+    let (args, _) = forged_state(dir.path(), &[], "{\"game\":0,", "{\"game\":4294967295,");
+    let (code, _, err) = kxo(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("game 4294967296 is not one of this run's"),
@@ -523,31 +523,13 @@ fn a_forged_shard_count_makes_a_one_line_note() {
     // A shard file that claims to be 1 of 100,000: the merge names the
     // first few missing and counts the rest (it printed 1.39 MB).
     let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("s1.state");
-    let args = [
-        "arena",
-        "--size",
-        "3",
-        "--goal",
-        "3",
-        "--o",
-        "random",
-        "--x",
-        "random",
-        "--games",
-        "4",
-        "--shard",
-        "1/2",
-        "--state",
-        state.to_str().unwrap(),
-    ];
-    let (code, _, err) = kxo(&args);
-    assert_eq!(code, 0, "{err}");
-    let text = std::fs::read_to_string(&state).unwrap();
-    let forged = text.replacen("\"count\":2}", "\"count\":100000}", 1);
-    assert_ne!(forged, text);
-    std::fs::write(&state, forged).unwrap();
-    let (code, _, err) = kxo(&["arena", "merge", state.to_str().unwrap()]);
+    let (_, state) = forged_state(
+        dir.path(),
+        &["--shard", "1/2"],
+        "\"count\":2}",
+        "\"count\":100000}",
+    );
+    let (code, _, err) = kxo(&["arena", "merge", &state]);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.len() < 300,

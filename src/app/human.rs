@@ -559,9 +559,24 @@ impl App {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::app::LiveConfig;
+
+    /// A person's game of 9x9 Go (komi 7.5) as Black, against MCTS.
+    pub(in crate::app) fn go_app() -> App {
+        App::new(
+            LiveConfig {
+                games: 1,
+                rules: kxo_engine::Rules::go(9, 15, 0).unwrap(),
+                o: Some(kxo_engine::BuiltIn::Mcts.into()),
+                x: Some(kxo_engine::BuiltIn::Mcts.into()),
+                human: Some(Player::O),
+                ..LiveConfig::default()
+            },
+            Instant::now(),
+        )
+    }
 
     fn human_app() -> App {
         App::new(
@@ -703,17 +718,7 @@ mod tests {
     #[test]
     fn on_go_p_twice_passes_and_typed_points_read_as_gtp_writes_them() {
         let go = kxo_engine::Rules::go(9, 15, 0).unwrap();
-        let mut a = App::new(
-            LiveConfig {
-                games: 1,
-                rules: go,
-                o: Some(kxo_engine::BuiltIn::Mcts.into()),
-                x: Some(kxo_engine::BuiltIn::Mcts.into()),
-                human: Some(Player::O),
-                ..LiveConfig::default()
-            },
-            Instant::now(),
-        );
+        let mut a = go_app();
         let now = Instant::now();
         let pending = |a: &App| a.human.as_ref().unwrap().pending;
         // "c3" is C3 of Go: the third row from the bottom.

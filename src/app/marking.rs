@@ -149,24 +149,13 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::LiveConfig;
     use kxo_engine::{Outcome, Player, Rules};
 
     /// A person's 9x9 game, as Black, played to the position where two
     /// walls split the board and a White stone sits dead in Black's side.
     fn ended_game(last_pass: bool) -> (App, Rules, Instant) {
         let go = Rules::go(9, 15, 0).unwrap();
-        let mut a = App::new(
-            LiveConfig {
-                games: 1,
-                rules: go,
-                o: Some(kxo_engine::BuiltIn::Mcts.into()),
-                x: Some(kxo_engine::BuiltIn::Mcts.into()),
-                human: Some(Player::O),
-                ..LiveConfig::default()
-            },
-            Instant::now(),
-        );
+        let mut a = crate::app::human::tests::go_app();
         let now = Instant::now();
         let mut moves: Vec<String> = (1..=9)
             .flat_map(|r| [format!("E{r}"), format!("F{r}")])

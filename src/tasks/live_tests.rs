@@ -522,45 +522,38 @@ impl InputSource for GoneInput {
     }
 }
 
-#[test]
-fn a_frame_that_fails_on_a_terminal_gone_is_a_lost_terminal_not_an_error() {
-    // The screen draws, the window closes, the next frame fails with EIO
-    // before any read does: the run ends as a lost terminal (129, the
-    // model saved), not "cannot draw" and 1.
+/// A live run on a terminal that vanishes after its first frames; its
+/// input says it hung up only when `hangs_up`.
+fn run_on_a_vanishing_terminal(hangs_up: bool) -> anyhow::Result<Summary> {
     let gone = Rc::new(std::cell::Cell::new(false));
     let terminal = Terminal::new(Vanishing {
         inner: TestBackend::new(80, 24),
         frames: 0,
         gone: gone.clone(),
-    })
-    .unwrap();
+    })?;
+    let seen = match hangs_up {
+        true => gone,
+        false => Rc::new(std::cell::Cell::new(false)),
+    };
     let stop = Arc::new(AtomicBool::new(false));
-    let summary = run(
+    run(
         mcts_games(1, 20),
         terminal,
-        &mut GoneInput(gone.clone()),
+        &mut GoneInput(seen),
         stop,
         None,
     )
-    .expect("a lost terminal is no error");
+}
+
+#[test]
+fn a_frame_that_fails_on_a_terminal_gone_is_a_lost_terminal_not_an_error() {
+    // The screen draws, the window closes, the next frame fails with EIO
+    // before any read does: the run ends as a lost terminal (129, the
+    // model saved), not "cannot draw" and 1.
+    let summary = run_on_a_vanishing_terminal(true).expect("a lost terminal is no error");
     assert!(summary.terminal_lost);
-    assert!(gone.get());
     // Without the hang-up the same failure is an error, as before.
-    let gone_too = Rc::new(std::cell::Cell::new(false));
-    let terminal = Terminal::new(Vanishing {
-        inner: TestBackend::new(80, 24),
-        frames: 0,
-        gone: gone_too.clone(),
-    })
-    .unwrap();
-    let quiet = Rc::new(std::cell::Cell::new(false));
-    let err = run(
-        mcts_games(1, 20),
-        terminal,
-        &mut GoneInput(quiet),
-        Arc::new(AtomicBool::new(false)),
-        None,
-    )
-    .expect_err("a frame that fails on a live terminal");
+    let err =
+        run_on_a_vanishing_terminal(false).expect_err("a frame that fails on a live terminal");
     assert!(err.to_string().contains("cannot draw"), "{err}");
 }
