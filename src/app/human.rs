@@ -708,7 +708,7 @@ pub(super) mod tests {
     }
 
     /// The message human mode shows now.
-    fn message(a: &App) -> String {
+    pub(in crate::app) fn message(a: &App) -> String {
         a.human
             .as_ref()
             .and_then(|h| h.message.clone())

@@ -149,6 +149,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::human::tests::message;
     use kxo_engine::{Outcome, Player, Rules};
 
     /// A person's 9x9 game, as Black, played to the position where two
@@ -169,13 +170,6 @@ mod tests {
             a.apply_move(0, generation, go.parse_cell(m).unwrap(), now);
         }
         (a, go, now)
-    }
-
-    fn message(a: &App) -> String {
-        a.human
-            .as_ref()
-            .and_then(|h| h.message.clone())
-            .unwrap_or_default()
     }
 
     #[test]
