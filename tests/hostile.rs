@@ -119,7 +119,10 @@ fn a_link_another_user_planted_in_a_shared_folder_is_not_followed() {
     std::os::unix::fs::lchown(&link, Some(65534), Some(65534)).expect("lchown");
     let (code, _, err) = train(&link, "10");
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("owned by another user"), "{err}");
+    assert!(
+        err.contains("another user (uid 65534) made: not followed"),
+        "{err}"
+    );
     assert_eq!(
         fs::read(&victim).expect("victim"),
         b"not a model, the victim's"

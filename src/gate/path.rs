@@ -138,8 +138,7 @@ fn walk(path: &Path, what: &'static str, missing_ok_folders: bool) -> Result<Pat
                     what,
                     path,
                     format!(
-                        "{} is a link owned by another user (uid {}) in a folder others can \
-                         write: not followed",
+                        "{} is a link another user (uid {}) made: not followed",
                         kxo_engine::text::shown_path(&candidate),
                         meta.uid()
                     ),
@@ -182,14 +181,13 @@ fn names(path: &Path) -> VecDeque<OsString> {
         .collect()
 }
 
-/// The kernel's `protected_symlinks` rule: in a sticky folder anyone can
-/// write, follow a link only when we or the folder's owner made it.
-fn may_follow(link: &fs::Metadata, folder: &Path) -> bool {
-    let Ok(dir) = fs::metadata(folder) else {
-        return false;
-    };
-    let shared = dir.mode() & 0o1002 == 0o1002;
-    !shared || link.uid() == euid() || link.uid() == dir.uid()
+/// Whether a link may be followed: only one we or root made, wherever it
+/// sits. Stricter than the kernel's `protected_symlinks` (which trusts, in
+/// a sticky folder, the folder's owner too, and elsewhere anyone): a
+/// folder another user made is theirs to fill with links to our files,
+/// and what we write through one would land where they chose.
+fn may_follow(link: &fs::Metadata, _folder: &Path) -> bool {
+    link.uid() == euid() || link.uid() == 0
 }
 
 /// What a file is, in words: "a FIFO", "a folder"…
@@ -293,5 +291,31 @@ mod tests {
         assert!(resolve_folder(&link, "test").is_err());
         assert!(make_folder(&link.join("sub"), "test").is_err());
         assert!(!elsewhere.path().join("sub").exists());
+    }
+
+    #[test]
+    fn a_link_in_a_folder_another_user_made_is_not_followed() {
+        if euid() != 0 {
+            return; // a folder and a link of another user need root to make
+        }
+        // Their folder (not sticky, not world-writable: theirs alone), and
+        // in it the name a run will write, a link to a file of ours.
+        let ours = tempfile::tempdir().unwrap();
+        let victim = ours.path().join("x");
+        let theirs = tempfile::tempdir().unwrap();
+        fs::set_permissions(theirs.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        std::os::unix::fs::chown(theirs.path(), Some(65534), Some(65534)).unwrap();
+        let planted = theirs.path().join("game-0001.sgf");
+        symlink(&victim, &planted).unwrap();
+        std::os::unix::fs::lchown(&planted, Some(65534), Some(65534)).unwrap();
+        let err = resolve(&planted, "test").unwrap_err();
+        assert!(err.problem.contains("not followed"), "{err}");
+        assert!(!victim.exists());
+        // Root's own links are followed (the system's: /bin, /lib).
+        std::os::unix::fs::lchown(&planted, Some(0), Some(0)).unwrap();
+        assert_eq!(
+            resolve(&planted, "test").unwrap(),
+            fs::canonicalize(ours.path()).unwrap().join("x")
+        );
     }
 }
