@@ -42,7 +42,7 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
     let guard = terminal::TerminalGuard::enter(true)?;
     let watchdog = terminal::HangupWatchdog::start();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let backend = ratatui::backend::CrosstermBackend::new(terminal::FrameWriter::new(
+        let backend = ratatui::backend::CrosstermBackend::new(terminal::FrameWriter::terminal(
             crate::out::screen(),
         ));
         let terminal = ratatui::Terminal::new(backend)?;

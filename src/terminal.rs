@@ -36,13 +36,25 @@ impl Drop for TerminalGuard {
 
 /// Puts the terminal back as it was: cooked mode, main screen, cursor shown.
 pub(crate) fn restore(mouse: bool) {
-    let mut out = crate::out::screen();
-    if mouse {
-        let _ = execute!(out, DisableMouseCapture);
+    // A terminal that takes no output (stalled) cannot be told to leave
+    // the alternate screen: writing would block the exit for good. Its
+    // modes are still set back.
+    let mut fds = [libc::pollfd {
+        fd: libc::STDOUT_FILENO,
+        events: libc::POLLOUT,
+        revents: 0,
+    }];
+    let takes_output = crate::poll::wait(&mut fds, 2 * TERMINAL_LOOK).is_ok()
+        && fds[0].revents & libc::POLLOUT != 0;
+    if takes_output {
+        let mut out = crate::out::screen();
+        if mouse {
+            let _ = execute!(out, DisableMouseCapture);
+        }
+        let _ = execute!(out, LeaveAlternateScreen, crossterm::cursor::Show);
+        let _ = out.flush();
     }
-    let _ = execute!(out, LeaveAlternateScreen, crossterm::cursor::Show);
     let _ = disable_raw_mode();
-    let _ = out.flush();
 }
 
 /// Starts a synchronized update (DEC private mode 2026): the terminal shows
@@ -58,6 +70,9 @@ pub(crate) const END_FRAME: &[u8] = b"\x1b[?2026l";
 pub(crate) struct FrameWriter<W: Write> {
     inner: W,
     frame: Vec<u8>,
+    /// The terminal's descriptor, when `inner` writes to one: frames then
+    /// go out as the terminal takes them (see [`write_paced`]).
+    fd: Option<std::os::fd::RawFd>,
 }
 
 impl<W: Write> FrameWriter<W> {
@@ -65,9 +80,74 @@ impl<W: Write> FrameWriter<W> {
         FrameWriter {
             inner,
             frame: Vec::with_capacity(64 * 1024),
+            fd: None,
         }
     }
 }
+
+impl FrameWriter<io::Stdout> {
+    /// Frames for the terminal on standard output.
+    pub(crate) fn terminal(out: io::Stdout) -> FrameWriter<io::Stdout> {
+        FrameWriter {
+            fd: Some(libc::STDOUT_FILENO),
+            ..FrameWriter::new(out)
+        }
+    }
+}
+
+/// What a write to the terminal waits at most before it looks again
+/// whether a stop was asked for.
+const TERMINAL_LOOK: std::time::Duration = std::time::Duration::from_millis(100);
+/// The most written at once once the terminal takes output: a pty (every
+/// terminal emulator, ssh, tmux) says so only with fewer than 256 bytes
+/// pending and kilobytes of room, so such a write does not block.
+const TERMINAL_PART: usize = 4096;
+
+/// Writes `bytes` to the terminal at `fd` a part at a time, each once
+/// `poll(2)` says the terminal takes output: a terminal that stops reading
+/// (a stalled link, a frozen emulator) blocks no write, so a signal's stop
+/// is still seen; then the frame is dropped (nobody is reading it) and the
+/// error says the terminal stalled.
+fn write_paced(fd: std::os::fd::RawFd, bytes: &[u8]) -> io::Result<()> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let mut fds = [libc::pollfd {
+            fd,
+            events: libc::POLLOUT,
+            revents: 0,
+        }];
+        crate::poll::wait(&mut fds, TERMINAL_LOOK)?;
+        if crate::signals::stopping() {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, STALLED));
+        }
+        if crate::poll::hung_up(&fds[0]) {
+            return Err(io::Error::from_raw_os_error(libc::EIO));
+        }
+        if fds[0].revents & libc::POLLOUT == 0 {
+            continue;
+        }
+        let part = &rest[..rest.len().min(TERMINAL_PART)];
+        // SAFETY: write(2) of a valid buffer's bytes to an open descriptor.
+        let n = unsafe { libc::write(fd, part.as_ptr().cast(), part.len()) };
+        match n {
+            n if n > 0 => rest = &rest[n as usize..],
+            0 => return Err(io::ErrorKind::WriteZero.into()),
+            _ => {
+                let e = io::Error::last_os_error();
+                if !matches!(
+                    e.kind(),
+                    io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock
+                ) {
+                    return Err(e);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why a frame was dropped: a stop came while the terminal took no output.
+pub(crate) const STALLED: &str = "the terminal takes no output";
 
 impl<W: Write> Write for FrameWriter<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
@@ -79,7 +159,14 @@ impl<W: Write> Write for FrameWriter<W> {
         if !self.frame.is_empty() {
             self.frame.splice(0..0, BEGIN_FRAME.iter().copied());
             self.frame.extend_from_slice(END_FRAME);
-            let written = self.inner.write_all(&self.frame);
+            let written = match self.fd {
+                // What `inner` holds goes first, then the frame, paced.
+                Some(fd) => self
+                    .inner
+                    .flush()
+                    .and_then(|()| write_paced(fd, &self.frame)),
+                None => self.inner.write_all(&self.frame),
+            };
             self.frame.clear();
             written?;
         }

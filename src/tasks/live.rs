@@ -365,7 +365,10 @@ pub fn run<B: Backend + 'static>(
             // before the input saw the hang-up) is a lost terminal, as
             // when the input sees it first; any other failure is one.
             Err(e) => {
-                if live.door.state().cannot_draw() && input.hung_up() {
+                // A stop (a signal) while the terminal took no output: the
+                // frame was dropped, and the terminal is as good as lost.
+                let stopped = stop.load(Ordering::Relaxed);
+                if live.door.state().cannot_draw() && (input.hung_up() || stopped) {
                     terminal_lost = true;
                     break;
                 }
