@@ -4,6 +4,8 @@
 
 mod common;
 
+use kxo_tui::protocol::outside::Protocol;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -128,23 +130,34 @@ fn fault_ending(protocol: &str, mode: &str) -> Option<(&'static str, &'static st
     })
 }
 
+/// Each protocol's faulty engine and the board it plays on: a match
+/// without a wildcard, so a new protocol does not compile until it has its
+/// rows in the catalogue.
+fn catalogue_of(protocol: Protocol) -> (&'static str, [&'static str; 4]) {
+    match protocol {
+        Protocol::Gomoku => ("faulty.sh", ["--size", "15", "--goal", "5"]),
+        Protocol::Gtp => ("faulty_gtp.sh", ["--go", "9", "--komi", "7.5"]),
+    }
+}
+
 #[test]
 fn every_fault_forfeits_with_its_reason_and_leaves_no_process() {
     // The Gomoku brain's catalogue of faults, and the same faults from a
-    // GTP engine on 9x9 Go: enumerated from the scripts, so a new fault
-    // (or a new protocol's script) joins the test.
-    let brain_modes = fault_modes("faulty.sh");
+    // GTP engine on 9x9 Go: every protocol of Protocol::ALL, each fault
+    // enumerated from its script, so a new fault or protocol joins the test.
+    let brain_modes = fault_modes(catalogue_of(Protocol::Gomoku).0);
     assert!(brain_modes.len() >= 9, "{brain_modes:?}");
-    assert_eq!(
-        fault_modes("faulty_gtp.sh"),
-        brain_modes,
-        "the GTP engine has every fault the brain has"
-    );
+    for kind in Protocol::ALL {
+        assert_eq!(
+            fault_modes(catalogue_of(kind).0),
+            brain_modes,
+            "the {kind:?} engine has every fault the brain has"
+        );
+    }
     let dir = tempfile::tempdir().unwrap();
-    for (protocol, script_name, board) in [
-        ("brain", "faulty.sh", ["--size", "15", "--goal", "5"]),
-        ("gtp", "faulty_gtp.sh", ["--go", "9", "--komi", "7.5"]),
-    ] {
+    for kind in Protocol::ALL {
+        let (script_name, board) = catalogue_of(kind);
+        let protocol = kind.prefix().trim_end_matches(':');
         for mode in &brain_modes {
             let Some((ending, reason)) = fault_ending(protocol, mode) else {
                 continue;

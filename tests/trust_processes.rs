@@ -351,9 +351,24 @@ fn ten_million_games_run_in_flat_memory_and_ctrl_c_gives_the_result_so_far() {
     assert!(peak > 0.0 && peak < 64.0, "peak {peak:.0} MiB");
 }
 
-/// The engines kxo-tui serves on standard input, with a command each
-/// answers at once: every test of a hostile controller runs on all.
-const SERVERS: [(&str, &[u8]); 2] = [("brain", b"ABOUT\n"), ("gtp", b"name\n")];
+/// The engine kxo-tui serves on standard input for each protocol, and a
+/// command it answers at once: every test of a hostile controller runs on
+/// all. A match without a wildcard: a new protocol does not compile until
+/// it has its server here.
+fn server_of(protocol: kxo_tui::protocol::outside::Protocol) -> (&'static str, &'static [u8]) {
+    use kxo_tui::protocol::outside::Protocol;
+    match protocol {
+        Protocol::Gomoku => ("brain", b"ABOUT\n"),
+        Protocol::Gtp => ("gtp", b"name\n"),
+    }
+}
+
+/// Every server, as [`server_of`] names them.
+fn servers() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    kxo_tui::protocol::outside::Protocol::ALL
+        .into_iter()
+        .map(server_of)
+}
 
 /// Writes `ask` to `input` over and over for `how_long` (or until the
 /// pipe closes), on a thread of its own.
@@ -373,7 +388,7 @@ fn write_over_and_over(
 #[test]
 fn a_manager_that_floods_or_never_reads_costs_the_brain_bounded_memory() {
     common::light_panics();
-    for (server, ask) in SERVERS {
+    for (server, ask) in servers() {
         // `yes ABOUT | kxo-tui brain > /dev/null`, for 5 s.
         let flood = Running::start(&[server], &[]);
         let mut flood = flood;

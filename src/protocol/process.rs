@@ -36,6 +36,10 @@ pub enum Protocol {
 }
 
 impl Protocol {
+    /// Every protocol an outside engine may speak: what a spec is read
+    /// against, and what the hostile catalogue runs (`tests/outside.rs`).
+    pub const ALL: [Protocol; 2] = [Protocol::Gomoku, Protocol::Gtp];
+
     /// How a spec names it.
     pub fn prefix(self) -> &'static str {
         match self {
@@ -49,7 +53,7 @@ impl BrainCommand {
     /// Reads `brain:PATH [ARGS]` or `gtp:PATH [ARGS]` (shell-style
     /// quoting in ARGS).
     pub fn parse(text: &str) -> Result<BrainCommand, String> {
-        let (protocol, rest) = [Protocol::Gomoku, Protocol::Gtp]
+        let (protocol, rest) = Protocol::ALL
             .into_iter()
             .find_map(|p| text.strip_prefix(p.prefix()).map(|rest| (p, rest)))
             .ok_or_else(|| {
