@@ -164,7 +164,7 @@ fn bad_tournament_flags_get_one_line_and_status_two() {
 }
 
 #[test]
-fn a_brain_whose_name_holds_escape_codes_is_shown_escaped() {
+fn a_brain_whose_name_holds_escape_codes_is_refused_and_named_escaped() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let program = dir.path().join("br\x1b[2Jain");
@@ -178,12 +178,14 @@ fn a_brain_whose_name_holds_escape_codes_is_shown_escaped() {
         if json {
             args.push("--json");
         }
-        // It cannot start: refused before the first game, named escaped.
+        // A program with a control character in its name is refused
+        // before anything runs (a state file could not keep it), named
+        // escaped.
         let (code, out, err) = kxo(&args);
         assert_eq!(code, 2, "{err}");
         assert!(!out.contains('\x1b') && !err.contains('\x1b'), "{out}{err}");
         assert!(
-            err.contains("br\\e[2Jain") && err.contains("cannot play"),
+            err.contains("br\\e[2Jain") && err.contains("holds a control character"),
             "{err}"
         );
     }
