@@ -728,6 +728,8 @@ fn a_checkpointed_solve_keeps_its_root_moves_and_resumes_from_them() {
     assert!(!err.contains('\u{1b}'), "{err:?}");
 }
 
+/// The help names every built-in engine, read from the one list of kinds:
+/// a kind added there is in `--help` with nothing else written.
 #[test]
 fn the_help_names_every_built_in_engine() {
     for args in [&["--help"][..], &["arena", "--help"]] {

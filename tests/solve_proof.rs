@@ -5,6 +5,14 @@ mod common;
 
 use std::time::Duration;
 
+/// `kxo-tui solve` with `args`, measured (its CPU is what a test bounds).
+fn solve(args: &[&str]) -> common::Run {
+    let args: Vec<&str> = std::iter::once("solve")
+        .chain(args.iter().copied())
+        .collect();
+    common::run_measured(&args, b"", Duration::from_secs(120))
+}
+
 #[test]
 fn a_proof_that_takes_too_long_stops_at_the_timeout() {
     // (7,7,5) after D4 C3 solves in milliseconds, but its proof takes
@@ -12,23 +20,18 @@ fn a_proof_that_takes_too_long_stops_at_the_timeout() {
     // and nothing half-written is left.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("seven.proof");
-    let run = common::run_measured(
-        &[
-            "solve",
-            "--size",
-            "7",
-            "--goal",
-            "5",
-            "--moves",
-            "D4,C3",
-            "--timeout",
-            "0.5",
-            "--proof",
-            path.to_str().unwrap(),
-        ],
-        b"",
-        Duration::from_secs(120),
-    );
+    let run = solve(&[
+        "--size",
+        "7",
+        "--goal",
+        "5",
+        "--moves",
+        "D4,C3",
+        "--timeout",
+        "0.5",
+        "--proof",
+        path.to_str().unwrap(),
+    ]);
     let (code, out, err) = (
         run.code,
         String::from_utf8_lossy(&run.out).into_owned(),
@@ -43,9 +46,6 @@ fn a_proof_that_takes_too_long_stops_at_the_timeout() {
     assert!(!path.exists());
 }
 
-/// The help names every built-in engine, read from the one list of kinds:
-/// a kind added there is in `--help` with nothing else written.
-
 #[test]
 fn a_proof_path_that_cannot_be_written_fails_before_the_solve() {
     // 5x5 with four takes half a minute of CPU and the proof is written
@@ -55,19 +55,14 @@ fn a_proof_path_that_cannot_be_written_fails_before_the_solve() {
     std::fs::write(&not_ours, b"someone's notes\n").unwrap();
     let missing = dir.path().join("missing").join("p.txt");
     for (path, says) in [(&missing, "does not exist"), (&not_ours, "not overwritten")] {
-        let run = common::run_measured(
-            &[
-                "solve",
-                "--size",
-                "5",
-                "--goal",
-                "4",
-                "--proof",
-                path.to_str().unwrap(),
-            ],
-            b"",
-            Duration::from_secs(120),
-        );
+        let run = solve(&[
+            "--size",
+            "5",
+            "--goal",
+            "4",
+            "--proof",
+            path.to_str().unwrap(),
+        ]);
         let err = String::from_utf8_lossy(&run.err);
         assert_eq!(run.code, 2, "{err}");
         assert!(err.contains(says), "{err}");

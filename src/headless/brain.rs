@@ -8,10 +8,10 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use super::lines::{self, Input, MAX_QUEUED, next_input};
+use super::lines::{self, Input, next_input};
 use crate::protocol::{Command, cell_at, parse_xy, xy};
 use kxo_engine::text::shown;
 use std::cell::RefCell;
@@ -89,24 +89,10 @@ struct BrainBudget<'a> {
 
 impl Budget for BrainBudget<'_> {
     fn tick(&mut self) -> bool {
-        if crate::signals::stopping() {
+        if lines::take_arrived(self.input, self.queue, |l| {
+            Command::parse(l) == Command::End
+        }) {
             self.end = true;
-        }
-        // Lines beyond the queue's bound stay in the (bounded) channel,
-        // and the reader stops reading until they are taken.
-        while self.queue.len() < MAX_QUEUED {
-            match self.input.try_recv() {
-                Ok(Input::Line(line)) if Command::parse(&line) == Command::End => {
-                    self.end = true;
-                }
-                Ok(Input::Eof) | Err(TryRecvError::Disconnected) => self.end = true,
-                Ok(line) => {
-                    self.queue.push_back(line);
-                    continue;
-                }
-                Err(TryRecvError::Empty) => {}
-            }
-            break;
         }
         !self.end && !self.limit().reached(self.start.elapsed(), 0)
     }

@@ -162,3 +162,29 @@ fn read_line_bounded(
         }
     }
 }
+
+/// While a search runs: takes what the manager sent meanwhile into
+/// `queue` (up to [`MAX_QUEUED`]: the rest waits in the bounded channel,
+/// and the reader stops reading until it is taken), and says whether the
+/// search must end now — a signal, the end of input, or a line `ends`
+/// names (the brain's END), which is not queued.
+pub(super) fn take_arrived(
+    input: &Receiver<Input>,
+    queue: &mut VecDeque<Input>,
+    ends: impl Fn(&str) -> bool,
+) -> bool {
+    let mut end = crate::signals::stopping();
+    while queue.len() < MAX_QUEUED {
+        match input.try_recv() {
+            Ok(Input::Line(line)) if ends(&line) => end = true,
+            Ok(Input::Eof) | Err(std::sync::mpsc::TryRecvError::Disconnected) => end = true,
+            Ok(line) => {
+                queue.push_back(line);
+                continue;
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+        }
+        break;
+    }
+    end
+}

@@ -26,13 +26,13 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 mod clock;
 mod sgf;
 
-use super::lines::{self, Input, MAX_QUEUED};
+use super::lines::{self, Input};
 use crate::engines::{EngineSpec, RunLimit, SeatEngine};
 use clock::Clock;
 use kxo_engine::go::{GoPosition, handicap_points, parse_vertex, vertex_name};
@@ -99,19 +99,9 @@ struct GtpBudget<'a> {
 
 impl Budget for GtpBudget<'_> {
     fn tick(&mut self) -> bool {
-        if crate::signals::stopping() {
+        // A GTP command never ends a search: `quit` waits its turn.
+        if lines::take_arrived(self.input, self.queue, |_| false) {
             self.end = true;
-        }
-        while self.queue.len() < MAX_QUEUED {
-            match self.input.try_recv() {
-                Ok(Input::Eof) | Err(TryRecvError::Disconnected) => self.end = true,
-                Ok(line) => {
-                    self.queue.push_back(line);
-                    continue;
-                }
-                Err(TryRecvError::Empty) => {}
-            }
-            break;
         }
         let late = self.deadline.is_some_and(|d| self.start.elapsed() >= d);
         !self.end && !late && !self.limit.reached(self.start.elapsed(), 0)
