@@ -110,6 +110,10 @@ impl GameView {
     /// Go's count: the area of each side once the dead stones are off.
     pub fn go_count(&self) -> Option<GoScore> {
         let go = self.pos.go()?;
-        Some(go.score_without(&self.dead_stones()))
+        // Drawn every frame: the board is rebuilt only when stones are off.
+        Some(match self.dead.is_empty() {
+            true => go.score(),
+            false => go.score_without(&self.dead_stones()),
+        })
     }
 }

@@ -116,6 +116,7 @@ pub(super) fn lines(
     };
     let label = c.dim();
     let owners = match pos.outcome().is_over() {
+        true if marks.dead.is_empty() => pos.board().owners(),
         true => {
             let dead: Vec<Cell> = marks.dead.iter().map(Cell::from_index).collect();
             pos.owners_without(&dead)
