@@ -3,10 +3,13 @@
 //! (`tests/architecture.rs` checks the source for it).
 //!
 //! What holds for every path, whatever the command:
-//! - **Links.** Each component of a path is resolved here, one at a time.
-//!   A link is followed only where the kernel's `protected_symlinks` rule
-//!   would follow it: not a link another user owns in a sticky folder
-//!   anyone can write, like /tmp ([`path`]). The file itself is opened
+//! - **Links.** Each component of a path is opened here, one at a time,
+//!   inside the folder before it (`openat`, never following a link), and
+//!   what is read or written is reached from the last folder held open,
+//!   never by the name again.
+//!   A link is followed only when we or root made it, whatever folder it
+//!   sits in and whatever the system's `protected_symlinks` setting
+//!   ([`path`]). The file itself is opened
 //!   without following a link (`O_NOFOLLOW`), so one swapped in after the
 //!   check is refused too.
 //! - **Types and sizes.** Only regular files are read or written: a FIFO

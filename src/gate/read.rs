@@ -8,8 +8,10 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use super::path::describe;
-use super::{FileError, Kind, resolve};
+use rustix::fs::OFlags;
+
+use super::path::{Place, describe, place};
+use super::{FileError, Kind};
 
 /// An open file of a kind, to be read within its bound.
 pub struct Reader {
@@ -20,15 +22,15 @@ pub struct Reader {
     path: PathBuf,
 }
 
-/// Opens `real` (a resolved path) for reading: no link followed, no wait
-/// on a FIFO, and only a regular file accepted. `Ok(None)` when there is
-/// no file.
-pub(super) fn open_real(real: &Path, shown: &Path, kind: Kind) -> Result<Option<File>, FileError> {
-    let file = match OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(real)
-    {
+/// Opens the file at `place` (a walked path) for reading: no link
+/// followed, no wait on a FIFO, and only a regular file accepted.
+/// `Ok(None)` when there is no file.
+pub(super) fn open_real(
+    place: &Place,
+    shown: &Path,
+    kind: Kind,
+) -> Result<Option<File>, FileError> {
+    let file = match place.open(OFlags::RDONLY | OFlags::NONBLOCK, 0) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
@@ -56,8 +58,8 @@ pub(super) fn open_real(real: &Path, shown: &Path, kind: Kind) -> Result<Option<
 /// Opens the file at `path` to read it: `Ok(None)` when there is none.
 /// A file larger than its kind's bound is refused before anything is read.
 pub fn open(path: &Path, kind: Kind) -> Result<Option<Reader>, FileError> {
-    let real = resolve(path, kind.what)?;
-    let Some(file) = open_real(&real, path, kind)? else {
+    let place = place(path, kind.what)?;
+    let Some(file) = open_real(&place, path, kind)? else {
         return Ok(None);
     };
     Reader::new(file, path, kind).map(Some)

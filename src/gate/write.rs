@@ -2,16 +2,21 @@
 //! Nothing is ever truncated in place, and a file kxo-tui did not make is
 //! never written over.
 
-use std::fs::{File, OpenOptions, Permissions};
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
 use std::io::{self, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::path::describe;
+use rustix::fs::{AtFlags, FileType, OFlags, RenameFlags};
+
+use super::path::{Place, describe, open_in, place};
 use super::read::{Lines, open_real};
-use super::{FileError, Kind, euid, resolve};
+use super::{FileError, Kind, euid};
 
 /// `KXO_FAULT_FULL_DISK=N`: every write after the first N bytes (in the
 /// whole process) fails as on a full disk. For the tests of machines
@@ -42,14 +47,7 @@ fn write_all(file: &mut File, bytes: &[u8]) -> io::Result<()> {
     file.write_all(bytes)
 }
 
-/// Syncs a folder, so that a rename or a new name in it survives a crash.
-fn sync_folder(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-}
-
-/// What stands at `real` now: nothing, or a regular file (its length and
+/// What stands at a place now: nothing, or a regular file (its length and
 /// owner, and whether it starts with the kind's header).
 struct Existing {
     len: u64,
@@ -57,8 +55,8 @@ struct Existing {
     ours: bool,
 }
 
-fn existing(real: &Path, shown: &Path, kind: Kind) -> Result<Option<Existing>, FileError> {
-    let Some(file) = open_real(real, shown, kind)? else {
+fn existing(place: &Place, shown: &Path, kind: Kind) -> Result<Option<Existing>, FileError> {
+    let Some(file) = open_real(place, shown, kind)? else {
         return Ok(None);
     };
     let meta = file
@@ -88,11 +86,54 @@ fn check_ours(found: &Existing, shown: &Path, kind: Kind) -> Result<(), FileErro
     ))
 }
 
+/// A temporary file in a folder held open, removed when dropped unless it
+/// was put in place.
+struct TempFile {
+    folder: OwnedFd,
+    name: OsString,
+    placed: bool,
+}
+
+impl TempFile {
+    /// Renames the file over `name` (replacing what is there).
+    fn rename_over(mut self, name: &OsStr) -> io::Result<()> {
+        rustix::fs::renameat(&self.folder, self.name.as_os_str(), &self.folder, name)?;
+        self.placed = true;
+        Ok(())
+    }
+
+    /// Gives the file the name `name`, failing with `AlreadyExists` when
+    /// something has it (nothing is replaced).
+    fn place_new(mut self, name: &OsStr) -> io::Result<()> {
+        let (folder, temp) = (&self.folder, self.name.as_os_str());
+        match rustix::fs::renameat_with(folder, temp, folder, name, RenameFlags::NOREPLACE) {
+            Ok(()) => {}
+            // A file system without the flag: a second link, then the
+            // temporary name removed.
+            Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {
+                rustix::fs::linkat(folder, temp, folder, name, AtFlags::empty())?;
+                let _ = rustix::fs::unlinkat(folder, temp, AtFlags::empty());
+            }
+            Err(e) => return Err(e.into()),
+        }
+        self.placed = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.placed {
+            let _ = rustix::fs::unlinkat(&self.folder, self.name.as_os_str(), AtFlags::empty());
+        }
+    }
+}
+
 /// A file written beside its name and synced, not yet in place. Dropped
 /// without [`commit`](Staged::commit), the temporary file is removed.
 pub struct Staged {
-    temp: tempfile::NamedTempFile,
-    real: PathBuf,
+    temp: TempFile,
+    place: Place,
     path: PathBuf,
     kind: Kind,
 }
@@ -102,28 +143,24 @@ impl Staged {
     pub fn commit(self) -> Result<(), FileError> {
         let Staged {
             temp,
-            real,
+            place,
             path,
             kind,
         } = self;
         // Checked again: a file may have been put at the name meanwhile.
-        if let Some(found) = existing(&real, &path, kind)? {
+        if let Some(found) = existing(&place, &path, kind)? {
             check_ours(&found, &path, kind)?;
         }
-        temp.persist(&real)
-            .map_err(|e| FileError::io(kind.what, &path, "replaced", e.error))?;
-        sync_folder(real.parent().unwrap_or(Path::new("/")));
+        temp.rename_over(&place.name)
+            .map_err(|e| FileError::io(kind.what, &path, "replaced", e))?;
+        place.sync_folder();
         Ok(())
     }
 }
 
 /// The start of the names of a file's temporary files.
-fn temp_prefix(real: &Path) -> String {
-    let name = real
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "file".into());
-    format!(".{name}.tmp-")
+fn temp_prefix(name: &OsStr) -> String {
+    format!(".{}.tmp-", name.to_string_lossy())
 }
 
 /// Whether process `pid` runs (or is another user's: it exists).
@@ -138,16 +175,14 @@ fn process_alive(pid: i32) -> bool {
 /// only (never another user's), never through a link, and never one a
 /// live process is writing (its name carries the writer's pid: two runs
 /// on one records folder or checkpoint leave each other's alone).
-fn remove_stray_temps(real: &Path) {
-    let (Some(dir), prefix) = (real.parent(), temp_prefix(real)) else {
-        return;
-    };
-    let Ok(entries) = std::fs::read_dir(dir) else {
+fn remove_stray_temps(place: &Place) {
+    let prefix = temp_prefix(&place.name);
+    let Ok(entries) = rustix::fs::Dir::read_from(&place.folder) else {
         return;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(&prefix) else {
+        let name = OsStr::from_bytes(entry.file_name().to_bytes());
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
             continue;
         };
         let writer = rest
@@ -156,51 +191,73 @@ fn remove_stray_temps(real: &Path) {
         if writer.is_some_and(process_alive) {
             continue;
         }
-        // symlink_metadata: a link is judged (and removed) as itself.
-        if let Ok(meta) = std::fs::symlink_metadata(entry.path())
-            && meta.uid() == euid()
-            && (meta.is_file() || meta.file_type().is_symlink())
+        // Judged (and removed) as itself: a link is not followed.
+        if let Ok(stat) = rustix::fs::statat(&place.folder, name, AtFlags::SYMLINK_NOFOLLOW)
+            && stat.st_uid == euid()
+            && matches!(
+                FileType::from_raw_mode(stat.st_mode),
+                FileType::RegularFile | FileType::Symlink
+            )
         {
-            let _ = std::fs::remove_file(entry.path());
+            let _ = rustix::fs::unlinkat(&place.folder, name, AtFlags::empty());
         }
     }
 }
 
+/// Twelve letters or digits no one can guess.
+fn random_tag() -> String {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    (0..12)
+        .map(|_| LETTERS[rand::random_range(0..LETTERS.len())] as char)
+        .collect()
+}
+
 /// A temporary file with an unpredictable name, created exclusively (a
-/// planted file or link is never reused) beside `real`, holding `bytes`,
-/// synced.
+/// planted file or link is never reused) in the place's folder, holding
+/// `bytes`, synced.
 fn temp_beside(
-    real: &Path,
+    place: &Place,
     shown: &Path,
     kind: Kind,
     bytes: &[u8],
-) -> Result<tempfile::NamedTempFile, FileError> {
-    let dir = real.parent().unwrap_or(Path::new("/"));
-    remove_stray_temps(real);
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!("{}{}-", temp_prefix(real), std::process::id()))
-        .rand_bytes(12)
-        .permissions(Permissions::from_mode(0o644))
-        .tempfile_in(dir)
-        .map_err(|e| FileError::io(kind.what, shown, "written", e))?;
+) -> Result<TempFile, FileError> {
+    let failed = |e| FileError::io(kind.what, shown, "written", e);
+    remove_stray_temps(place);
+    let folder = place.folder.try_clone().map_err(failed)?;
+    let prefix = format!("{}{}-", temp_prefix(&place.name), std::process::id());
+    let mut tries = 0;
+    let (name, mut file) = loop {
+        let name = OsString::from(format!("{prefix}{}", random_tag()));
+        let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL;
+        match open_in(&folder, &name, flags, 0o644) {
+            Ok(file) => break (name, file),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => tries += 1,
+            Err(e) => return Err(failed(e)),
+        }
+    };
     // On an error the temporary file is removed as `temp` drops.
-    write_all(temp.as_file_mut(), bytes)
-        .and_then(|()| temp.as_file().sync_all())
-        .map_err(|e| FileError::io(kind.what, shown, "written", e))?;
+    let temp = TempFile {
+        folder,
+        name,
+        placed: false,
+    };
+    write_all(&mut file, bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(failed)?;
     Ok(temp)
 }
 
 /// Writes `bytes` beside the file at `path` and syncs them, without
 /// replacing it yet; refuses a file there that kxo-tui did not make.
 pub fn stage(path: &Path, kind: Kind, bytes: &[u8]) -> Result<Staged, FileError> {
-    let real = resolve(path, kind.what)?;
-    if let Some(found) = existing(&real, path, kind)? {
+    let place = place(path, kind.what)?;
+    if let Some(found) = existing(&place, path, kind)? {
         check_ours(&found, path, kind)?;
     }
-    let temp = temp_beside(&real, path, kind, bytes)?;
+    let temp = temp_beside(&place, path, kind, bytes)?;
     Ok(Staged {
         temp,
-        real,
+        place,
         path: path.to_path_buf(),
         kind,
     })
@@ -223,8 +280,8 @@ pub fn replace(path: &Path, kind: Kind, bytes: &[u8]) -> Result<(), FileError> {
 /// file that is not empty is already there (it is kept as it is). An
 /// empty one of ours (a write a full disk cut short) is replaced.
 pub fn write_new(path: &Path, kind: Kind, bytes: &[u8]) -> Result<bool, FileError> {
-    let real = resolve(path, kind.what)?;
-    let found = existing(&real, path, kind)?;
+    let place = place(path, kind.what)?;
+    let found = existing(&place, path, kind)?;
     match found {
         Some(f) if f.len > 0 => return Ok(false),
         Some(f) if f.uid != euid() => {
@@ -239,13 +296,10 @@ pub fn write_new(path: &Path, kind: Kind, bytes: &[u8]) -> Result<bool, FileErro
         }
         _ => {}
     }
-    let temp = temp_beside(&real, path, kind, bytes)?;
+    let temp = temp_beside(&place, path, kind, bytes)?;
     let placed = match found {
-        Some(_) => temp.persist(&real).map(|_| ()).map_err(|e| e.error),
-        None => temp
-            .persist_noclobber(&real)
-            .map(|_| ())
-            .map_err(|e| e.error),
+        Some(_) => temp.rename_over(&place.name),
+        None => temp.place_new(&place.name),
     };
     match placed {
         Ok(()) => {}
@@ -253,7 +307,7 @@ pub fn write_new(path: &Path, kind: Kind, bytes: &[u8]) -> Result<bool, FileErro
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Ok(false),
         Err(e) => return Err(FileError::io(kind.what, path, "written", e)),
     }
-    sync_folder(real.parent().unwrap_or(Path::new("/")));
+    place.sync_folder();
     Ok(true)
 }
 
@@ -269,30 +323,19 @@ pub struct FileLock {
 /// is one lock): `Ok(None)` when another process holds it. For files that
 /// are replaced by a rename, which cannot carry a lock themselves.
 pub fn lock_beside(path: &Path, kind: Kind) -> Result<Option<FileLock>, FileError> {
-    let real = resolve(path, kind.what)?;
-    let mut name = real
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
+    let place = place(path, kind.what)?;
+    let mut name = place.name.clone();
     name.push(".lock");
-    let lock = real.with_file_name(name);
-    let shown_lock = kxo_engine::text::shown_path(&lock);
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(&lock)
-        .map_err(|e| {
-            let why = if e.raw_os_error() == Some(libc::ELOOP) {
-                "is a link: not followed".to_string()
-            } else {
-                format!("cannot be opened: {e}")
-            };
-            FileError::refused(kind.what, path, format!("its lock file {shown_lock} {why}"))
-        })?;
+    let shown_lock = kxo_engine::text::shown_path(&place.real.with_file_name(&name));
+    let flags = OFlags::CREATE | OFlags::RDWR | OFlags::NONBLOCK;
+    let file = open_in(&place.folder, &name, flags, 0o600).map_err(|e| {
+        let why = if e.raw_os_error() == Some(libc::ELOOP) {
+            "is a link: not followed".to_string()
+        } else {
+            format!("cannot be opened: {e}")
+        };
+        FileError::refused(kind.what, path, format!("its lock file {shown_lock} {why}"))
+    })?;
     match file.metadata() {
         Ok(meta) if meta.is_file() => {}
         Ok(meta) => {
@@ -333,14 +376,10 @@ impl Appender {
         kind: Kind,
         header: &[u8],
     ) -> Result<(Appender, Option<Lines>), FileError> {
-        let real = resolve(path, kind.what)?;
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .mode(0o644)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-            .open(&real)
+        let place = place(path, kind.what)?;
+        let flags = OFlags::RDWR | OFlags::APPEND | OFlags::CREATE | OFlags::NONBLOCK;
+        let file = place
+            .open(flags, 0o644)
             .map_err(|e| match e.raw_os_error() {
                 Some(libc::ELOOP) => FileError::refused(kind.what, path, "is a link: not followed"),
                 Some(libc::ENXIO) => {
@@ -378,7 +417,7 @@ impl Appender {
         };
         if meta.len() == 0 {
             appender.append(header)?;
-            sync_folder(real.parent().unwrap_or(Path::new("/")));
+            place.sync_folder();
             return Ok((appender, None));
         }
         if !kind.made_by_us(&appender.file) {
