@@ -300,24 +300,18 @@ fn slow_brain_against_random(first_ms: u64, then_ms: u64) -> serde_json::Value {
         "slow=brain:env SLOW_FIRST_MS={first_ms} SLOW_BRAIN_MS={then_ms} {}",
         common::brain_script("slow.sh")
     );
-    let (code, out, err) = kxo(&[
-        "arena",
-        "--size",
-        "15",
-        "--goal",
-        "5",
-        "--engine",
-        &brain,
-        "--engine",
-        "r=random",
-        "--games",
-        "2",
-        "--seed",
-        "3",
-        "--think-ms",
-        "200",
-        "--json",
-    ]);
+    slow_against_random(&brain, &["--think-ms", "200"])
+}
+
+/// Two games of 15x15 between the brain `slow=SPEC` and random, each
+/// colour once, with `clock` flags: the JSON report.
+fn slow_against_random(brain: &str, clock: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "arena", "--size", "15", "--goal", "5", "--engine", brain, "--engine", "r=random",
+        "--games", "2", "--seed", "3", "--json",
+    ];
+    args.extend_from_slice(clock);
+    let (code, out, err) = kxo(&args);
     assert_eq!(code, 0, "{err}");
     json(&out)
 }
@@ -339,6 +333,25 @@ fn a_slow_first_move_builds_tables_without_losing_on_time() {
     assert_eq!(
         (slow["forfeits"].as_u64(), slow["time_losses"].as_u64()),
         (Some(0), Some(0))
+    );
+    assert_eq!(slow["games"], 2);
+}
+
+#[test]
+fn start_is_off_the_clock_as_in_gomocups_manager() {
+    // 3.8 s to answer START (within its own 5 s), then 20 ms a move, at
+    // 500 ms a move and no margin: charged with its first move, START
+    // alone would pass the first move's 3.5 s and lose on time.
+    let brain = format!(
+        "slow=brain:env SLOW_START_MS=3800 SLOW_BRAIN_MS=20 {}",
+        common::brain_script("slow.sh")
+    );
+    let report = slow_against_random(&brain, &["--think-ms", "500", "--time-margin", "0"]);
+    let slow = standing(&report, "slow");
+    assert_eq!(
+        (slow["forfeits"].as_u64(), slow["time_losses"].as_u64()),
+        (Some(0), Some(0)),
+        "{report}"
     );
     assert_eq!(slow["games"], 2);
 }

@@ -14,6 +14,7 @@
 //! be before it loses on time), `nodes=N` and `depth=D` (sent to a brain
 //! as `INFO max_node` and `INFO max_depth`; `nodes` is MCTS's iterations),
 //! `memory=MB` (a brain's `INFO max_memory`, 256 MB unless given),
+//! `settle=MS` (a brain's next command waits so long after its answer),
 //! `option.NAME=V` (sent to a brain as `INFO NAME V`); MCTS's
 //! `iterations=N`, Negamax's `eval=shapes|learned`.
 
@@ -72,9 +73,12 @@ pub struct SeatClock {
     pub margin_ms: Option<u64>,
 }
 
-/// What a brain is told with `INFO` besides its time.
+/// What a brain is told with `INFO` besides its time, and how long its
+/// next command waits after an answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BrainInfo {
+    /// `settle=MS`: the wait after each answer (none unless given).
+    pub settle_ms: Option<u64>,
     /// `INFO max_node`, `INFO max_depth`.
     pub nodes: Option<u64>,
     pub depth: Option<u64>,
@@ -269,9 +273,15 @@ impl EngineSpec {
             }
             SpecEngine::Brain { .. } => (
                 "a brain".to_string(),
-                ["memory=MB", "nodes=N", "depth=D", "option.NAME=VALUE"]
-                    .map(String::from)
-                    .to_vec(),
+                [
+                    "memory=MB",
+                    "nodes=N",
+                    "depth=D",
+                    "settle=MS",
+                    "option.NAME=VALUE",
+                ]
+                .map(String::from)
+                .to_vec(),
             ),
         };
         let mut all = vec![
@@ -463,6 +473,7 @@ impl EngineSpec {
             nodes: info.nodes,
             depth: info.depth,
             options: info.options,
+            settle: info.settle_ms.map_or(default.settle, Duration::from_millis),
             margin: self
                 .clock
                 .margin_ms
@@ -538,6 +549,9 @@ impl EngineSpec {
             if let Some(d) = info.depth {
                 options.push(format!("depth={d}"));
             }
+            if let Some(ms) = info.settle_ms {
+                options.push(format!("settle={ms}"));
+            }
             for (name, value) in &info.options {
                 options.push(format!("option.{name}={value}"));
             }
@@ -565,12 +579,14 @@ fn number(key: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
         })
 }
 
-/// A brain's own options: `memory=`, `nodes=`, `depth=`, `option.NAME=`.
+/// A brain's own options: `memory=`, `nodes=`, `depth=`, `settle=`,
+/// `option.NAME=`.
 fn read_brain_option(info: &mut BrainInfo, key: &str, value: &str) -> Result<bool, String> {
     match key {
         "memory" => info.memory_mb = Some(number(key, value, 1, 1 << 20)?),
         "nodes" => info.nodes = Some(number(key, value, 1, u64::MAX >> 1)?),
         "depth" => info.depth = Some(number(key, value, 1, 1000)?),
+        "settle" => info.settle_ms = Some(number(key, value, 0, 1000)?),
         option if option.starts_with("option.") => {
             let name = &option["option.".len()..];
             let plain = |t: &str| {

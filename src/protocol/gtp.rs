@@ -43,6 +43,9 @@ pub struct OutsideGtp {
     time_left: Option<Duration>,
     margin: Duration,
     move_limit: Option<Duration>,
+    /// How long its last move's call took before `genmove` was sent:
+    /// starting it, the set-up commands, the moves it was told.
+    before_asked: Duration,
     in_game: bool,
     /// It knows `kgs-genmove_cleanup`: asked so in a clean-up, it takes
     /// off the stones it holds dead instead of passing.
@@ -62,6 +65,7 @@ impl OutsideGtp {
             time_left: None,
             margin: TOLERANCE,
             move_limit: None,
+            before_asked: Duration::ZERO,
             in_game: false,
             knows_cleanup: false,
         }
@@ -179,6 +183,8 @@ impl OutsideGtp {
 
     /// Its answer in `pos`: a move it plays, a pass, or resignation.
     fn play(&mut self, pos: &GoPosition, budget: &mut dyn PipeBudget) -> Result<Reply, Forfeit> {
+        let began = Instant::now();
+        self.before_asked = Duration::ZERO;
         if self.pipe.process.is_none() {
             self.start(budget)?;
         }
@@ -193,6 +199,7 @@ impl OutsideGtp {
             );
         }
         let asked = Instant::now();
+        self.before_asked = asked.duration_since(began);
         let due = self
             .time_left
             .map_or(self.think, |left| left.min(self.think));
@@ -336,8 +343,8 @@ impl OutsideEngine for OutsideGtp {
     fn last_cpu(&self) -> Duration {
         self.pipe.last_cpu
     }
-    fn settled(&self) -> Duration {
-        Duration::ZERO
+    fn before_asked(&self) -> Duration {
+        self.before_asked
     }
     fn set_match_clock(&mut self, total: Duration) {
         self.match_clock = Some(total);

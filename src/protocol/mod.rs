@@ -43,8 +43,10 @@ pub trait OutsideEngine {
     fn out_of_time(&self) -> bool;
     /// The CPU time its process used on its last move.
     fn last_cpu(&self) -> Duration;
-    /// How long its last move's command waited before it was sent.
-    fn settled(&self) -> Duration;
+    /// How long its last move's call took before the move was asked
+    /// (starting it, set-up commands, moves it was told, waits): time not
+    /// charged to its clock.
+    fn before_asked(&self) -> Duration;
     /// The game's clock, and what is left of it.
     fn set_match_clock(&mut self, total: Duration);
     fn set_time_left(&mut self, left: Duration);

@@ -86,6 +86,12 @@ pub struct BrainSettings {
     pub options: Vec<(String, String)>,
     /// How late its answer may come before it forfeits on time.
     pub margin: Duration,
+    /// How long after an answer its next command waits at least
+    /// (`settle=MS`; none unless given): a brain that prints its move
+    /// before it is ready to read again, and drops a command that comes in
+    /// between, needs one. Neither c-gomoku-cli nor Gomocup's manager
+    /// waits.
+    pub settle: Duration,
 }
 
 impl Default for BrainSettings {
@@ -96,15 +102,11 @@ impl Default for BrainSettings {
             depth: None,
             options: Vec::new(),
             margin: TOLERANCE,
+            settle: Duration::ZERO,
         }
     }
 }
 
-/// How long after a brain's answer its next command waits at least: Rapfi
-/// (and brains like it) print the move before they are ready to read
-/// again, and drop a command that comes in between.
-/// (5 ms was not always enough for Rapfi with two games on two cores.)
-const SETTLE: Duration = Duration::from_millis(20);
 /// MESSAGE lines kept per brain until they are collected: a brain that
 /// floods them costs nothing more than this.
 const MAX_MESSAGES: usize = 16;
@@ -129,10 +131,12 @@ pub struct OutsideBrain {
     /// (INFO time_left before each move), when the game has one.
     match_clock: Option<Duration>,
     time_left: Option<Duration>,
-    /// When its last answer came: its next command waits for [`SETTLE`].
+    /// When its last answer came: its next command waits for the
+    /// settings' `settle` after it.
     answered: Option<Instant>,
-    /// How long the last move's command waited for that.
-    settled: Duration,
+    /// How long its last move's call took before the move was asked:
+    /// starting it, `START` and the limits, `RESTART`, the settle wait.
+    before_asked: Duration,
     /// The game's moves in order, when the seat knows them (for `BOARD`).
     history: Vec<Cell>,
     /// The next position goes whole in a match of its own, even if it
@@ -159,7 +163,7 @@ impl OutsideBrain {
             match_clock: None,
             time_left: None,
             answered: None,
-            settled: Duration::ZERO,
+            before_asked: Duration::ZERO,
             history: Vec::new(),
             afresh: false,
             settings: BrainSettings::default(),
@@ -217,10 +221,13 @@ impl OutsideBrain {
         self.time_left = Some(left);
     }
 
-    /// How long the last move waited before the brain was asked (for
-    /// [`SETTLE`]): not the brain's time.
-    pub fn settled(&self) -> Duration {
-        self.settled
+    /// How long its last move's call took before the move was asked
+    /// (starting the process, `START` and the limits, `RESTART`, the
+    /// settle wait): not the brain's time. Gomocup's manager and
+    /// c-gomoku-cli charge a brain from its `TURN`, `BEGIN` or `BOARD`
+    /// on; set-up commands have their own time limits.
+    pub fn before_asked(&self) -> Duration {
+        self.before_asked
     }
 
     /// The brain's MESSAGE lines since the last call.
@@ -290,6 +297,8 @@ impl OutsideBrain {
     /// Asks for a move in `pos`: TURN with the opponent's last move when
     /// the brain knows the rest, else the whole board.
     fn ask(&mut self, pos: &Position, budget: &mut dyn PipeBudget) -> Result<Cell, Forfeit> {
+        let began = Instant::now();
+        self.before_asked = Duration::ZERO;
         let me = pos.to_move();
         if self.side != Some(me) {
             self.known = [Bits::EMPTY; 2];
@@ -333,15 +342,18 @@ impl OutsideBrain {
         let Some(process) = self.pipe.process.as_mut() else {
             return Err(Forfeit::Exited);
         };
-        let waiting = Instant::now();
-        if let Some(settled) = self.answered.map(|at| at + SETTLE) {
+        let settle = self.settings.settle;
+        if let Some(settled) = self
+            .answered
+            .filter(|_| !settle.is_zero())
+            .map(|at| at + settle)
+        {
             // Waits through the budget (the live screen runs the others);
             // a line the brain writes meanwhile ends a wait early, so loop.
             while Instant::now() < settled
                 && budget.wait_readable(process.stdout.as_raw_fd(), settled)
             {}
         }
-        self.settled = waiting.elapsed();
         if let Some(left) = self.time_left {
             process.send(&format!("INFO time_left {}", left.as_millis()))?;
         }
@@ -349,6 +361,7 @@ impl OutsideBrain {
             process.send(line)?;
         }
         let asked = Instant::now();
+        self.before_asked = asked.duration_since(began);
         let due = self
             .time_left
             .map_or(self.think, |left| left.min(self.think));
@@ -543,8 +556,8 @@ impl super::OutsideEngine for OutsideBrain {
     fn last_cpu(&self) -> Duration {
         OutsideBrain::last_cpu(self)
     }
-    fn settled(&self) -> Duration {
-        OutsideBrain::settled(self)
+    fn before_asked(&self) -> Duration {
+        OutsideBrain::before_asked(self)
     }
     fn set_match_clock(&mut self, total: Duration) {
         OutsideBrain::set_match_clock(self, total);
@@ -568,6 +581,15 @@ mod tests {
     /// file `file` as its variable `setting` says, after its first move
     /// (A1) in answer to B2; with the rules and the position it answered.
     fn instant_brain(setting: &str, file: &std::path::Path) -> (OutsideBrain, Rules, Position) {
+        instant_brain_with(setting, file, BrainSettings::default())
+    }
+
+    /// [`instant_brain`] told `settings`.
+    fn instant_brain_with(
+        setting: &str,
+        file: &std::path::Path,
+        settings: BrainSettings,
+    ) -> (OutsideBrain, Rules, Position) {
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/brains/slow.sh");
         let rules = Rules::new(4, 3).unwrap();
         // Its settings through env(1): the test's own environment stays as it is.
@@ -577,6 +599,7 @@ mod tests {
         ))
         .unwrap();
         let mut brain = OutsideBrain::new(command, rules, Duration::from_secs(2));
+        brain.configure(settings);
         let first = Position::from_moves(rules, &[Cell::parse("B2", 4).unwrap()]).unwrap();
         let mut budget = kxo_engine::Unlimited::new();
         assert_eq!(brain.choose(&first, &mut budget), Ok(Cell::new(0)));
@@ -637,13 +660,18 @@ mod tests {
     }
 
     #[test]
-    fn the_next_command_waits_until_the_brain_has_settled_after_its_answer() {
-        // Rapfi prints its move before it clears its "thinking" flag and
-        // drops a command that arrives in between: the manager must not
-        // answer a brain's move within microseconds.
+    fn with_settle_the_next_command_waits_until_the_brain_has_settled_after_its_answer() {
+        // A brain that prints its move before it clears its "thinking"
+        // flag drops a command that arrives in between: with `settle=MS`
+        // the manager does not answer its move within microseconds.
+        let settle = Duration::from_millis(20);
         let stamps = std::env::temp_dir().join(format!("kxo-brain-stamps-{}", std::process::id()));
         let _ = std::fs::remove_file(&stamps);
-        let (mut brain, _, first) = instant_brain("BRAIN_STAMPS", &stamps);
+        let settings = BrainSettings {
+            settle,
+            ..BrainSettings::default()
+        };
+        let (mut brain, _, first) = instant_brain_with("BRAIN_STAMPS", &stamps, settings);
         let mut budget = kxo_engine::Unlimited::new();
         // The other side answers at once.
         let mut next = first;
@@ -672,7 +700,22 @@ mod tests {
         // Stamped before the answer is written and after the TURN is read:
         // the gap can only be wider than the one the manager left.
         let gap = Duration::from_nanos(ns(turn).saturating_sub(ns(&fields[answer])));
-        assert!(gap >= SETTLE, "TURN came {gap:?} after the answer:\n{said}");
+        assert!(gap >= settle, "TURN came {gap:?} after the answer:\n{said}");
+    }
+
+    #[test]
+    fn starting_a_brain_and_its_start_are_before_it_was_asked() {
+        // The time START took is set-up, not the brain's: its clock runs
+        // from the move command on.
+        let log = std::env::temp_dir().join(format!("kxo-brain-start-{}", std::process::id()));
+        let (brain, _, _) = instant_brain("SLOW_START_MS=300 BRAIN_LOG", &log);
+        assert!(
+            brain.before_asked() >= Duration::from_millis(300),
+            "{:?}",
+            brain.before_asked()
+        );
+        let (said, lines) = said_to(brain, &log);
+        assert_eq!(lines, ["START 4", "TURN 1,1"], "{said}");
     }
 
     #[test]

@@ -14,8 +14,12 @@
 //! A built-in engine with no time at all (MCTS by iterations, Negamax
 //! solving a small board) has nothing to overrun. The margin is 500 ms
 //! unless `--time-margin` or the engine's `margin=` says otherwise; the
-//! time charged is wall time from the question to the answer (a brain's
-//! wait before it was asked excluded).
+//! time charged is wall time from the question to the answer. For an
+//! outside engine the question is the move command (`TURN`, `BEGIN`,
+//! `BOARD`; `genmove`): starting it and its set-up (`START` and the
+//! `INFO` lines, `RESTART`; `boardsize`, `komi`, `play`) have their own
+//! time limits and are not charged, as in Gomocup's manager, c-gomoku-cli
+//! and gogui-twogtp.
 
 use std::time::Duration;
 

@@ -202,17 +202,17 @@ impl<'a> Side<'a> {
         self.engine.set_history(history);
         let cpu_before = crate::cpu::thread_cpu_time();
         let choice = self.engine.choose(pos, &mut budget);
-        // A brain is not charged for the wait before it was asked, and
+        // A brain is not charged for its set-up before it was asked, and
         // its CPU time is its process's.
-        let (settled, cpu) = match &self.engine {
-            SeatEngine::Outside(brain) => (brain.settled(), brain.last_cpu()),
+        let (before_asked, cpu) = match &self.engine {
+            SeatEngine::Outside(brain) => (brain.before_asked(), brain.last_cpu()),
             SeatEngine::BuiltIn(_) | SeatEngine::Go(_) => (
                 Duration::ZERO,
                 crate::cpu::thread_cpu_time().saturating_sub(cpu_before),
             ),
         };
         self.cpu += cpu;
-        let spent = start.elapsed().saturating_sub(settled);
+        let spent = start.elapsed().saturating_sub(before_asked);
         let out_of_time = match &self.engine {
             SeatEngine::Outside(brain) => brain.out_of_time(),
             _ => false,

@@ -10,7 +10,9 @@
 # nothing, as PentaZen does (its depth as a raw byte, here a line feed, a
 # carriage return and a control byte, splitting its message), and an
 # empty line. With $SLOW_UNTIL set, it answers no move before that file
-# exists (a test decides when, not a clock).
+# exists (a test decides when, not a clock). With $SLOW_START_MS set, it
+# answers START that many milliseconds late (an engine loading its
+# weights).
 delay=$(awk "BEGIN { print ${SLOW_BRAIN_MS:-1500} / 1000 }")
 first_delay=$(awk "BEGIN { print ${SLOW_FIRST_MS:-${SLOW_BRAIN_MS:-1500}} / 1000 }")
 first=1
@@ -48,7 +50,9 @@ while IFS= read -r line; do
     line=$(printf '%s' "$line" | tr -d '\r')
     [ -n "$BRAIN_LOG" ] && echo "$line" >> "$BRAIN_LOG"
     case "$line" in
-        START*) size=${line#START }; taken=" "; first=1; echo OK ;;
+        START*) size=${line#START }; taken=" "; first=1
+                [ -n "$SLOW_START_MS" ] && sleep "$(awk "BEGIN { print $SLOW_START_MS / 1000 }")"
+                echo OK ;;
         RESTART) taken=" "; first=1; echo OK ;;
         BEGIN) play ;;
         TURN*) taken="$taken${line#TURN } "; play ;;
