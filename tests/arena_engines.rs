@@ -568,3 +568,133 @@ fn a_kind_with_an_option_plays_in_arena_by_its_option() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("block=yes or block=no"), "{err}");
 }
+
+/// `arena ARGS --jobs 1 --games 4 --json` in a folder of its own, which
+/// must succeed: the report.
+fn arena_in(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let mut full = vec!["arena", "--jobs", "1", "--games", "4", "--json"];
+    full.extend_from_slice(args);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+        .args(&full)
+        .env("XDG_DATA_HOME", dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{full:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&stdout)
+}
+
+/// How many lines of `file` are `line`.
+fn lines_that_are(file: &std::path::Path, line: &str) -> usize {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| *l == line)
+        .count()
+}
+
+#[test]
+fn with_restart_off_one_brain_process_plays_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("said.log");
+    let run = |options: &str| {
+        let _ = std::fs::remove_file(&log);
+        let brain = format!(
+            "slow{options}=brain:env SLOW_BRAIN_MS=0 BRAIN_LOG={} {}",
+            log.display(),
+            common::brain_script("slow.sh")
+        );
+        let report = arena_in(
+            dir.path(),
+            &[
+                "--size", "7", "--goal", "4", "--engine", &brain, "--engine", "r=random",
+            ],
+        );
+        assert_eq!(report["games"], 4, "{report}");
+        assert!(report.get("forfeits").is_none(), "{report}");
+        (
+            lines_that_are(&log, "START 7"),
+            lines_that_are(&log, "RESTART"),
+        )
+    };
+    // Past the preflight's START: one process a game by default; one for
+    // the run, told RESTART before each game after the first, with
+    // restart=off.
+    assert_eq!(run(""), (5, 0));
+    assert_eq!(run("[restart=off]"), (2, 3));
+}
+
+#[test]
+fn with_restart_off_a_brain_that_died_is_started_again() {
+    // It answers START, then exits when asked for a move: each game it
+    // forfeits, and the next game gets a new process, not the dead one.
+    let dir = tempfile::tempdir().unwrap();
+    let starts = dir.path().join("starts");
+    let brain = format!(
+        "dies[restart=off]=brain:sh -c 'echo started >> {}; exec {} exit'",
+        starts.display(),
+        common::brain_script("faulty.sh")
+    );
+    let report = arena_in(
+        dir.path(),
+        &[
+            "--size", "7", "--goal", "4", "--engine", &brain, "--engine", "r=random",
+        ],
+    );
+    assert_eq!(report["games"], 4, "{report}");
+    let forfeits = report["forfeits"].as_array().expect("forfeits");
+    assert_eq!(forfeits.len(), 4, "{report}");
+    assert!(
+        forfeits.iter().all(|f| f
+            .as_str()
+            .is_some_and(|f| f.contains("dies (") && f.contains("exited"))),
+        "{report}"
+    );
+    // The preflight's process, then one a game.
+    assert_eq!(lines_that_are(&starts, "started"), 5);
+}
+
+#[test]
+fn with_restart_off_one_gtp_process_plays_every_game_from_a_clear_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let starts = dir.path().join("starts");
+    let engine = |name: &str, seed: &str| {
+        format!(
+            "{name}[restart=off]=gtp:sh -c 'echo {name} >> {}; exec {} gtp --engine random --seed {seed}'",
+            starts.display(),
+            env!("CARGO_BIN_EXE_kxo-tui")
+        )
+    };
+    let records = dir.path().join("records");
+    let report = arena_in(
+        dir.path(),
+        &[
+            "--go",
+            "5",
+            "--engine",
+            &engine("a", "1"),
+            "--engine",
+            &engine("b", "2"),
+            "--records",
+            &records.display().to_string(),
+        ],
+    );
+    assert_eq!(report["games"], 4, "{report}");
+    assert!(report.get("forfeits").is_none(), "{report}");
+    // Each: its preflight's process, then one for all four games.
+    assert_eq!(
+        (lines_that_are(&starts, "a"), lines_that_are(&starts, "b")),
+        (2, 2)
+    );
+    // Every game a whole game of its own: each record starts from an
+    // empty board and ends in a count, none shorter than a few moves.
+    for n in 1..=4 {
+        let sgf = std::fs::read_to_string(records.join(format!("game-{n:04}.sgf"))).unwrap();
+        assert!(!sgf.contains("AB["), "{sgf}");
+        assert!(sgf.contains("RE["), "{sgf}");
+    }
+}

@@ -15,12 +15,15 @@
 //! as `INFO max_node` and `INFO max_depth`; `nodes` is MCTS's iterations),
 //! `memory=MB` (a brain's `INFO max_memory`, 256 MB unless given),
 //! `settle=MS` (a brain's next command waits so long after its answer),
+//! `restart=off` (an outside program's process plays game after game),
 //! `option.NAME=V` (sent to a brain as `INFO NAME V`); MCTS's
 //! `iterations=N`, Negamax's `eval=shapes|learned`.
 
+mod options;
 mod run_limit;
 mod seat;
 
+pub use options::{parse_tc, tc_text};
 pub use run_limit::RunLimit;
 pub use seat::{Choice, SeatEngine};
 
@@ -30,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::gtp::OutsideGtp;
 use crate::protocol::outside::{BRAIN_THINK, BrainCommand, BrainSettings, OutsideBrain, Protocol};
+use options::{number, read_brain_option, read_outside_option};
 
 use kxo_engine::Rules;
 use kxo_engine::learner::SharedTable;
@@ -79,6 +83,9 @@ pub struct SeatClock {
 pub struct BrainInfo {
     /// `settle=MS`: the wait after each answer (none unless given).
     pub settle_ms: Option<u64>,
+    /// `restart=off`: its process plays game after game of an `arena`
+    /// run (a new one after a crash or a loss on time); else one a game.
+    pub keep_process: bool,
     /// `INFO max_node`, `INFO max_depth`.
     pub nodes: Option<u64>,
     pub depth: Option<u64>,
@@ -236,10 +243,11 @@ impl EngineSpec {
             }
             let taken = match &mut self.engine {
                 SpecEngine::BuiltIn { kind, options } => options.set(*kind, key, value)?,
-                SpecEngine::Brain { command, info } => match command.protocol {
-                    Protocol::Gomoku => read_brain_option(info, key, value)?,
-                    Protocol::Gtp => false,
-                },
+                SpecEngine::Brain { command, info } => {
+                    read_outside_option(info, key, value)?
+                        || (command.protocol == Protocol::Gomoku
+                            && read_brain_option(info, key, value)?)
+                }
             };
             if !taken {
                 return Err(self.unknown_option(key));
@@ -268,12 +276,14 @@ impl EngineSpec {
                 let own: Vec<String> = kind.entry().options.iter().map(|o| o.usage()).collect();
                 (kind.to_string(), own)
             }
-            SpecEngine::Brain { command, .. } if command.protocol == Protocol::Gtp => {
-                ("a GTP engine".to_string(), Vec::new())
-            }
+            SpecEngine::Brain { command, .. } if command.protocol == Protocol::Gtp => (
+                "a GTP engine".to_string(),
+                vec!["restart=on|off".to_string()],
+            ),
             SpecEngine::Brain { .. } => (
                 "a brain".to_string(),
                 [
+                    "restart=on|off",
                     "memory=MB",
                     "nodes=N",
                     "depth=D",
@@ -343,6 +353,12 @@ impl EngineSpec {
                 _ => Limit::Time(BRAIN_THINK),
             },
         }
+    }
+
+    /// Whether an outside program of this spec plays game after game in
+    /// one process (`restart=off`).
+    pub fn keeps_process(&self) -> bool {
+        matches!(&self.engine, SpecEngine::Brain { info, .. } if info.keep_process)
     }
 
     /// Whether its limit is its own count of work (`iterations=`): no
@@ -540,6 +556,9 @@ impl EngineSpec {
             options.push(format!("margin={ms}"));
         }
         if let SpecEngine::Brain { info, .. } = &self.engine {
+            if info.keep_process {
+                options.push("restart=off".into());
+            }
             if let Some(mb) = info.memory_mb {
                 options.push(format!("memory={mb}"));
             }
@@ -562,91 +581,6 @@ impl EngineSpec {
             SpecEngine::BuiltIn { kind, .. } if options.is_empty() => kind.to_string(),
             SpecEngine::BuiltIn { kind, .. } => format!("{kind}:{}", options.join(",")),
         }
-    }
-}
-
-/// `value` as a number from `min` to `max`, or why not.
-fn number(key: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
-    value
-        .parse::<u64>()
-        .ok()
-        .filter(|v| (min..=max).contains(v))
-        .ok_or_else(|| {
-            format!(
-                "{key}: '{}' is not a number from {min} to {max}",
-                shown(value)
-            )
-        })
-}
-
-/// A brain's own options: `memory=`, `nodes=`, `depth=`, `settle=`,
-/// `option.NAME=`.
-fn read_brain_option(info: &mut BrainInfo, key: &str, value: &str) -> Result<bool, String> {
-    match key {
-        "memory" => info.memory_mb = Some(number(key, value, 1, 1 << 20)?),
-        "nodes" => info.nodes = Some(number(key, value, 1, u64::MAX >> 1)?),
-        "depth" => info.depth = Some(number(key, value, 1, 1000)?),
-        "settle" => info.settle_ms = Some(number(key, value, 0, 1000)?),
-        option if option.starts_with("option.") => {
-            let name = &option["option.".len()..];
-            let plain = |t: &str| {
-                !t.is_empty()
-                    && t.len() <= 64
-                    && t.chars().all(|c| c.is_ascii_graphic() && c != ',')
-            };
-            let reserved = crate::protocol::outside::RESERVED_INFO_KEYS
-                .iter()
-                .any(|k| k.eq_ignore_ascii_case(name));
-            if reserved {
-                return Err(format!(
-                    "option.{name}: INFO {name} is kxo-tui's to send (from --think-ms, \
-                     --tc, --rule and the seat's memory=, nodes=, depth=), not an option"
-                ));
-            }
-            if !plain(name) || !plain(value) {
-                return Err(format!(
-                    "'{}' is not an option a brain can be sent: option.NAME=VALUE, \
-                     each printable, without spaces or commas",
-                    shown(option)
-                ));
-            }
-            info.options.push((name.to_string(), value.to_string()));
-        }
-        _ => return Ok(false),
-    }
-    Ok(true)
-}
-
-/// Reads a game clock, `BASE+INC` in seconds (`60+0.6`, `10`), as
-/// milliseconds.
-pub fn parse_tc(text: &str) -> Result<(u64, u64), String> {
-    let bad = || {
-        format!(
-            "'{}' is not a time control: write BASE+INC in seconds, e.g. 60+0.6 or 10",
-            shown(text)
-        )
-    };
-    let (base, inc) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
-    let ms = |t: &str| -> Option<u64> {
-        let s: f64 = t.trim().parse().ok()?;
-        (s.is_finite() && (0.0..=86_400.0).contains(&s)).then(|| (s * 1000.0).round() as u64)
-    };
-    let (base, inc) = (ms(base).ok_or_else(bad)?, ms(inc).ok_or_else(bad)?);
-    if base == 0 {
-        return Err(bad());
-    }
-    Ok((base, inc))
-}
-
-/// A game clock as `--tc` writes it: `60+0.6`.
-pub fn tc_text(base_ms: u64, inc_ms: u64) -> String {
-    let secs = |ms: u64| {
-        let s = format!("{:.3}", ms as f64 / 1000.0);
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    };
-    match inc_ms {
-        0 => secs(base_ms),
-        inc => format!("{}+{}", secs(base_ms), secs(inc)),
     }
 }
 

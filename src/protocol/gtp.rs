@@ -353,6 +353,15 @@ impl OutsideEngine for OutsideGtp {
     fn set_time_left(&mut self, left: Duration) {
         self.time_left = Some(left);
     }
+    fn reusable(&mut self) -> bool {
+        self.pipe.reusable()
+    }
+    fn new_game(&mut self) {
+        // `sync` finds the history is not the one it followed, and clears
+        // the board first.
+        self.history.clear();
+        self.in_game = false;
+    }
     fn keep_transcript(&mut self) {
         self.pipe.keep_transcript();
     }

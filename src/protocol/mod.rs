@@ -53,6 +53,13 @@ pub trait OutsideEngine {
     /// Keeps what was said both ways (`arena --log`), and hands it over.
     fn keep_transcript(&mut self);
     fn take_transcript(&mut self) -> Option<Vec<String>>;
+    /// Whether it may play the next game in the same process
+    /// (`restart=off`): it lost nothing and its process still runs.
+    fn reusable(&mut self) -> bool;
+    /// A new game follows in the same process: the next position goes
+    /// whole, after `RESTART` (a brain) or `clear_board` (GTP), and its
+    /// first move has the set-up allowance again.
+    fn new_game(&mut self);
     /// Go: the stones it holds dead at the end of the game; `None` when it
     /// cannot say.
     fn dead_stones(&mut self, _budget: &mut dyn PipeBudget) -> Option<Vec<Cell>> {

@@ -571,6 +571,13 @@ impl super::OutsideEngine for OutsideBrain {
     fn take_transcript(&mut self) -> Option<Vec<String>> {
         OutsideBrain::take_transcript(self)
     }
+    fn reusable(&mut self) -> bool {
+        self.pipe.reusable()
+    }
+    fn new_game(&mut self) {
+        self.history.clear();
+        self.ask_afresh();
+    }
 }
 
 #[cfg(test)]

@@ -388,9 +388,24 @@ impl Pipe {
         };
     }
 
-    /// Keeps what is said both ways from now on.
+    /// Keeps what is said both ways from now on (by the process, when it
+    /// runs already: one kept across games).
     pub(super) fn keep_transcript(&mut self) {
-        self.transcript = Some(Transcript::new());
+        match self.process.as_mut() {
+            Some(process) => process.transcript = Some(Transcript::new()),
+            None => self.transcript = Some(Transcript::new()),
+        }
+    }
+
+    /// Whether it may play another game in the same process: it lost
+    /// nothing, and its process runs (one that crashed between games is
+    /// not kept: a new one is started).
+    pub(super) fn reusable(&mut self) -> bool {
+        self.forfeit.is_none()
+            && self
+                .process
+                .as_mut()
+                .is_some_and(|p| !p.closed && matches!(p.child.try_wait(), Ok(None)))
     }
 
     /// What was said since [`Pipe::keep_transcript`], the process ended

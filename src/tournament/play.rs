@@ -10,6 +10,7 @@ use super::{
     End, GameResult, Openings, PlayedGame, Schedule, Settings, Shard, Slot, Tally, seed_for,
 };
 use crate::engines::{Choice, EngineSpec, SeatEngine, SpecEngine};
+use crate::protocol::OutsideEngine;
 use crate::protocol::outside::BRAIN_THINK;
 use kxo_engine::learner::SharedTable;
 use kxo_engine::{AnyPosition, Cell, GameRecord, Outcome, Player, Rules};
@@ -95,8 +96,9 @@ pub fn run(
         }
     };
     if rl.is_some() || clocks.jobs <= 1 {
+        let mut kept = Kept::default();
         while let Some(slot) = take() {
-            let Some(game) = play_game(clocks, rules, &slot, rl) else {
+            let Some(game) = play_game(clocks, rules, &slot, rl, &mut kept) else {
                 break;
             };
             if keep(game, tally)? {
@@ -112,11 +114,12 @@ pub fn run(
         for _ in 0..clocks.jobs {
             let (stop, sender, take) = (&stop, sender.clone(), &take);
             scope.spawn(move || {
+                let mut kept = Kept::default();
                 while !stop.load(Ordering::Relaxed) {
                     let Some(slot) = take() else {
                         break;
                     };
-                    let Some(game) = play_game(clocks, rules, &slot, None) else {
+                    let Some(game) = play_game(clocks, rules, &slot, None, &mut kept) else {
                         break;
                     };
                     if sender.send(game).is_err() {
@@ -141,6 +144,28 @@ pub fn run(
     Ok(stopped())
 }
 
+/// Outside programs kept between the games of one thread (`restart=off`),
+/// by the index of their spec; ended when the thread's games are done.
+#[derive(Default)]
+struct Kept(Vec<(usize, Box<dyn OutsideEngine>)>);
+
+impl Kept {
+    fn take(&mut self, spec: usize) -> Option<Box<dyn OutsideEngine>> {
+        let at = self.0.iter().position(|(s, _)| *s == spec)?;
+        Some(self.0.swap_remove(at).1)
+    }
+
+    /// Keeps `side`'s program for the next game when its spec asks so and
+    /// it may play on.
+    fn keep(&mut self, spec: usize, side: Side<'_>) {
+        if let (true, SeatEngine::Outside(mut outside)) = (side.spec.keeps_process(), side.engine)
+            && outside.reusable()
+        {
+            self.0.push((spec, outside));
+        }
+    }
+}
+
 /// One side of a game: its engine, its clocks, the CPU time it used.
 struct Side<'a> {
     spec: &'a EngineSpec,
@@ -163,10 +188,17 @@ impl<'a> Side<'a> {
         spec: &'a EngineSpec,
         seed: u64,
         rl: Option<&SharedTable>,
+        kept: Option<Box<dyn OutsideEngine>>,
     ) -> Result<Side<'a>, String> {
         let limit = seat_limit(settings, spec, rules);
         let clock = side_clock(settings, spec, limit);
-        let mut engine = spec.build(rules, limit, seed, rl)?;
+        let mut engine = match kept {
+            Some(mut outside) => {
+                outside.new_game();
+                SeatEngine::Outside(outside)
+            }
+            None => spec.build(rules, limit, seed, rl)?,
+        };
         if let (SeatEngine::Outside(brain), Some((base, _))) = (&mut engine, clock.game) {
             brain.set_match_clock(base);
         }
@@ -436,28 +468,22 @@ fn made_failed_first<T>(made: &[Result<T, String>; 2]) -> bool {
     made[0].is_err()
 }
 
-/// Plays one game with fresh engines seeded from the run's seed, the
-/// game's number and the side; `None` when a stop was asked for before
-/// it ended (a game cut short counts for nobody).
+/// Plays one game between the sides [`make_sides`] gives, and keeps the
+/// programs that play on for the next (`restart=off`); `None` when a stop
+/// was asked for before it ended (a game cut short counts for nobody).
 fn play_game(
     clocks: &Clocks,
     rules: Rules,
     slot: &Slot,
     rl: Option<&SharedTable>,
+    kept: &mut Kept,
 ) -> Option<PlayedGame> {
     if crate::signals::stopping() {
         return None;
     }
     let settings = clocks.settings;
     let specs = [&clocks.specs[slot.first], &clocks.specs[slot.second]];
-    let made = [0u64, 1].map(|side| {
-        let seed = seed_for(settings.seed, slot.game, side);
-        let mut side = Side::new(settings, rules, specs[side as usize], seed, rl)?;
-        if let (true, SeatEngine::Outside(brain)) = (clocks.log_brains, &mut side.engine) {
-            brain.keep_transcript();
-        }
-        Ok::<_, String>(side)
-    });
+    let made = make_sides(clocks, rules, slot, rl, kept);
     let opening = clocks.openings.get(rules, settings.seed, slot.round);
     let mut pos =
         AnyPosition::from_moves(rules, &opening).unwrap_or_else(|_| AnyPosition::new(rules));
@@ -546,7 +572,38 @@ fn play_game(
         }
     };
     finish_game(&mut sides, &mut game, outcome, rules, slot);
+    let [first, second] = sides;
+    kept.keep(slot.first, first);
+    kept.keep(slot.second, second);
     Some(game)
+}
+
+/// The two sides of `slot`'s game, each with a fresh engine seeded from
+/// the run's seed, the game's number and the side, or the program `kept`
+/// from its last game; why one cannot be made.
+fn make_sides<'a>(
+    clocks: &Clocks<'a>,
+    rules: Rules,
+    slot: &Slot,
+    rl: Option<&SharedTable>,
+    kept: &mut Kept,
+) -> [Result<Side<'a>, String>; 2] {
+    let settings = clocks.settings;
+    [(0u64, slot.first), (1, slot.second)].map(|(side, spec)| {
+        let seed = seed_for(settings.seed, slot.game, side);
+        let mut side = Side::new(
+            settings,
+            rules,
+            &clocks.specs[spec],
+            seed,
+            rl,
+            kept.take(spec),
+        )?;
+        if let (true, SeatEngine::Outside(brain)) = (clocks.log_brains, &mut side.engine) {
+            brain.keep_transcript();
+        }
+        Ok(side)
+    })
 }
 
 #[cfg(test)]
