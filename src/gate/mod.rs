@@ -114,6 +114,27 @@ pub fn read_system(path: &std::path::Path, max_bytes: u64) -> Option<Vec<u8>> {
     read::read_system(path, max_bytes)
 }
 
+/// A small file of the system's kept open and read afresh from its start
+/// each time (`/proc/PID/stat` of a brain, read before and after every
+/// move: one `pread` instead of an open, reads and a close).
+pub struct SystemFile(std::fs::File);
+
+impl SystemFile {
+    /// Opened as [`read_system`] opens it; `None` when it cannot be.
+    pub fn open(path: &std::path::Path) -> Option<SystemFile> {
+        read::open_system(path).map(SystemFile)
+    }
+
+    /// Its text now, up to `max_bytes` (more is cut), in one read.
+    pub fn read_now(&self, max_bytes: usize) -> Option<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = vec![0; max_bytes];
+        let n = self.0.read_at(&mut buf, 0).ok()?;
+        buf.truncate(n);
+        Some(buf)
+    }
+}
+
 /// Whether anything is at `path` (resolved as [`resolve`] does).
 pub fn exists(path: &std::path::Path, what: &'static str) -> Result<bool, FileError> {
     let real = resolve(path, what)?;

@@ -244,14 +244,21 @@ impl Lines {
 
 /// See [`super::read_system`].
 pub(super) fn read_system(path: &Path, max_bytes: u64) -> Option<Vec<u8>> {
-    let file = OpenOptions::new()
+    let mut out = Vec::new();
+    open_system(path)?
+        .take(max_bytes)
+        .read_to_end(&mut out)
+        .ok()?;
+    Some(out)
+}
+
+/// A file of the system's opened as [`read_system`] opens it.
+pub(super) fn open_system(path: &Path) -> Option<File> {
+    OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
         .open(path)
-        .ok()?;
-    let mut out = Vec::new();
-    file.take(max_bytes).read_to_end(&mut out).ok()?;
-    Some(out)
+        .ok()
 }
 
 #[cfg(test)]
@@ -264,6 +271,30 @@ mod tests {
         max_line: 10,
         ours: super::super::Ours::Never,
     };
+
+    #[test]
+    fn a_system_file_kept_open_is_read_afresh_each_time() {
+        // /proc/self/stat of this process: its CPU time grows between two
+        // reads of the one open file, and a read is cut at its bound.
+        let stat = super::super::SystemFile::open(Path::new("/proc/self/stat")).unwrap();
+        let ticks = |text: Vec<u8>| {
+            let text = String::from_utf8(text).unwrap();
+            let after = text.rsplit_once(')').unwrap().1.to_string();
+            let fields: Vec<u64> = after
+                .split_whitespace()
+                .skip(11)
+                .take(2)
+                .map(|f| f.parse().unwrap())
+                .collect();
+            fields.iter().sum::<u64>()
+        };
+        let before = ticks(stat.read_now(4096).unwrap());
+        // Reading costs CPU: within a few million reads (a tick is 10 ms
+        // of CPU) the count the same open file gives must have moved.
+        let moved = (0..5_000_000).any(|_| ticks(stat.read_now(4096).unwrap()) > before);
+        assert!(moved, "the file gave the same text every time");
+        assert_eq!(stat.read_now(5).unwrap().len(), 5);
+    }
 
     #[test]
     fn lines_are_bounded_and_a_last_line_without_newline_is_cut() {

@@ -264,6 +264,9 @@ pub(super) struct Process {
     /// How its lines end: `\r\n` as Gomocup's managers write them, `\n`
     /// for GTP (whose engines need not drop a carriage return).
     line_end: &'static str,
+    /// Its `/proc/PID/stat`, kept open: its CPU time is read before and
+    /// after every move.
+    stat: Option<crate::gate::SystemFile>,
 }
 
 /// A brain's conversation over one game, bounded: past
@@ -373,16 +376,15 @@ impl Pipe {
 
     /// Notes its CPU time before a move is asked.
     pub(super) fn move_asked(&mut self) {
-        self.cpu_before = self
-            .process
-            .as_ref()
-            .and_then(|p| process_cpu(p.child.id()));
+        self.cpu_before = self.process.as_ref().and_then(Process::cpu);
     }
 
     /// Notes what the move took of its CPU, once answered.
     pub(super) fn move_answered(&mut self) {
-        let pid = self.process.as_ref().map(|p| p.child.id());
-        self.last_cpu = match (self.cpu_before, pid.and_then(process_cpu)) {
+        self.last_cpu = match (
+            self.cpu_before,
+            self.process.as_ref().and_then(Process::cpu),
+        ) {
             (Some(before), Some(after)) => after.saturating_sub(before),
             _ => Duration::ZERO,
         };
@@ -451,7 +453,8 @@ impl Process {
             let _ = child.wait();
             return Err(io::Error::other("no pipes to the brain"));
         };
-        running.push(child.id());
+        let pid = child.id();
+        running.push(pid);
         drop(running);
         set_nonblocking(stdout.as_raw_fd())?;
         Ok(Process {
@@ -466,6 +469,7 @@ impl Process {
                 Protocol::Gomoku => "\r\n",
                 Protocol::Gtp => "\n",
             },
+            stat: crate::gate::SystemFile::open(std::path::Path::new(&format!("/proc/{pid}/stat"))),
         })
     }
 
@@ -473,8 +477,9 @@ impl Process {
         if let Some(t) = self.transcript.as_mut() {
             t.note('>', line);
         }
-        write!(self.stdin, "{line}{}", self.line_end)
-            .and_then(|_| self.stdin.flush())
+        // One write a line: a brain never sees half of one.
+        self.stdin
+            .write_all(format!("{line}{}", self.line_end).as_bytes())
             .map_err(|_| Forfeit::Exited)
     }
 
@@ -556,12 +561,17 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     Ok(())
 }
 
-/// The CPU time process `pid` has used so far, from `/proc/PID/stat` (its
-/// user and system time, in clock ticks).
-pub(super) fn process_cpu(pid: u32) -> Option<Duration> {
-    let path = std::path::PathBuf::from(format!("/proc/{pid}/stat"));
-    let stat = crate::gate::read_system(&path, 4096)?;
-    let stat = String::from_utf8_lossy(&stat);
+impl Process {
+    /// The CPU time its process has used so far.
+    fn cpu(&self) -> Option<Duration> {
+        process_cpu(&self.stat.as_ref()?.read_now(4096)?)
+    }
+}
+
+/// The CPU time a process has used so far, from the text of its
+/// `/proc/PID/stat` (its user and system time, in clock ticks).
+pub(super) fn process_cpu(stat: &[u8]) -> Option<Duration> {
+    let stat = String::from_utf8_lossy(stat);
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     // After the name: state is field 3, utime 14 and stime 15.
     let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
