@@ -289,6 +289,7 @@ impl Brain {
             protocol: Protocol::Gomoku,
             program: path.to_string(),
             args: Vec::new(),
+            own_folder: true,
         };
         preflight(&command, SuitePosition::rules())
             .map_err(|e| std::io::Error::other(e.to_string()))?;

@@ -569,10 +569,13 @@ fn a_kind_with_an_option_plays_in_arena_by_its_option() {
     assert!(err.contains("block=yes or block=no"), "{err}");
 }
 
-/// `arena ARGS --jobs 1 --games 4 --json` in a folder of its own, which
-/// must succeed: the report.
+/// `arena ARGS --jobs 1 --json` (and `--games 4` unless ARGS say) in a
+/// folder of its own, which must succeed: the report.
 fn arena_in(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
-    let mut full = vec!["arena", "--jobs", "1", "--games", "4", "--json"];
+    let mut full = vec!["arena", "--jobs", "1", "--json"];
+    if !args.contains(&"--games") {
+        full.extend(["--games", "4"]);
+    }
     full.extend_from_slice(args);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
         .args(&full)
@@ -697,4 +700,101 @@ fn with_restart_off_one_gtp_process_plays_every_game_from_a_clear_board() {
         assert!(!sgf.contains("AB["), "{sgf}");
         assert!(sgf.contains("RE["), "{sgf}");
     }
+}
+
+#[test]
+fn a_brain_runs_in_its_own_folder_unless_told_cwd_run() {
+    // As Gomocup's managers run one: a brain that loads files beside
+    // itself finds them. The program named by a path relative to where
+    // kxo-tui was started.
+    let dir = tempfile::tempdir().unwrap();
+    let here = dir.path().canonicalize().unwrap();
+    let brains = here.join("brains");
+    std::fs::create_dir(&brains).unwrap();
+    std::fs::copy(common::brain_script("slow.sh"), brains.join("slow.sh")).unwrap();
+    let pwd = here.join("pwd");
+    let folder_of = |options: &str| {
+        let _ = std::fs::remove_file(&pwd);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
+            .args([
+                "arena", "--size", "7", "--goal", "4", "--games", "2", "--json",
+            ])
+            .args(["--engine", &format!("s{options}=brain:brains/slow.sh")])
+            .args(["--engine", "r=random"])
+            .current_dir(&here)
+            .env("XDG_DATA_HOME", &here)
+            .env("SLOW_BRAIN_MS", "0")
+            .env("SLOW_PWD", &pwd)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(json(&stdout).get("forfeits").is_none(), "{stdout}");
+        std::fs::read_to_string(&pwd).unwrap().trim().to_string()
+    };
+    assert_eq!(folder_of(""), brains.display().to_string());
+    assert_eq!(folder_of("[cwd=run]"), here.display().to_string());
+}
+
+#[test]
+fn a_brain_is_stopped_while_the_other_side_thinks_unless_told_suspend_off() {
+    // One brain thinks on all the time (a loop that stamps the time every
+    // 10 ms); the other takes 150 ms a move and stamps when it reads its
+    // TURN and when it answers. Stopped with its process group from its
+    // answer to its next command, the first stamps nothing inside the
+    // other's thinking; with suspend=off it does.
+    let dir = tempfile::tempdir().unwrap();
+    let (ponder, stamps) = (dir.path().join("ponder"), dir.path().join("stamps"));
+    let stamps_inside = |options: &str| {
+        let _ = std::fs::remove_file(&ponder);
+        let _ = std::fs::remove_file(&stamps);
+        let thinker = format!(
+            "p{options}=brain:env SLOW_BRAIN_MS=0 SLOW_PONDER={} {}",
+            ponder.display(),
+            common::brain_script("slow.sh")
+        );
+        let slow = format!(
+            "s=brain:env SLOW_BRAIN_MS=150 BRAIN_STAMPS={} {}",
+            stamps.display(),
+            common::brain_script("slow.sh")
+        );
+        arena_in(
+            dir.path(),
+            &[
+                "--size", "7", "--goal", "4", "--games", "1", "--engine", &thinker, "--engine",
+                &slow,
+            ],
+        );
+        let read = |file: &std::path::Path| std::fs::read_to_string(file).unwrap_or_default();
+        let ticks: Vec<u64> = read(&ponder)
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        // The other side's thinking: from each TURN it read to its answer.
+        let mut windows = Vec::new();
+        let mut got = None;
+        for line in read(&stamps).lines() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            match fields.as_slice() {
+                ["got", ns, "TURN", ..] => got = ns.parse::<u64>().ok(),
+                ["answer", ns] => {
+                    if let (Some(from), Ok(to)) = (got.take(), ns.parse::<u64>()) {
+                        windows.push((from, to));
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert!(windows.len() >= 5, "{windows:?}");
+        ticks
+            .iter()
+            .filter(|&&t| windows.iter().any(|&(from, to)| from < t && t < to))
+            .count()
+    };
+    assert_eq!(stamps_inside(""), 0);
+    assert!(stamps_inside("[suspend=off]") > 0);
 }

@@ -16,6 +16,8 @@
 //! `memory=MB` (a brain's `INFO max_memory`, 256 MB unless given),
 //! `settle=MS` (a brain's next command waits so long after its answer),
 //! `restart=off` (an outside program's process plays game after game),
+//! `cwd=own|run` (it runs in its program's folder or in kxo-tui's),
+//! `suspend=off` (a brain runs on while the other side thinks),
 //! `option.NAME=V` (sent to a brain as `INFO NAME V`); MCTS's
 //! `iterations=N`, Negamax's `eval=shapes|learned`.
 
@@ -83,6 +85,9 @@ pub struct SeatClock {
 pub struct BrainInfo {
     /// `settle=MS`: the wait after each answer (none unless given).
     pub settle_ms: Option<u64>,
+    /// `suspend=off`: it runs on while the other side thinks (else it is
+    /// stopped from its answer to its next command).
+    pub run_idle: bool,
     /// `restart=off`: its process plays game after game of an `arena`
     /// run (a new one after a crash or a loss on time); else one a game.
     pub keep_process: bool,
@@ -244,7 +249,7 @@ impl EngineSpec {
             let taken = match &mut self.engine {
                 SpecEngine::BuiltIn { kind, options } => options.set(*kind, key, value)?,
                 SpecEngine::Brain { command, info } => {
-                    read_outside_option(info, key, value)?
+                    read_outside_option(command, info, key, value)?
                         || (command.protocol == Protocol::Gomoku
                             && read_brain_option(info, key, value)?)
                 }
@@ -278,16 +283,18 @@ impl EngineSpec {
             }
             SpecEngine::Brain { command, .. } if command.protocol == Protocol::Gtp => (
                 "a GTP engine".to_string(),
-                vec!["restart=on|off".to_string()],
+                vec!["restart=on|off".to_string(), "cwd=own|run".into()],
             ),
             SpecEngine::Brain { .. } => (
                 "a brain".to_string(),
                 [
                     "restart=on|off",
+                    "cwd=own|run",
                     "memory=MB",
                     "nodes=N",
                     "depth=D",
                     "settle=MS",
+                    "suspend=on|off",
                     "option.NAME=VALUE",
                 ]
                 .map(String::from)
@@ -490,6 +497,7 @@ impl EngineSpec {
             depth: info.depth,
             options: info.options,
             settle: info.settle_ms.map_or(default.settle, Duration::from_millis),
+            suspend: !info.run_idle,
             margin: self
                 .clock
                 .margin_ms
@@ -555,7 +563,12 @@ impl EngineSpec {
         if let Some(ms) = self.clock.margin_ms {
             options.push(format!("margin={ms}"));
         }
-        if let SpecEngine::Brain { info, .. } = &self.engine {
+        if let SpecEngine::Brain { info, command } = &self.engine {
+            match (command.own_folder, command.protocol) {
+                (false, Protocol::Gomoku) => options.push("cwd=run".into()),
+                (true, Protocol::Gtp) => options.push("cwd=own".into()),
+                _ => {}
+            }
             if info.keep_process {
                 options.push("restart=off".into());
             }
@@ -570,6 +583,9 @@ impl EngineSpec {
             }
             if let Some(ms) = info.settle_ms {
                 options.push(format!("settle={ms}"));
+            }
+            if info.run_idle {
+                options.push("suspend=off".into());
             }
             for (name, value) in &info.options {
                 options.push(format!("option.{name}={value}"));

@@ -3,6 +3,7 @@
 //! `settle=`, `option.NAME=`) and game clocks (`BASE+INC`).
 
 use super::BrainInfo;
+use crate::protocol::outside::BrainCommand;
 use kxo_engine::text::shown;
 
 /// `value` as a number from `min` to `max`, or why not.
@@ -19,13 +20,23 @@ pub(super) fn number(key: &str, value: &str, min: u64, max: u64) -> Result<u64, 
         })
 }
 
-/// Every outside program's options, either protocol: `restart=on|off`.
+/// Every outside program's options, either protocol: `restart=on|off`,
+/// `cwd=own|run`.
 pub(super) fn read_outside_option(
+    command: &mut BrainCommand,
     info: &mut BrainInfo,
     key: &str,
     value: &str,
 ) -> Result<bool, String> {
     match (key, value) {
+        ("cwd", "own") => command.own_folder = true,
+        ("cwd", "run") => command.own_folder = false,
+        ("cwd", other) => {
+            return Err(format!(
+                "cwd: '{}' is not own (the program's folder) or run (kxo-tui's)",
+                shown(other)
+            ));
+        }
         ("restart", "on") => info.keep_process = false,
         ("restart", "off") => info.keep_process = true,
         ("restart", other) => {
@@ -51,6 +62,18 @@ pub(super) fn read_brain_option(
         "nodes" => info.nodes = Some(number(key, value, 1, u64::MAX >> 1)?),
         "depth" => info.depth = Some(number(key, value, 1, 1000)?),
         "settle" => info.settle_ms = Some(number(key, value, 0, 1000)?),
+        "suspend" => {
+            info.run_idle = match value {
+                "on" => false,
+                "off" => true,
+                other => {
+                    return Err(format!(
+                        "suspend: '{}' is not on (stopped while the other side thinks) or off",
+                        shown(other)
+                    ));
+                }
+            }
+        }
         option if option.starts_with("option.") => {
             let name = &option["option.".len()..];
             let plain = |t: &str| {

@@ -92,6 +92,11 @@ pub struct BrainSettings {
     /// between, needs one. Neither c-gomoku-cli nor Gomocup's manager
     /// waits.
     pub settle: Duration,
+    /// Stopped (`SIGSTOP`) from its answer until it is next told
+    /// something (`suspend=on`, the default): as GomocupJudge suspends a
+    /// brain, one that thinks on in the other side's time takes no core
+    /// from it.
+    pub suspend: bool,
 }
 
 impl Default for BrainSettings {
@@ -103,6 +108,7 @@ impl Default for BrainSettings {
             options: Vec::new(),
             margin: TOLERANCE,
             settle: Duration::ZERO,
+            suspend: true,
         }
     }
 }
@@ -384,6 +390,9 @@ impl OutsideBrain {
                 Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),
                 other => other,
             })?;
+        if self.settings.suspend {
+            process.set_stopped(true);
+        }
         self.answered = Some(Instant::now());
         self.pipe.move_answered();
         // The only answers that are not moves: ERROR and UNKNOWN.

@@ -24,6 +24,12 @@ pub struct BrainCommand {
     pub protocol: Protocol,
     pub program: String,
     pub args: Vec<String>,
+    /// It runs in its program's own folder (`cwd=own`), as Gomocup's
+    /// managers (piskvork, GomocupJudge, c-gomoku-cli) run a brain, so
+    /// that one that loads files beside itself finds them: a brain's
+    /// default. Else in the folder kxo-tui was started in (`cwd=run`), as
+    /// GTP's managers run an engine: a GTP engine's default.
+    pub own_folder: bool,
 }
 
 /// What an outside program speaks.
@@ -75,7 +81,24 @@ impl BrainCommand {
             protocol,
             program: program.clone(),
             args: args.to_vec(),
+            own_folder: protocol == Protocol::Gomoku,
         })
+    }
+
+    /// The program's path and the folder it runs in: with `own_folder`
+    /// and a path (not a name looked up in `PATH`), the path made absolute
+    /// and its folder; else the path as given and no folder of its own.
+    fn placed(&self) -> (std::path::PathBuf, Option<std::path::PathBuf>) {
+        let given = std::path::PathBuf::from(&self.program);
+        if !self.own_folder || !self.program.contains('/') {
+            return (given, None);
+        }
+        let absolute = match std::env::current_dir() {
+            Ok(here) if given.is_relative() => here.join(given),
+            _ => given,
+        };
+        let folder = absolute.parent().map(std::path::Path::to_path_buf);
+        (absolute, folder)
     }
 
     /// The program's file name, for the screen: "pbrain-foo".
@@ -249,6 +272,26 @@ fn kill_group(pid: u32) {
     }
 }
 
+impl Process {
+    /// Stops (`SIGSTOP`) or resumes (`SIGCONT`) the program and all it
+    /// started: a brain waits stopped while the other side thinks, as
+    /// GomocupJudge suspends it, so that it takes no core from it.
+    pub(super) fn set_stopped(&mut self, stopped: bool) {
+        if self.stopped == stopped {
+            return;
+        }
+        let signal = if stopped {
+            libc::SIGSTOP
+        } else {
+            libc::SIGCONT
+        };
+        // SAFETY: kill(2) on the process group our child leads (started
+        // with a group of its own, not yet reaped: its id is still ours).
+        unsafe { libc::kill(-(self.child.id() as libc::pid_t), signal) };
+        self.stopped = stopped;
+    }
+}
+
 /// A running brain: its pipes, and what it has sent that is not yet a line.
 pub(super) struct Process {
     pub(super) child: Child,
@@ -267,6 +310,8 @@ pub(super) struct Process {
     /// Its `/proc/PID/stat`, kept open: its CPU time is read before and
     /// after every move.
     stat: Option<crate::gate::SystemFile>,
+    /// It is stopped ([`Process::set_stopped`]).
+    stopped: bool,
 }
 
 /// A brain's conversation over one game, bounded: past
@@ -426,7 +471,11 @@ impl Process {
         let mut running = running().lock().unwrap_or_else(|e| e.into_inner());
         // Its own process group, so that killing the group also ends any
         // process the brain started (a script's `sleep`).
-        let mut brain = Command::new(&command.program);
+        let (program, folder) = command.placed();
+        let mut brain = Command::new(program);
+        if let Some(folder) = folder {
+            brain.current_dir(folder);
+        }
         brain
             .args(&command.args)
             .stdin(Stdio::piped())
@@ -470,10 +519,13 @@ impl Process {
                 Protocol::Gtp => "\n",
             },
             stat: crate::gate::SystemFile::open(std::path::Path::new(&format!("/proc/{pid}/stat"))),
+            stopped: false,
         })
     }
 
     pub(super) fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        // A stopped brain is woken by whatever it is told.
+        self.set_stopped(false);
         if let Some(t) = self.transcript.as_mut() {
             t.note('>', line);
         }

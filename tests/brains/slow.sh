@@ -12,7 +12,10 @@
 # empty line. With $SLOW_UNTIL set, it answers no move before that file
 # exists (a test decides when, not a clock). With $SLOW_START_MS set, it
 # answers START that many milliseconds late (an engine loading its
-# weights).
+# weights). With $SLOW_PWD set, it writes the folder it runs in there.
+# With $SLOW_PONDER set, from its first answer on it thinks all the time,
+# its turn or not: a loop in its process group writes the time (ns) there
+# every 10 ms.
 delay=$(awk "BEGIN { print ${SLOW_BRAIN_MS:-1500} / 1000 }")
 first_delay=$(awk "BEGIN { print ${SLOW_FIRST_MS:-${SLOW_BRAIN_MS:-1500}} / 1000 }")
 first=1
@@ -38,6 +41,10 @@ play() {
                 echo "MESSAGE slow brain plays $x,$y"
                 [ -n "$BRAIN_STAMPS" ] && echo "answer $(date +%s%N)" >> "$BRAIN_STAMPS"
                 echo "$x,$y"
+                if [ -n "$SLOW_PONDER" ] && [ -z "$pondering" ]; then
+                    pondering=1
+                    ( while :; do date +%s%N >> "$SLOW_PONDER"; sleep 0.01; done ) &
+                fi
                 return ;;
             esac
             x=$((x + 1))
@@ -51,6 +58,7 @@ while IFS= read -r line; do
     [ -n "$BRAIN_LOG" ] && echo "$line" >> "$BRAIN_LOG"
     case "$line" in
         START*) size=${line#START }; taken=" "; first=1
+                [ -n "$SLOW_PWD" ] && pwd -P > "$SLOW_PWD"
                 [ -n "$SLOW_START_MS" ] && sleep "$(awk "BEGIN { print $SLOW_START_MS / 1000 }")"
                 echo OK ;;
         RESTART) taken=" "; first=1; echo OK ;;
