@@ -18,6 +18,7 @@
 //! `restart=off` (an outside program's process plays game after game),
 //! `cwd=own|run` (it runs in its program's folder or in kxo-tui's),
 //! `suspend=off` (a brain runs on while the other side thinks),
+//! `memory-check=off` (a brain may hold more than its `memory=`),
 //! `option.NAME=V` (sent to a brain as `INFO NAME V`); MCTS's
 //! `iterations=N`, Negamax's `eval=shapes|learned`.
 
@@ -85,6 +86,9 @@ pub struct SeatClock {
 pub struct BrainInfo {
     /// `settle=MS`: the wait after each answer (none unless given).
     pub settle_ms: Option<u64>,
+    /// `memory-check=off`: it may hold more than its `memory=` (else it
+    /// loses when, after a move, it holds more).
+    pub memory_unchecked: bool,
     /// `suspend=off`: it runs on while the other side thinks (else it is
     /// stopped from its answer to its next command).
     pub run_idle: bool,
@@ -295,6 +299,7 @@ impl EngineSpec {
                     "depth=D",
                     "settle=MS",
                     "suspend=on|off",
+                    "memory-check=on|off",
                     "option.NAME=VALUE",
                 ]
                 .map(String::from)
@@ -498,6 +503,7 @@ impl EngineSpec {
             options: info.options,
             settle: info.settle_ms.map_or(default.settle, Duration::from_millis),
             suspend: !info.run_idle,
+            check_memory: !info.memory_unchecked,
             margin: self
                 .clock
                 .margin_ms
@@ -586,6 +592,9 @@ impl EngineSpec {
             }
             if info.run_idle {
                 options.push("suspend=off".into());
+            }
+            if info.memory_unchecked {
+                options.push("memory-check=off".into());
             }
             for (name, value) in &info.options {
                 options.push(format!("option.{name}={value}"));

@@ -50,6 +50,15 @@ pub(super) fn read_outside_option(
     Ok(true)
 }
 
+/// `on` or `off`, as true or false.
+fn on_or_off(key: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        other => Err(format!("{key}: '{}' is not on or off", shown(other))),
+    }
+}
+
 /// A brain's own options: `memory=`, `nodes=`, `depth=`, `settle=`,
 /// `option.NAME=`.
 pub(super) fn read_brain_option(
@@ -62,18 +71,8 @@ pub(super) fn read_brain_option(
         "nodes" => info.nodes = Some(number(key, value, 1, u64::MAX >> 1)?),
         "depth" => info.depth = Some(number(key, value, 1, 1000)?),
         "settle" => info.settle_ms = Some(number(key, value, 0, 1000)?),
-        "suspend" => {
-            info.run_idle = match value {
-                "on" => false,
-                "off" => true,
-                other => {
-                    return Err(format!(
-                        "suspend: '{}' is not on (stopped while the other side thinks) or off",
-                        shown(other)
-                    ));
-                }
-            }
-        }
+        "suspend" => info.run_idle = !on_or_off(key, value)?,
+        "memory-check" => info.memory_unchecked = !on_or_off(key, value)?,
         option if option.starts_with("option.") => {
             let name = &option["option.".len()..];
             let plain = |t: &str| {

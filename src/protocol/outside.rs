@@ -97,6 +97,10 @@ pub struct BrainSettings {
     /// brain, one that thinks on in the other side's time takes no core
     /// from it.
     pub suspend: bool,
+    /// It loses when, after a move, its process holds more than
+    /// `memory_bytes` (`memory-check=on`, the default), as GomocupJudge
+    /// ends a brain over its limit.
+    pub check_memory: bool,
 }
 
 impl Default for BrainSettings {
@@ -109,6 +113,7 @@ impl Default for BrainSettings {
             margin: TOLERANCE,
             settle: Duration::ZERO,
             suspend: true,
+            check_memory: true,
         }
     }
 }
@@ -390,6 +395,15 @@ impl OutsideBrain {
                 Forfeit::TooSlow(_) => Forfeit::TooSlow(asked.elapsed()),
                 other => other,
             })?;
+        if self.settings.check_memory
+            && let Some(used) = process.resident_bytes()
+            && used > self.settings.memory_bytes
+        {
+            return Err(Forfeit::Memory {
+                used,
+                limit: self.settings.memory_bytes,
+            });
+        }
         if self.settings.suspend {
             process.set_stopped(true);
         }

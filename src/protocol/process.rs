@@ -130,6 +130,12 @@ pub enum Forfeit {
     Occupied(String),
     OffBoard(String),
     TooSlow(Duration),
+    /// Its process held more memory than `INFO max_memory` allowed: what
+    /// it held, and its limit, in bytes.
+    Memory {
+        used: u64,
+        limit: u64,
+    },
     /// The seat stopped waiting (the game was abandoned or kxo-tui quits).
     Abandoned,
 }
@@ -148,6 +154,12 @@ impl fmt::Display for Forfeit {
             Forfeit::Occupied(m) => write!(f, "the brain played {m}, a taken cell"),
             Forfeit::OffBoard(m) => write!(f, "the brain played {m}, off the board"),
             Forfeit::TooSlow(t) => write!(f, "the brain gave no move in {} ms", t.as_millis()),
+            Forfeit::Memory { used, limit } => write!(
+                f,
+                "the brain held {} MB, past its {} MB (INFO max_memory)",
+                used >> 20,
+                limit >> 20
+            ),
             Forfeit::Abandoned => f.write_str("the game was left while the brain thought"),
         }
     }
@@ -312,6 +324,9 @@ pub(super) struct Process {
     stat: Option<crate::gate::SystemFile>,
     /// It is stopped ([`Process::set_stopped`]).
     stopped: bool,
+    /// Its `/proc/PID/statm`, kept open: the memory it holds is read after
+    /// every move.
+    statm: Option<crate::gate::SystemFile>,
 }
 
 /// A brain's conversation over one game, bounded: past
@@ -520,6 +535,9 @@ impl Process {
             },
             stat: crate::gate::SystemFile::open(std::path::Path::new(&format!("/proc/{pid}/stat"))),
             stopped: false,
+            statm: crate::gate::SystemFile::open(std::path::Path::new(&format!(
+                "/proc/{pid}/statm"
+            ))),
         })
     }
 
@@ -617,6 +635,20 @@ impl Process {
     /// The CPU time its process has used so far.
     fn cpu(&self) -> Option<Duration> {
         process_cpu(&self.stat.as_ref()?.read_now(4096)?)
+    }
+
+    /// The memory its process holds now (its resident set), in bytes:
+    /// the program's own process, as Gomocup's managers measure a brain.
+    pub(super) fn resident_bytes(&self) -> Option<u64> {
+        let statm = self.statm.as_ref()?.read_now(512)?;
+        let pages: u64 = String::from_utf8_lossy(&statm)
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+        // SAFETY: sysconf(3) has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64;
+        Some(pages.saturating_mul(page))
     }
 }
 

@@ -13,6 +13,7 @@
 # exists (a test decides when, not a clock). With $SLOW_START_MS set, it
 # answers START that many milliseconds late (an engine loading its
 # weights). With $SLOW_PWD set, it writes the folder it runs in there.
+# With $SLOW_HOG_MB set, it holds that many MB from its first move on.
 # With $SLOW_PONDER set, from its first answer on it thinks all the time,
 # its turn or not: a loop in its process group writes the time (ns) there
 # every 10 ms.
@@ -29,6 +30,9 @@ play() {
             case "$taken" in *" $x,$y "*) ;; *)
                 taken="$taken$x,$y "
                 if [ $first = 1 ]; then sleep "$first_delay"; else sleep "$delay"; fi
+                if [ -n "$SLOW_HOG_MB" ] && [ -z "$hog" ]; then
+                    hog=$(head -c $((SLOW_HOG_MB * 1048576)) /dev/zero | tr '\0' x)
+                fi
                 if [ -n "$SLOW_UNTIL" ]; then
                     while [ ! -e "$SLOW_UNTIL" ]; do sleep 0.02; done
                 fi
