@@ -544,3 +544,53 @@ fn replies_keep_within_timeout_turn_down_to_50_ms() {
     assert!(asked >= 100, "{asked}");
     assert!(late.is_empty(), "{} of {asked} over: {late:#?}", late.len());
 }
+
+/// The count a MESSAGE gives before `word` ("MCTS: 304 iterations in").
+fn reported_count(message: &str, word: &str) -> u64 {
+    message
+        .split(&format!(" {word}"))
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("no {word} in {message}"))
+}
+
+#[test]
+fn without_think_ms_the_managers_turn_is_its_time_and_max_node_and_max_depth_stop_it() {
+    // No --think-ms: the turn less its reserve (2,375 ms of 2,500) is the
+    // brain's time, not a cap on a 1 s default. A search runs to its
+    // deadline (nothing here is proved): at least, never at most.
+    let mut b = Brain::start(&["--engine", "mcts"]);
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("INFO timeout_turn 2500");
+    xy(&b.ask("TURN 7,7"));
+    let said = b.messages.last().cloned().unwrap_or_default();
+    assert!(reported_ms(&said) >= 2000, "{said}");
+    // A minute a move, but 300 nodes: MCTS stops at its iterations (as
+    // its reports of them come), long before its time.
+    b.send("INFO timeout_turn 60000");
+    b.send("INFO max_node 300");
+    xy(&b.ask("TURN 0,0"));
+    let said = b.messages.last().cloned().unwrap_or_default();
+    assert!(
+        (300..2000).contains(&reported_count(&said, "iterations")),
+        "{said}"
+    );
+    // Negamax stops after the depth it was allowed.
+    let mut b = Brain::start(&["--engine", "negamax"]);
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("INFO timeout_turn 60000");
+    b.send("INFO max_depth 3");
+    for line in ["BOARD", "7,7,2", "8,8,1", "7,8,2"] {
+        b.send(line);
+    }
+    xy(&b.ask("DONE"));
+    let said = b.messages.last().cloned().unwrap_or_default();
+    let depth: u32 = said
+        .split("depth ")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {said}"));
+    assert!((1..=3).contains(&depth), "{said}");
+}

@@ -108,7 +108,7 @@ proptest! {
         let options = BrainOptions {
             engine: kxo_tui::engines::EngineSpec::for_seat(kxo_engine::BuiltIn::Random.into()),
             goal: 4,
-            think_ms: 5,
+            think_ms: Some(5),
             hash_mb: 1,
             seed: 1,
             learned_eval: false,

@@ -353,10 +353,11 @@ pub struct ServedArgs {
     pub engine: crate::engines::EngineSpec,
     /// Thinking time per move in milliseconds; the controller's clock cuts
     /// it further (the Gomoku protocol's INFO timeout_turn and time_left,
-    /// GTP's time_settings and time_left).
-    #[arg(long, value_name = "T", default_value_t = 1000,
-          value_parser = whole::<u64>(1..=600_000))]
-    pub think_ms: u64,
+    /// GTP's time_settings and time_left). Not given: a brain takes its
+    /// manager's turn (less a reserve) and a share of its match time as
+    /// its own, and 1000 when the manager gives no turn; a GTP engine 1000.
+    #[arg(long, value_name = "T", value_parser = whole::<u64>(1..=600_000))]
+    pub think_ms: Option<u64>,
     /// The most memory (MiB) the engine's tree may take (a Gomoku
     /// manager's INFO max_memory cuts it to half of its limit).
     #[arg(long, value_name = "MB", default_value_t = 64, value_parser = parse_hash_mb)]

@@ -104,7 +104,10 @@ impl super::GtpArgs {
     fn options(self) -> crate::headless::gtp::GtpOptions {
         crate::headless::gtp::GtpOptions {
             engine: self.served.engine,
-            think_ms: self.served.think_ms,
+            think_ms: self
+                .served
+                .think_ms
+                .unwrap_or(crate::headless::brain::DEFAULT_THINK_MS),
             hash_mb: self.served.hash,
             seed: self.served.seed.unwrap_or_else(rand::random),
         }

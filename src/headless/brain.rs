@@ -29,8 +29,10 @@ pub struct BrainOptions {
     pub engine: EngineSpec,
     /// K in a row; the protocol only gives the board size.
     pub goal: u8,
-    /// Thinking time per move, before the manager's limits cut it.
-    pub think_ms: u64,
+    /// Thinking time per move, before the manager's limits cut it; `None`:
+    /// the manager's turn is its time ([`DEFAULT_THINK_MS`] when it gives
+    /// none).
+    pub think_ms: Option<u64>,
     /// The most the engine's tree or table may take, before `max_memory`.
     pub hash_mb: usize,
     pub seed: u64,
@@ -38,6 +40,10 @@ pub struct BrainOptions {
     /// learned`), read from the model of the board at each START.
     pub learned_eval: bool,
 }
+
+/// A served engine's time a move when neither the user nor the manager
+/// gives one.
+pub const DEFAULT_THINK_MS: u64 = 1000;
 
 /// The time and memory limits the manager gave with `INFO`.
 #[derive(Clone, Copy, Debug)]
@@ -51,22 +57,31 @@ struct Limits {
     time_left: Option<i64>,
     /// Bytes the brain may use (0: no limit).
     max_memory: u64,
+    /// The search's nodes (MCTS's iterations, Negamax's nodes) and depth a
+    /// move (`INFO max_node`, `INFO max_depth`; 0: no limit).
+    max_node: Option<u64>,
+    max_depth: Option<u32>,
     /// Which lines win (`INFO rule`).
     rule: Rule,
 }
 
 impl Limits {
-    /// Thinking time for the next move: the brain's own, cut to the turn
-    /// limit less a reserve for the reply (a twentieth of it, at least 20
-    /// ms; a limit of 0 asks for a move as fast as possible), and to a
-    /// fifteenth of what is left of the match (nothing left: at once).
-    fn think_time(&self, own_ms: u64) -> Duration {
-        let mut ms = own_ms;
-        if let Some(turn) = self.timeout_turn {
-            // A manager's "no limit" may be near u64::MAX: no arithmetic
-            // on its numbers may wrap.
-            ms = ms.min(turn.saturating_sub((turn / 20).max(20)));
-        }
+    /// Thinking time for the next move: the turn limit less a reserve for
+    /// the reply (a twentieth of it, at least 20 ms; a limit of 0 asks for
+    /// a move as fast as possible), cut to the brain's own time when one
+    /// was given (else [`DEFAULT_THINK_MS`] when the manager gives no
+    /// turn), and to a fifteenth of what is left of the match (nothing
+    /// left: at once).
+    fn think_time(&self, own_ms: Option<u64>) -> Duration {
+        // A manager's "no limit" may be near u64::MAX: no arithmetic on
+        // its numbers may wrap.
+        let turn = self
+            .timeout_turn
+            .map(|turn| turn.saturating_sub((turn / 20).max(20)));
+        let mut ms = match (own_ms, turn) {
+            (Some(own), Some(turn)) => own.min(turn),
+            (own, turn) => own.or(turn).unwrap_or(DEFAULT_THINK_MS),
+        };
         if let Some(left) = self.time_left
             && (self.timeout_match > 0 || left <= 0)
         {
@@ -85,6 +100,10 @@ struct BrainBudget<'a> {
     queue: &'a mut VecDeque<Input>,
     end: bool,
     info: SearchInfo,
+    /// The manager's `max_node` and `max_depth`: the search stops at
+    /// either, as it reports its work and its depth.
+    max_node: Option<u64>,
+    max_depth: Option<u32>,
 }
 
 impl Budget for BrainBudget<'_> {
@@ -94,7 +113,11 @@ impl Budget for BrainBudget<'_> {
         }) {
             self.end = true;
         }
-        !self.end && !self.limit().reached(self.start.elapsed(), 0)
+        let over_nodes = self.max_node.is_some_and(|n| self.info.work >= n);
+        let over_depth = self
+            .max_depth
+            .is_some_and(|d| self.info.depth.is_some_and(|done| done >= d));
+        !self.end && !over_nodes && !over_depth && !self.limit().reached(self.start.elapsed(), 0)
     }
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
@@ -140,6 +163,8 @@ pub fn run(
             timeout_match: 0,
             time_left: None,
             max_memory: 0,
+            max_node: None,
+            max_depth: None,
             rule: Rule::Freestyle,
         },
         rules: None,
@@ -408,6 +433,10 @@ impl Brain {
         match (key, number) {
             ("timeout_turn", Some(v)) => self.limits.timeout_turn = Some(v),
             ("timeout_match", Some(v)) => self.limits.timeout_match = v,
+            ("max_node", Some(v)) => self.limits.max_node = (v > 0).then_some(v),
+            ("max_depth", Some(v)) => {
+                self.limits.max_depth = (v > 0).then(|| v.min(u32::MAX as u64) as u32)
+            }
             // It may be negative: the match clock has run out.
             ("time_left", _) if value.trim().parse::<i64>().is_ok() => {
                 self.limits.time_left = value.trim().parse::<i64>().ok()
@@ -478,6 +507,8 @@ impl Brain {
             queue,
             end: false,
             info: SearchInfo::default(),
+            max_node: self.limits.max_node,
+            max_depth: self.limits.max_depth,
         };
         let cell = engine.choose(&pos, &mut budget);
         if budget.end {
