@@ -137,6 +137,30 @@ pub(crate) fn plain(text: &str) -> bool {
 const MAX_MS: u64 = 86_400_000;
 
 impl Settings {
+    /// The run's time control in words: its game clock (`tc 60+0.6`) and
+    /// its limit a move (`200 ms a move`, `MCTS 2000 iterations a move`),
+    /// else each engine's own default.
+    pub fn time_control(&self) -> String {
+        let clock = self.match_ms.map(|base| {
+            format!(
+                "tc {}",
+                crate::engines::tc_text(base, self.increment_ms.unwrap_or(0))
+            )
+        });
+        let each = match self.limit {
+            crate::engines::RunLimit::Millis(ms) => Some(format!("{ms} ms a move")),
+            crate::engines::RunLimit::MctsIterations(n) => {
+                Some(format!("MCTS {n} iterations a move"))
+            }
+            crate::engines::RunLimit::Default => None,
+        };
+        match (clock, each) {
+            (Some(clock), Some(each)) => format!("{clock}, {each}"),
+            (Some(one), None) | (None, Some(one)) => one,
+            (None, None) => "each engine's default time".into(),
+        }
+    }
+
     pub fn rules(&self) -> Result<Rules, String> {
         if self.rule == Rule::Go {
             let komi2 = self.komi2.unwrap_or(kxo_engine::GO_KOMI2);

@@ -63,8 +63,12 @@ pub struct Pairing {
     pub nelo: Option<f64>,
     pub nelo_error: Option<f64>,
     pub los: Option<f64>,
+    /// The share of the complete pairs that scored one point of two (a
+    /// win and a loss, or two draws): fastchess's draw ratio; `None`
+    /// before a pair is complete.
+    pub draw_ratio: Option<f64>,
     /// The share of the games drawn.
-    pub draw_ratio: f64,
+    pub game_draw_ratio: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -96,6 +100,10 @@ pub struct Report {
     pub format: super::Format,
     pub openings: String,
     pub seed: u64,
+    /// The run's time control: `--tc`, `--match-ms`, `--think-ms` or
+    /// `--mcts-iterations` ("200 ms a move", "tc 60+0.6"); an engine's
+    /// own is in its spec.
+    pub time_control: String,
     /// Games finished and counted, and games the schedule holds.
     pub games: u32,
     pub scheduled: u32,
@@ -156,6 +164,7 @@ impl Report {
             format: settings.format,
             openings: settings.openings.clone(),
             seed: settings.seed,
+            time_control: settings.time_control(),
             games: counts.games,
             scheduled: tally.schedule().len(),
             first_wins: counts.first_wins,
@@ -218,7 +227,9 @@ impl Report {
                 nelo: figures.map(|f| f.nelo),
                 nelo_error: figures.map(|f| f.nelo_error),
                 los: figures.map(|f| f.los),
-                draw_ratio: d as f64 / games.max(1) as f64,
+                draw_ratio: (meeting.pentanomial.pairs() > 0)
+                    .then(|| meeting.pentanomial.0[2] as f64 / meeting.pentanomial.pairs() as f64),
+                game_draw_ratio: d as f64 / games.max(1) as f64,
             });
         }
     }
@@ -336,8 +347,8 @@ impl Report {
         };
         let _ = writeln!(
             out,
-            "{} games of {}, {game}, {}, openings {}, seed {}",
-            self.games, self.scheduled, self.format, self.openings, self.seed
+            "{} games of {}, {game}, {}, openings {}, seed {}, {}",
+            self.games, self.scheduled, self.format, self.openings, self.seed, self.time_control
         );
         let width = self
             .engines
@@ -373,7 +384,10 @@ impl Report {
                 }
                 _ => String::new(),
             };
-            extra += &format!("draw ratio {:.1}%", 100.0 * p.draw_ratio);
+            if let Some(pairs) = p.draw_ratio {
+                extra += &format!("draw ratio {:.1}% of pairs, ", 100.0 * pairs);
+            }
+            extra += &format!("{:.1}% of games drawn", 100.0 * p.game_draw_ratio);
             let _ = writeln!(out, "    {extra}");
         }
         let _ = writeln!(
@@ -482,6 +496,61 @@ fn per_move_ms(total_us: u64, moves: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::{End, GameResult};
+
+    /// Game `game` of the run, `first` against `second`, a win of `result`.
+    fn won(game: u32, first: &str, second: &str, result: GameResult) -> PlayedGame {
+        PlayedGame {
+            game,
+            first: first.into(),
+            second: second.into(),
+            opening: 0,
+            moves: vec![0, 1, 2, 3, 4],
+            us: vec![0; 5],
+            cpu_us: [0; 2],
+            result,
+            end: End::Line,
+            reason: "3 in a row".into(),
+            transcripts: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn draw_ratio_counts_pairs_that_split_as_fastchess_does_and_games_drawn_beside() {
+        // Pair 1: each wins as the first player (a win and a loss: one
+        // point of two, fastchess's "draw" pair); pair 2: a wins both.
+        // No game is drawn.
+        let mut settings = Settings::example();
+        settings.games = 4;
+        settings.limit = crate::engines::RunLimit::Millis(200);
+        let games = [
+            won(0, "a", "b", GameResult::First),
+            won(1, "b", "a", GameResult::First),
+            won(2, "a", "b", GameResult::First),
+            won(3, "b", "a", GameResult::Second),
+        ];
+        let report = Report::new(&settings, &games);
+        let pairing = &report.pairings[0];
+        assert_eq!(pairing.pentanomial.0, [0, 0, 1, 0, 1]);
+        assert_eq!(pairing.draw_ratio, Some(0.5));
+        assert_eq!(pairing.game_draw_ratio, 0.0);
+        let text = report.to_text();
+        assert!(
+            text.contains("draw ratio 50.0% of pairs, 0.0% of games drawn"),
+            "{text}"
+        );
+        // The time control in the header and the JSON.
+        assert!(
+            text.lines()
+                .next()
+                .is_some_and(|l| l.ends_with("seed 1, 200 ms a move")),
+            "{text}"
+        );
+        settings.match_ms = Some(60_000);
+        settings.increment_ms = Some(600);
+        settings.limit = crate::engines::RunLimit::Default;
+        assert_eq!(Report::new(&settings, &games).time_control, "tc 60+0.6");
+    }
 
     #[test]
     fn an_engine_without_games_has_no_rating_and_no_verdict() {
