@@ -604,3 +604,57 @@ fn escapes_in_any_text_of_a_state_file_never_reach_the_terminal() {
     // and the reason: every one of them was tried.
     assert!(tried >= 10, "{tried} fields");
 }
+
+#[test]
+fn pgn_gives_every_games_result_for_rating_tools_and_a_resumed_run_all_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pgn, state) = (dir.path().join("run.pgn"), dir.path().join("state"));
+    let args = [
+        "arena",
+        "--size",
+        "4",
+        "--goal",
+        "3",
+        "--engine",
+        "a=random",
+        "--engine",
+        "b=greedy",
+        "--games",
+        "6",
+        "--seed",
+        "5",
+        "--json",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+    ];
+    let (code, out, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    let report = json(&out);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let tag = |game: &str, name: &str| -> String {
+        game.lines()
+            .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+            .and_then(|v| v.strip_suffix("\"]"))
+            .unwrap_or_else(|| panic!("no {name} in {game}"))
+            .to_string()
+    };
+    let games: Vec<&str> = text.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 6, "{text}");
+    let rounds: Vec<String> = games.iter().map(|g| tag(g, "Round")).collect();
+    assert_eq!(rounds, ["1", "2", "3", "4", "5", "6"]);
+    // Black is the first player: its wins are White's losses, "0-1".
+    let results: Vec<String> = games.iter().map(|g| tag(g, "Result")).collect();
+    let count = |r: &str| results.iter().filter(|x| *x == r).count() as u64;
+    assert_eq!(count("0-1"), report["first_wins"].as_u64().unwrap());
+    assert_eq!(count("1-0"), report["second_wins"].as_u64().unwrap());
+    assert_eq!(count("1/2-1/2"), report["draws"].as_u64().unwrap());
+    // Colours alternate within each pair.
+    assert_eq!(tag(games[0], "Black"), tag(games[1], "White"));
+    // Removed, it is written again whole by the resumed run from its state.
+    std::fs::remove_file(&pgn).unwrap();
+    let (code, _, err) = kxo(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
+}

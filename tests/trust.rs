@@ -93,6 +93,13 @@ const FLAGS: &[FileFlag] = &[
         ],
     },
     FileFlag {
+        name: "arena --pgn",
+        role: Role::Write,
+        args: &[
+            "arena", "--o", "random", "--x", "random", "--games", "4", "--pgn", "{}",
+        ],
+    },
+    FileFlag {
         name: "arena --state",
         role: Role::Append,
         args: &[

@@ -88,6 +88,12 @@ pub struct ArenaArgs {
     /// 15x15 and 20x20.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+    /// Write every game's result to FILE as PGN (tags, no moves) for
+    /// BayesElo and Ordo: Black the first player, White the second;
+    /// written whole when the run ends or stops (with --state, every game
+    /// of the run, its earlier runs' too).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
     /// Write each game's conversation with each outside brain to DIR, as
     /// game-0001-X.log (what was sent and received, with the time).
     #[arg(long, value_name = "DIR")]

@@ -143,6 +143,7 @@ impl super::ArenaArgs {
             time_margin: self.time_margin,
             sprt: self.sprt,
             records: self.records,
+            pgn: self.pgn,
             log: self.log,
             state: self.state,
             shard: self.shard,

@@ -43,6 +43,7 @@ pub(crate) struct ArenaOptions {
     pub time_margin: Option<u64>,
     pub sprt: Option<Sprt>,
     pub records: Option<PathBuf>,
+    pub pgn: Option<PathBuf>,
     pub log: Option<PathBuf>,
     pub state: Option<PathBuf>,
     pub shard: Option<Shard>,
@@ -191,6 +192,10 @@ fn play(
         Some(dir) => Some(tournament::records::Logs::open(dir)?),
         None => None,
     };
+    let mut pgn = match &args.pgn {
+        Some(path) => Some(tournament::pgn::Pgn::open(path, settings)?),
+        None => None,
+    };
     if logs.is_some()
         && !specs
             .iter()
@@ -208,6 +213,9 @@ fn play(
             Some(state::StateFile::open(path, &header, &mut tally, |game| {
                 if let Some(records) = &records {
                     records.fill_in(game)?;
+                }
+                if let Some(pgn) = pgn.as_mut() {
+                    pgn.add(game);
                 }
                 Ok(())
             })?)
@@ -253,6 +261,9 @@ fn play(
         if let Some(file) = state_file.as_mut() {
             file.append(game)?;
         }
+        if let Some(pgn) = pgn.as_mut() {
+            pgn.add(game);
+        }
         bar.inc(1);
         let c = tally.counts_cheap();
         let mut message = format!("O {} X {} draw {}", c[0], c[1], c[2]);
@@ -267,6 +278,9 @@ fn play(
     })?;
     bar.finish_and_clear();
     drop(state_file);
+    if let Some(pgn) = &pgn {
+        pgn.write()?;
+    }
     finish(args, &Report::from_tally(&tally), ended, scheduled, model)
 }
 

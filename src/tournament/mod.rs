@@ -11,6 +11,7 @@
 
 mod clock;
 pub mod opening;
+pub mod pgn;
 mod play;
 pub mod records;
 pub(crate) mod report;
