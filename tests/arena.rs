@@ -658,3 +658,50 @@ fn pgn_gives_every_games_result_for_rating_tools_and_a_resumed_run_all_of_them()
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
 }
+
+#[test]
+fn shards_run_with_the_sprt_merge_into_the_test_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let run: [&str; 16] = [
+        "arena",
+        "--engine",
+        "strong=mcts:iterations=2000",
+        "--engine",
+        "weak=random",
+        "--size",
+        "5",
+        "--goal",
+        "4",
+        "--games",
+        "200",
+        "--seed",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--json",
+    ];
+    let (code, whole, err) = kxo(&run);
+    assert_eq!(code, 0, "{err}");
+    let whole = timeless(json(&whole));
+    assert_eq!(whole["sprt"]["verdict"], "h1", "{whole}");
+    assert!(whole["games"].as_u64().unwrap() < 200, "{whole}");
+    // Each shard plays its slice whole: its own pairs do not stop it.
+    let paths: Vec<String> = (1..=2)
+        .map(|i| dir.path().join(format!("s{i}")).display().to_string())
+        .collect();
+    for (i, path) in paths.iter().enumerate() {
+        let shard = format!("{}/2", i + 1);
+        let mut args = run.to_vec();
+        args.extend(["--shard", &shard, "--state", path]);
+        let (code, out, err) = kxo(&args);
+        assert_eq!(code, 0, "{err}");
+        let report = json(&out);
+        assert_eq!(report["games"], 100, "{out}");
+        assert!(report.get("sprt").is_none(), "{out}");
+    }
+    // The merge decides: the same LLR, pairs and verdict as the one run,
+    // and the games after its decision left out.
+    let (code, merged, err) = kxo(&["arena", "merge", "--json", &paths[0], &paths[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(timeless(json(&merged)), whole);
+}

@@ -81,8 +81,9 @@ pub struct ArenaArgs {
     pub time_margin: Option<u64>,
     /// Stop when the sequential probability ratio test of the first
     /// engine against the second is decided (two engines, paired games):
-    /// elo0=0,elo1=10,alpha=0.05,beta=0.05.
-    #[arg(long, value_name = "SETTINGS", value_parser = parse_sprt, conflicts_with = "shard")]
+    /// elo0=0,elo1=10,alpha=0.05,beta=0.05. With --shard each shard plays
+    /// its slice whole, and `arena merge` of the shards decides the test.
+    #[arg(long, value_name = "SETTINGS", value_parser = parse_sprt)]
     pub sprt: Option<crate::tournament::Sprt>,
     /// Write every game to DIR: SGF for every board, and Gomocup .psq on
     /// 15x15 and 20x20.

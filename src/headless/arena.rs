@@ -206,6 +206,7 @@ fn play(
     let mut tally = tournament::Tally::new(settings.clone());
     if let Some(shard) = args.shard {
         tally.restrict_to(&[shard]);
+        tally.leave_sprt_to_merge();
     }
     let mut state_file = match &args.state {
         Some(path) => {

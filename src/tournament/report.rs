@@ -180,7 +180,8 @@ impl Report {
         };
         report.add_meetings(&counts, settings.format);
         report.add_standings(&counts, settings);
-        if let Some(sprt) = settings.sprt {
+        // A shard's own run leaves the test to the merge of the shards.
+        if let Some(sprt) = settings.sprt.filter(|_| tally.sprt_stops()) {
             let penta = tally.sprt().pentanomial;
             let llr = sprt.llr(&penta);
             let (lower, upper) = sprt.bounds();

@@ -204,6 +204,9 @@ pub struct Tally {
     /// The shards whose games this tally sees (a shard's run, or a merge
     /// of some of them): `(count, indices)`; `None` for the whole run.
     shards: Option<(u32, BTreeSet<u32>)>,
+    /// The SPRT may stop the run: not in a shard's own run, where the
+    /// test is `arena merge`'s, over every shard's pairs.
+    sprt_stops: bool,
 }
 
 impl Tally {
@@ -221,7 +224,19 @@ impl Tally {
             },
             sprt: SprtProgress::default(),
             shards: None,
+            sprt_stops: true,
         }
+    }
+
+    /// A shard's own run: its SPRT counts its pairs for its report, and
+    /// never stops it; `arena merge` of the shards decides the test.
+    pub fn leave_sprt_to_merge(&mut self) {
+        self.sprt_stops = false;
+    }
+
+    /// Whether the SPRT decides this tally's run (not a shard's own).
+    pub fn sprt_stops(&self) -> bool {
+        self.sprt_stops
     }
 
     /// Sees only the games of these shards (all of the same count).
@@ -345,7 +360,19 @@ impl Tally {
         let Some(sprt) = self.settings.sprt else {
             return;
         };
+        let pairs = self
+            .schedule
+            .slot(self.schedule.len().saturating_sub(1))
+            .map_or(0, |s| s.pair + 1);
         while self.sprt.decided.is_none() {
+            // Pairs no shard of this tally plays are not waited for.
+            if let Some((count, indices)) = &self.shards {
+                while self.sprt.next_pair < pairs
+                    && !indices.contains(&(self.sprt.next_pair % count + 1))
+                {
+                    self.sprt.next_pair += 1;
+                }
+            }
             let pair = self.sprt.next_pair;
             let complete = self
                 .pending
@@ -370,7 +397,9 @@ impl Tally {
                 .add(if games.len() == 1 { half * 2 } else { half });
             self.counts.fold(&games);
             self.sprt.next_pair += 1;
-            if sprt.verdict(sprt.llr(&self.sprt.pentanomial)) != Verdict::Continue {
+            if self.sprt_stops
+                && sprt.verdict(sprt.llr(&self.sprt.pentanomial)) != Verdict::Continue
+            {
                 self.sprt.decided = Some(pair);
                 self.pending.retain(|&p, _| p <= pair);
             }
