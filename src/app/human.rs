@@ -208,7 +208,17 @@ impl App {
                 self.say("press p again to pass (two passes in a row end the game)");
                 vec![Effect::Redraw]
             }
+            Action::PlaceAtCursor | Action::Confirm
+                if human.hint_request.is_some() && human.typed.is_empty() =>
+            {
+                self.say("the hint is still thinking: wait for it, or press Esc");
+                vec![Effect::Redraw]
+            }
             Action::Confirm => {
+                self.cancel_hint();
+                let Some(human) = self.human.as_mut() else {
+                    return Some(Vec::new());
+                };
                 let typed = std::mem::take(&mut human.typed);
                 if typed.is_empty() {
                     let cell = human.cursor;
@@ -239,6 +249,12 @@ impl App {
             }
             Action::Escape if !human.typed.is_empty() => {
                 human.typed.clear();
+                vec![Effect::Redraw]
+            }
+            // A hint or a message shown is put away.
+            Action::Escape if human.hint.is_some() || human.message.is_some() => {
+                human.hint = None;
+                human.message = None;
                 vec![Effect::Redraw]
             }
             Action::Type(d) if d.is_ascii_digit() => {
@@ -654,6 +670,35 @@ pub(super) mod tests {
         );
         a.press(Action::Type('9'), now);
         assert!(a.human.as_ref().unwrap().message.is_some());
+    }
+
+    #[test]
+    fn space_while_the_hint_thinks_waits_for_it_and_escape_puts_a_hint_away() {
+        let mut a = human_app();
+        let now = Instant::now();
+        let cursor = a.human.as_ref().unwrap().cursor;
+        let hinted = Cell::new(if cursor == Cell::new(0) { 15 } else { 0 });
+        a.press(Action::Hint, now);
+        for key in [Action::PlaceAtCursor, Action::Confirm] {
+            a.press(key, now);
+            let h = a.human.as_ref().unwrap();
+            assert!(h.pending.is_none(), "{key:?} played at the old cursor");
+            assert!(h.hint_request.is_some(), "{key:?} cancelled the hint");
+            assert_eq!(
+                h.message.as_deref(),
+                Some("the hint is still thinking: wait for it, or press Esc")
+            );
+        }
+        let id = a.human.as_ref().unwrap().hint_request.as_ref().unwrap().id;
+        a.hint_found(id, hinted, Estimate::Value(Value::Draw), None);
+        let h = a.human.as_ref().unwrap();
+        assert!(h.hint.is_some(), "{:?}", h.hint);
+        assert_eq!(h.cursor, hinted);
+        // Esc puts the hint away; the next Space plays where it pointed.
+        a.press(Action::Escape, now);
+        assert!(a.human.as_ref().unwrap().hint.is_none());
+        a.press(Action::PlaceAtCursor, now);
+        assert_eq!(a.human.as_ref().unwrap().pending, Some(hinted));
     }
 
     #[test]

@@ -712,8 +712,13 @@ impl App {
 
     /// Applies one action from the person; returns what the tasks must do.
     fn act(&mut self, action: Action, now: Instant) -> Vec<Effect> {
-        // A new key cancels a hint still being searched.
-        if !matches!(action, Action::Hint | Action::Resize(..)) {
+        // A new key cancels a hint still being searched; a move key while
+        // it thinks is answered by the human board (it would play at the
+        // cursor the hint is about to move).
+        if !matches!(
+            action,
+            Action::Hint | Action::Resize(..) | Action::PlaceAtCursor | Action::Confirm
+        ) {
             self.cancel_hint();
         }
         if let Some(effects) = self.update_setup(action, now) {
