@@ -37,14 +37,7 @@ pub(super) fn read_outside_option(
                 shown(other)
             ));
         }
-        ("restart", "on") => info.keep_process = false,
-        ("restart", "off") => info.keep_process = true,
-        ("restart", other) => {
-            return Err(format!(
-                "restart: '{}' is not on or off (off: one process plays every game)",
-                shown(other)
-            ));
-        }
+        ("restart", value) => info.keep_process = !on_or_off("restart", value)?,
         _ => return Ok(false),
     }
     Ok(true)

@@ -285,6 +285,24 @@ fn kill_group(pid: u32) {
 }
 
 impl Process {
+    /// Whether its process has exited, asked without reaping it
+    /// (`WNOWAIT`): until [`Drop`] reaps it, its pid and group stay ours,
+    /// so that no signal can reach a process that took the number over.
+    fn has_exited(&self) -> bool {
+        // SAFETY: waitid(2) on our own child into a zeroed siginfo_t;
+        // WNOWAIT leaves it waitable.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let asked = libc::waitid(
+                libc::P_PID,
+                self.child.id() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            asked == 0 && info.si_pid() != 0
+        }
+    }
+
     /// Stops (`SIGSTOP`) or resumes (`SIGCONT`) the program and all it
     /// started: a brain waits stopped while the other side thinks, as
     /// GomocupJudge suspends it, so that it takes no core from it.
@@ -466,8 +484,8 @@ impl Pipe {
         self.forfeit.is_none()
             && self
                 .process
-                .as_mut()
-                .is_some_and(|p| !p.closed && matches!(p.child.try_wait(), Ok(None)))
+                .as_ref()
+                .is_some_and(|p| !p.closed && !p.has_exited())
     }
 
     /// What was said since [`Pipe::keep_transcript`], the process ended
