@@ -59,6 +59,8 @@ pub enum Action {
     /// Go: pass (asked twice).
     Pass,
     NewGame,
+    /// Human mode: move numbers on the stones, or not.
+    ToggleNumbers,
 }
 
 /// What the tasks must do after an update.

@@ -63,6 +63,8 @@ pub struct HumanState {
     /// Go: the game ended by two passes and the person is settling which
     /// stones are dead before the count (see `marking.rs`).
     pub marking: bool,
+    /// Each stone shows its move number (`#`).
+    pub numbers: bool,
 }
 
 /// How long after a game ends Enter is ignored.
@@ -86,6 +88,7 @@ impl HumanState {
             confirm_resign: false,
             confirm_pass: false,
             marking: false,
+            numbers: false,
         }
     }
 }
@@ -243,6 +246,10 @@ impl App {
             }
             Action::Undo => self.undo(),
             Action::Hint => self.request_hint(),
+            Action::ToggleNumbers => {
+                human.numbers = !human.numbers;
+                vec![Effect::RedrawNow]
+            }
             other => return typed_key(human, other),
         };
         Some(effects)

@@ -231,6 +231,13 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[(K::Char('n'), A::NewGame), (K::Char('N'), A::NewGame)],
     },
     Binding {
+        label: "#",
+        help: "move numbers on the stones, on or off (wide cells)",
+        bar: Some("numbers"),
+        scope: Scope::Human,
+        keys: &[(K::Char('#'), A::ToggleNumbers)],
+    },
+    Binding {
         label: "b3 Enter",
         help: "type a cell (a letter, then the row) and place there",
         bar: None,

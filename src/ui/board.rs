@@ -13,7 +13,8 @@ fn cell_spans(
     pos: &Position,
     cell: Cell,
     c: ColorMode,
-    marks: Marks,
+    marks: &Marks,
+    number: Option<usize>,
     width: usize,
 ) -> Vec<Span<'static>> {
     let faint = |style: Style| {
@@ -36,9 +37,12 @@ fn cell_spans(
         style
     };
     let on_line = marks.winning_line.contains(cell.index());
-    let mark_style = if on_line || marks.last_move == Some(cell) {
-        // Reverse video shows these with or without colour.
+    // Reverse video marks the winning line, underline the last move: each
+    // shows with or without colour, and they never look alike.
+    let mark_style = if on_line {
         style.add_modifier(Modifier::REVERSED | Modifier::BOLD)
+    } else if marks.last_move == Some(cell) {
+        style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
     } else {
         style
     };
@@ -62,14 +66,27 @@ fn cell_spans(
         };
         return vec![Span::styled(text, s)];
     }
+    let side = (width - 1) / 2;
+    let outer = " ".repeat(side - 1);
+    // A numbered stone: its move number in its side's style across the
+    // three middle columns (the cursor on it in reverse video).
+    if let (Some(number), Some(_)) = (number, pos.at(cell)) {
+        let style = match marks.cursor == Some(cell) {
+            true => mark_style.add_modifier(Modifier::REVERSED),
+            false => mark_style,
+        };
+        return vec![
+            Span::styled(outer.clone(), pad_style),
+            Span::styled(format!("{number:^3}"), style),
+            Span::styled(outer, pad_style),
+        ];
+    }
     // The cursor is a pair of brackets around the mark: visible in any mode.
     let (open, close) = if marks.cursor == Some(cell) {
         ("[", "]")
     } else {
         (" ", " ")
     };
-    let side = (width - 1) / 2;
-    let outer = " ".repeat(side - 1);
     vec![
         Span::styled(outer.clone(), pad_style),
         Span::styled(open, pad_style.add_modifier(Modifier::BOLD)),
@@ -100,7 +117,7 @@ pub(super) fn lines(
     pos: &AnyPosition,
     style: BoardStyle,
     c: ColorMode,
-    marks: Marks,
+    marks: Marks<'_>,
 ) -> Vec<Line<'static>> {
     match pos {
         AnyPosition::Mnk(p) => mnk_lines(p, style, c, marks),
@@ -108,8 +125,20 @@ pub(super) fn lines(
     }
 }
 
-fn mnk_lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> Vec<Line<'static>> {
+fn mnk_lines(
+    pos: &Position,
+    style: BoardStyle,
+    c: ColorMode,
+    marks: Marks<'_>,
+) -> Vec<Line<'static>> {
     let n = pos.rules().size();
+    // Each cell's move number, from 1 (the last move there, if numbered).
+    let mut numbers = vec![None; n as usize * n as usize];
+    for (i, cell) in marks.numbers.unwrap_or_default().iter().enumerate() {
+        if let Some(slot) = numbers.get_mut(cell.index()) {
+            *slot = Some(i + 1);
+        }
+    }
     let label = c.dim();
     let letters = (0..n).map(|i| (b'A' + i) as char);
     let mut out = Vec::new();
@@ -137,7 +166,14 @@ fn mnk_lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> V
                     for col in 0..n {
                         let cell = Cell::from_row_col(r, col, n);
                         if middle {
-                            spans.extend(cell_spans(pos, cell, c, marks, cell_w));
+                            spans.extend(cell_spans(
+                                pos,
+                                cell,
+                                c,
+                                &marks,
+                                numbers[cell.index()],
+                                cell_w,
+                            ));
                         } else {
                             let on_line = marks.winning_line.contains(cell.index());
                             let style = if on_line {
@@ -170,7 +206,14 @@ fn mnk_lines(pos: &Position, style: BoardStyle, c: ColorMode, marks: Marks) -> V
                 let mut spans = vec![Span::styled(format!("{:>label_w$}", r + 1), label)];
                 for col in 0..n {
                     spans.push(Span::raw(" "));
-                    spans.extend(cell_spans(pos, Cell::from_row_col(r, col, n), c, marks, 1));
+                    spans.extend(cell_spans(
+                        pos,
+                        Cell::from_row_col(r, col, n),
+                        c,
+                        &marks,
+                        None,
+                        1,
+                    ));
                 }
                 out.push(Line::from(spans));
             }
@@ -245,5 +288,72 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The drawn cell of `cell` and its middle character's style.
+    fn drawn(lines: &[Line<'static>], rules: Rules, cell: Cell) -> (String, Style) {
+        let (w, h) = super::super::layout::board_size(BoardStyle::Full, rules.size() as u16);
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        let para = Paragraph::new(lines.to_vec());
+        terminal
+            .draw(|f| f.render_widget(para, Rect::new(0, 0, w, h)))
+            .unwrap();
+        let buf = terminal.backend().buffer().clone();
+        let rect = cell_rects(BoardStyle::Full, rules.size(), 0, 0)[cell.index()];
+        let middle = &buf[(rect.x + 1, rect.y)];
+        (rect_text(&buf, rect), middle.style())
+    }
+
+    #[test]
+    fn stones_show_their_move_numbers_and_the_last_move_is_not_the_winning_line() {
+        let rules = Rules::new(15, 5).unwrap();
+        let moves = Cell::parse_list("H8,H9,I8,I9,J8,J9,K8,K9,L8", 15).unwrap();
+        let mut pos = Position::new(rules);
+        for &m in &moves[..8] {
+            pos.play(m).unwrap();
+        }
+        let marks = Marks {
+            last_move: Some(moves[7]),
+            numbers: Some(&moves[..8]),
+            ..Marks::default()
+        };
+        let lines = mnk_lines(&pos, BoardStyle::Full, ColorMode::None, marks);
+        assert_eq!(drawn(&lines, rules, moves[0]).0, " 1 ");
+        let (text, style) = drawn(&lines, rules, moves[7]);
+        assert_eq!(text, " 8 ");
+        // The last move underlined, not reversed.
+        assert!(
+            style.add_modifier.contains(Modifier::UNDERLINED),
+            "{style:?}"
+        );
+        assert!(
+            !style.add_modifier.contains(Modifier::REVERSED),
+            "{style:?}"
+        );
+        // Numbers off: the letters again.
+        let plain = Marks {
+            last_move: Some(moves[7]),
+            ..Marks::default()
+        };
+        let lines = mnk_lines(&pos, BoardStyle::Full, ColorMode::None, plain);
+        assert_eq!(drawn(&lines, rules, moves[0]).0, " O ");
+        // The winning line reversed, the last move on it too.
+        pos.play(moves[8]).unwrap();
+        let won = Marks {
+            last_move: Some(moves[8]),
+            winning_line: pos.winning_line().unwrap_or_default(),
+            numbers: Some(&moves),
+            ..Marks::default()
+        };
+        let lines = mnk_lines(&pos, BoardStyle::Full, ColorMode::None, won);
+        let (text, style) = drawn(&lines, rules, moves[2]);
+        assert_eq!(text, " 3 ");
+        assert!(style.add_modifier.contains(Modifier::REVERSED), "{style:?}");
+        // A stone off the line is neither.
+        let (_, style) = drawn(&lines, rules, moves[1]);
+        assert!(
+            !style.add_modifier.contains(Modifier::REVERSED),
+            "{style:?}"
+        );
     }
 }

@@ -136,7 +136,7 @@ pub(super) fn clock_fill(t: &Thinking, width: usize) -> String {
 
 /// What a live game's board shows besides the marks: the last move, the
 /// thinking seat's candidate, the winning line, the opening's stones.
-pub(super) fn marks(game: &GameView) -> super::layout::Marks {
+pub(super) fn marks(game: &GameView) -> super::layout::Marks<'_> {
     super::layout::Marks {
         last_move: game.last_move,
         candidate: game

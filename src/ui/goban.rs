@@ -66,7 +66,7 @@ fn point(
     r: u8,
     col: u8,
     c: ColorMode,
-    marks: &Marks,
+    marks: &Marks<'_>,
     owners: &[Option<Player>],
 ) -> Span<'static> {
     let n = pos.rules().size();
@@ -103,7 +103,7 @@ pub(super) fn lines(
     pos: &GoPosition,
     style: BoardStyle,
     c: ColorMode,
-    marks: Marks,
+    marks: Marks<'_>,
 ) -> Vec<Line<'static>> {
     let n = pos.rules().size();
     let label_w = row_label_width(style, n as u16) as usize;

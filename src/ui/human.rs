@@ -164,6 +164,7 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
         cursor: (game.status == GameStatus::Playing || human.marking).then_some(human.cursor),
         winning_line,
         dead: game.dead,
+        numbers: human.numbers.then_some(game.record.moves.as_slice()),
         ..Marks::default()
     };
     let (ox, oy) = board_origin(&plan, n);

@@ -343,8 +343,12 @@ mod tests {
 /// What a board shows besides its stones: the last move, the cursor, the
 /// winning line, a thinking seat's candidate, the opening.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Marks {
+pub(super) struct Marks<'a> {
     pub last_move: Option<Cell>,
+    /// The game's moves, in order, when each stone shows its move number
+    /// (human mode's `#`; wide cells only: a one-character cell keeps its
+    /// letter).
+    pub numbers: Option<&'a [Cell]>,
     /// The person's cursor, in human mode.
     pub cursor: Option<Cell>,
     /// The cells of the winning line, once the game is won.
