@@ -21,7 +21,12 @@ pub fn command(args: LiveArgs) -> anyhow::Result<ExitCode> {
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .and_then(|n| n.checked_sub(1));
-    let mut config = args.config(crate::ui::palette::ColorMode::detect(), fault_game)?;
+    let loaded = match &args.load {
+        Some(path) => Some(crate::tournament::game_file::load(path).map_err(InputError)?),
+        None => None,
+    };
+    let color = crate::ui::palette::ColorMode::detect();
+    let mut config = args.config_loaded(color, fault_game, loaded.as_ref())?;
     if let Some(plan) = config.tournament.as_mut().and_then(Rc::get_mut) {
         let model = args.model.clone();
         crate::engines::use_learned_evals(&mut plan.specs, config.rules, model)?;

@@ -10,7 +10,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use kxo_engine::{Cell, Outcome, Position, Rules};
-use kxo_tui::tournament::records::{read_psq, read_sgf};
+use kxo_tui::tournament::game_file::parse as read_sgf;
+use kxo_tui::tournament::records::read_psq;
 use kxo_tui::tournament::{GameResult, PlayedGame};
 
 /// The report without the times per move, which differ run to run.

@@ -6,7 +6,7 @@ mod common;
 
 use common::{json, kxo};
 use kxo_engine::Cell;
-use kxo_tui::tournament::records::read_sgf;
+use kxo_tui::tournament::game_file::parse as read_sgf;
 
 #[test]
 fn a_brain_gets_the_match_clock_and_loses_on_time_when_it_runs_out() {

@@ -510,7 +510,7 @@ fn arena_under_the_standard_rule_tells_the_brains_and_the_records() {
     for game in 1..=2 {
         let text = std::fs::read_to_string(records.join(format!("game-{game:04}.sgf"))).unwrap();
         assert!(text.contains("RU[standard]"), "{text}");
-        let sgf = kxo_tui::tournament::records::read_sgf(&text).unwrap();
+        let sgf = kxo_tui::tournament::game_file::parse(&text).unwrap();
         let pos = Position::from_moves(rules, &sgf.moves).unwrap();
         let expected = match sgf.result.as_deref() {
             Some("B+") => Outcome::Win(Player::O),

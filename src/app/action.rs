@@ -61,6 +61,8 @@ pub enum Action {
     NewGame,
     /// Human mode: move numbers on the stones, or not.
     ToggleNumbers,
+    /// Human mode: save the game on the board to a file.
+    Save,
 }
 
 /// What the tasks must do after an update.
@@ -76,4 +78,6 @@ pub enum Effect {
     Resumed,
     /// Human mode asked for a hint: wake the hint task.
     StartHint,
+    /// Human mode asked to save the game: wake the files task.
+    Save,
 }

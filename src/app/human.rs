@@ -65,6 +65,10 @@ pub struct HumanState {
     pub marking: bool,
     /// Each stone shows its move number (`#`).
     pub numbers: bool,
+    /// The game the files task is asked to save (`s`), if any.
+    pub save_request: Option<super::save::SaveRequest>,
+    /// The last save request's id.
+    pub save_seq: u64,
 }
 
 /// How long after a game ends Enter is ignored.
@@ -89,6 +93,8 @@ impl HumanState {
             confirm_pass: false,
             marking: false,
             numbers: false,
+            save_request: None,
+            save_seq: 0,
         }
     }
 }
@@ -246,6 +252,7 @@ impl App {
             }
             Action::Undo => self.undo(),
             Action::Hint => self.request_hint(),
+            Action::Save => self.request_save(),
             Action::ToggleNumbers => {
                 human.numbers = !human.numbers;
                 vec![Effect::RedrawNow]

@@ -231,6 +231,13 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[(K::Char('n'), A::NewGame), (K::Char('N'), A::NewGame)],
     },
     Binding {
+        label: "s",
+        help: "save the game as SGF (and .psq) in this folder",
+        bar: Some("save"),
+        scope: Scope::HumanNotTyping,
+        keys: &[(K::Char('s'), A::Save), (K::Char('S'), A::Save)],
+    },
+    Binding {
         label: "#",
         help: "move numbers on the stones, on or off (wide cells)",
         bar: Some("numbers"),

@@ -80,6 +80,12 @@ pub enum Message {
         estimate: Estimate,
         threat: Option<Threat>,
     },
+    /// The files task's answer to save request `id`: the files written,
+    /// or why nothing was.
+    Saved {
+        id: u64,
+        answer: Result<Vec<String>, String>,
+    },
     /// The learner's accuracy on the fixed sample after `games` games.
     LearnerMeasured { share: f64, games: u64 },
     /// What the learner's table holds, after a seat taught it a game.
@@ -162,6 +168,7 @@ impl App {
                 estimate,
                 threat,
             } => self.hint_found(id, best, estimate, threat),
+            Message::Saved { id, answer } => self.saved(id, answer),
             Message::LearnerMeasured { share, games } => self.learner_measured(share, games),
             Message::Learned(figures) => {
                 self.learner = Some(figures);

@@ -20,13 +20,14 @@ mod marking;
 mod message;
 mod rate;
 mod read;
+mod save;
 pub mod setup;
 pub(crate) mod show;
 mod start;
 mod stats;
 
 pub use start::TournamentProgress;
-use start::{played_game, start_position};
+use start::{Start, played_game, start_position};
 
 use std::time::{Duration, Instant};
 
@@ -68,6 +69,9 @@ pub enum ColorMode {
 #[derive(Clone, Debug)]
 pub struct LiveConfig {
     pub rules: Rules,
+    /// Human mode: the moves of a game loaded from a file (`--load`), the
+    /// first game's start.
+    pub loaded: Vec<Cell>,
     pub games: usize,
     /// Fixed engines for O and X (built in, or an outside brain); `None`:
     /// a fresh random pick every game.
@@ -135,6 +139,7 @@ impl Default for LiveConfig {
             tournament: None,
             show: None,
             setup: None,
+            loaded: Vec::new(),
         }
     }
 }
@@ -358,7 +363,16 @@ impl App {
             } else {
                 STAGGER.mul_f64(index as f64 / count as f64)
             };
+            let loaded = index == 0 && app.human.is_some() && !app.config.loaded.is_empty();
+            let start = match loaded {
+                true => Start {
+                    opening: app.config.loaded.clone(),
+                    ..start
+                },
+                false => start,
+            };
             let (pos, record) = start_position(start.rules, &start.opening);
+            let over = pos.outcome().is_over();
             app.games.push(GameView {
                 index,
                 pos,
@@ -367,10 +381,15 @@ impl App {
                 labels: start.labels,
                 slot: start.slot,
                 limits: start.limits,
-                opening: start.opening.len(),
+                // A loaded game's moves are played ones: numbered, and
+                // taken back by undo.
+                opening: if loaded { 0 } else { start.opening.len() },
                 move_cpu: Vec::new(),
-                last_move: None,
-                status: GameStatus::Playing,
+                last_move: start.opening.last().copied().filter(|_| loaded),
+                status: match over {
+                    true => GameStatus::Over { restart_at: None },
+                    false => GameStatus::Playing,
+                },
                 generation: 0,
                 previous: None,
                 forfeit: None,

@@ -106,6 +106,11 @@ pub struct LiveArgs {
           help = format!("With --human: name the computer's engine instead of a level \
                           ({}; budget from --mcts-iterations or --think-ms)", BuiltIn::names()))]
     pub ai: Option<SeatArg>,
+    /// With --human: play on from a game file (SGF, kxo-tui's or another
+    /// program's, or Gomocup's .psq): its board and its moves; the file's
+    /// board wins over --size and --goal.
+    #[arg(long, value_name = "FILE", requires = "human", value_hint = clap::ValueHint::FilePath)]
+    pub load: Option<PathBuf>,
     /// The learning player's model file (default: under the user's data folder).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
@@ -181,13 +186,27 @@ impl LiveArgs {
         color: crate::ui::palette::ColorMode,
         fault_game: Option<usize>,
     ) -> Result<crate::app::LiveConfig, InputError> {
+        self.config_loaded(color, fault_game, None)
+    }
+
+    /// [`LiveArgs::config`] for a person playing on from a game file
+    /// (`--load`, read by the caller): the file's board and moves.
+    pub fn config_loaded(
+        &self,
+        color: crate::ui::palette::ColorMode,
+        fault_game: Option<usize>,
+        loaded: Option<&crate::tournament::game_file::GameFile>,
+    ) -> Result<crate::app::LiveConfig, InputError> {
         let live_clock = RunLimit::Millis(crate::app::DEFAULT_THINK_MS);
         let (mut o, mut x, mut limit) = (
             self.o.clone().map(SeatArg::engine),
             self.x.clone().map(SeatArg::engine),
             self.think.limit_or(live_clock),
         );
-        let rules = self.board.rules()?;
+        let rules = match loaded {
+            Some(game) => game.rules,
+            None => self.board.rules()?,
+        };
         if self.human.is_some() {
             // One game; the computer plays whichever side the person does not.
             let (engine, level_limit) = match &self.ai {
@@ -230,6 +249,7 @@ impl LiveArgs {
         };
         // Human mode with nothing of its game named: the start screen.
         let setup = (self.human.is_some()
+            && loaded.is_none()
             && !self.board.named()
             && self.level.is_none()
             && self.ai.is_none())
@@ -245,6 +265,7 @@ impl LiveArgs {
             .flat_map(|p| p.specs.iter().map(|s| &s.engine));
         let warning = crate::engines::brain_goal_note(seats.chain(planned), rules);
         Ok(crate::app::LiveConfig {
+            loaded: loaded.map(|g| g.moves.clone()).unwrap_or_default(),
             setup,
             show,
             tournament: tournament.map(std::rc::Rc::new),

@@ -86,6 +86,7 @@ pub(crate) fn event_for(effect: Effect) -> Event {
         Effect::Turn(game) => Event::Turn(game),
         Effect::Resumed => Event::Resume,
         Effect::StartHint => Event::Hint,
+        Effect::Save => Event::Save,
     }
 }
 

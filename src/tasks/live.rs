@@ -198,6 +198,11 @@ impl Live {
         if human {
             let hint_door = door.clone();
             sched.spawn("hint", TaskRole::Hint, move |ctx| run_hint(ctx, hint_door))?;
+            // Saved games go to the folder kxo-tui runs in.
+            let files_door = door.clone();
+            sched.spawn("files", TaskRole::Other, move |ctx| {
+                super::files::run_files(ctx, files_door, std::path::PathBuf::from("."))
+            })?;
         }
         Ok(Live {
             door,

@@ -4,6 +4,7 @@
 
 mod clock;
 mod door;
+mod files;
 mod frames;
 mod hint;
 mod keyboard;

@@ -46,6 +46,8 @@ pub enum Event {
     Turn(usize),
     /// Human mode asked for a hint.
     Hint,
+    /// Human mode asked to save its game.
+    Save,
     /// This descriptor (an outside brain's pipe) has something to read.
     Readable(std::os::fd::RawFd),
 }

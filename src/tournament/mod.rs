@@ -10,12 +10,14 @@
 //! file and shards merge into the report of one run.
 
 mod clock;
+pub mod game_file;
 pub mod opening;
 pub mod pgn;
 mod play;
 pub mod records;
 pub(crate) mod report;
 mod schedule;
+pub mod sgf;
 pub mod state;
 mod stats;
 mod tally;

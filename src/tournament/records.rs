@@ -20,9 +20,30 @@ use kxo_engine::{Cell, Rules};
 
 /// The SGF text of a game.
 pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
-    if rules.is_go() {
-        return go_sgf(game, rules);
+    sgf_of(game, rules, true)
+}
+
+/// The SGF text of a game, or of one still going (`finished` false: no
+/// result, `RE`, is written).
+pub fn sgf_of(game: &PlayedGame, rules: Rules, finished: bool) -> String {
+    let text = match rules.is_go() {
+        true => go_sgf(game, rules),
+        false => line_sgf(game, rules),
+    };
+    match finished {
+        true => text,
+        // The result is the root's only RE and comes before any move.
+        false => match text.find("RE[") {
+            Some(at) => match text[at..].find(']') {
+                Some(end) => format!("{}{}", &text[..at], &text[at + end + 1..]),
+                None => text,
+            },
+            None => text,
+        },
     }
+}
+
+fn line_sgf(game: &PlayedGame, rules: Rules) -> String {
     let result = match game.result {
         GameResult::Draw => "0".to_string(),
         GameResult::First | GameResult::Second => {
@@ -62,12 +83,12 @@ pub fn sgf(game: &PlayedGame, rules: Rules) -> String {
         let cell = Cell::new(cell);
         let colour = if i % 2 == 0 { 'B' } else { 'W' };
         let (col, row) = (cell.col(rules.size()), cell.row(rules.size()));
-        let comment = move_comment(game, i);
         let _ = write!(
             out,
-            "\n;{colour}[{}{}]C[{comment}]",
+            "\n;{colour}[{}{}]{}",
             (b'a' + col) as char,
-            (b'a' + row) as char
+            (b'a' + row) as char,
+            move_comment(game, i)
         );
     }
     out.push_str(")\n");
@@ -90,12 +111,15 @@ fn root(game: &PlayedGame, properties: &str, result: &str, about: &str) -> Strin
     )
 }
 
-/// A move's comment: `opening`, or its thinking time.
+/// A move's comment: `C[opening]`, or its thinking time; none for a
+/// game whose times were not kept (a person's game).
 fn move_comment(game: &PlayedGame, i: usize) -> String {
     if i < game.opening {
-        "opening".to_string()
+        "C[opening]".to_string()
+    } else if game.us.is_empty() {
+        String::new()
     } else {
-        format!("{} ms", game.us.get(i).copied().unwrap_or(0) / 1000)
+        format!("C[{} ms]", game.us.get(i).copied().unwrap_or(0) / 1000)
     }
 }
 
@@ -142,7 +166,7 @@ fn go_sgf(game: &PlayedGame, rules: Rules) -> String {
         let colour = if white { 'W' } else { 'B' };
         let comment = move_comment(game, i);
         let point = kxo_engine::go::sgf_point(Cell::new(cell), n);
-        let _ = write!(out, "\n;{colour}[{point}]C[{comment}]");
+        let _ = write!(out, "\n;{colour}[{point}]{comment}");
     }
     out.push_str(")\n");
     out
@@ -163,89 +187,6 @@ pub struct ReadRecord {
     /// `B+`, `W+T`, `0`… (SGF only).
     pub result: Option<String>,
     pub names: [String; 2],
-}
-
-/// Reads an SGF game record of this family (one game, no variations).
-pub fn read_sgf(text: &str) -> Result<ReadRecord, String> {
-    let mut record = ReadRecord {
-        size: 0,
-        moves: Vec::new(),
-        result: None,
-        names: Default::default(),
-    };
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    let mut ident = String::new();
-    let mut coords: Vec<(u8, u8)> = Vec::new();
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii_uppercase() {
-            ident.push(b as char);
-            i += 1;
-        } else if b == b'[' {
-            // One value, up to an unescaped ']'.
-            let mut value = String::new();
-            i += 1;
-            while i < bytes.len() && bytes[i] != b']' {
-                if bytes[i] == b'\\' && i + 1 < bytes.len() {
-                    i += 1;
-                }
-                value.push(bytes[i] as char);
-                i += 1;
-            }
-            if i >= bytes.len() {
-                return Err("the SGF ends inside a value".into());
-            }
-            i += 1;
-            match ident.as_str() {
-                "GM" if value != "4" => return Err(format!("GM[{value}] is not Gomoku")),
-                "SZ" => {
-                    record.size = value
-                        .parse()
-                        .ok()
-                        .filter(|s| (3..=26).contains(s))
-                        .ok_or_else(|| format!("SZ[{value}] is not a board size"))?
-                }
-                "RE" => record.result = Some(value),
-                "PB" => record.names[0] = value,
-                "PW" => record.names[1] = value,
-                "B" | "W" => {
-                    let expected = if coords.len().is_multiple_of(2) {
-                        "B"
-                    } else {
-                        "W"
-                    };
-                    if ident != expected {
-                        return Err(format!(
-                            "move {} is {ident}, not {expected}",
-                            coords.len() + 1
-                        ));
-                    }
-                    let v = value.as_bytes();
-                    if v.len() != 2 || !v.iter().all(u8::is_ascii_lowercase) {
-                        return Err(format!("'{value}' is not an SGF point"));
-                    }
-                    coords.push((v[0] - b'a', v[1] - b'a'));
-                }
-                _ => {}
-            }
-            // A property may have several values: keep the name until the
-            // next letter starts another.
-            if i < bytes.len() && bytes[i] != b'[' {
-                ident.clear();
-            }
-        } else {
-            if !b.is_ascii_whitespace() {
-                ident.clear();
-            }
-            i += 1;
-        }
-    }
-    if record.size == 0 {
-        return Err("the SGF has no SZ".into());
-    }
-    record.moves = to_cells(&coords, record.size)?;
-    Ok(record)
 }
 
 /// The psq text of a game (15x15 and 20x20 boards).
@@ -338,6 +279,48 @@ const PSQ: crate::gate::Kind = crate::gate::Kind {
     max_line: 0,
     ours: crate::gate::Ours::Prefix(b"Piskvorky "),
 };
+
+/// A game saved from the board (human mode's `s`), in `dir`: the first
+/// free `kxo-tui-game-001.sgf`, with its `.psq` beside it on the line
+/// boards. Returns the files written.
+pub fn save_game(
+    dir: &std::path::Path,
+    game: &PlayedGame,
+    rules: Rules,
+    finished: bool,
+) -> Result<Vec<std::path::PathBuf>, crate::gate::FileError> {
+    let mut files = vec![("sgf", SGF, sgf_of(game, rules, finished))];
+    if !rules.is_go() {
+        files.push(("psq", PSQ, psq(game, rules)));
+    }
+    for number in 1..=9999 {
+        let stem = dir.join(format!("kxo-tui-game-{number:03}"));
+        let mut taken = false;
+        for (ext, kind, _) in &files {
+            taken |= crate::gate::exists(&stem.with_extension(ext), kind.what)?;
+        }
+        if taken {
+            continue;
+        }
+        let mut written = Vec::new();
+        for (ext, kind, text) in &files {
+            let path = stem.with_extension(ext);
+            if !crate::gate::write_new(&path, *kind, text.as_bytes())? {
+                // Made by someone else just now: the next number.
+                break;
+            }
+            written.push(path);
+        }
+        if written.len() == files.len() {
+            return Ok(written);
+        }
+    }
+    Err(crate::gate::FileError::refused(
+        "record",
+        &dir.join("kxo-tui-game-9999.sgf"),
+        "every name up to kxo-tui-game-9999 is taken".to_string(),
+    ))
+}
 
 /// `--records DIR`: the folder games are written into, as
 /// `game-0001.sgf`, and `game-0001.psq` on 15x15 and 20x20.
@@ -471,8 +454,8 @@ mod tests {
         );
         assert!(text.contains(";B[hh]C[opening]"), "{text}");
         assert!(text.contains(";W[ao]C[30 ms]"), "{text}");
-        let back = read_sgf(&text).unwrap();
-        assert_eq!(back.size, 15);
+        let back = super::super::game_file::parse(&text).unwrap();
+        assert_eq!(back.rules.size(), 15);
         assert_eq!(indices(&back.moves), g.moves);
         assert_eq!(back.result.as_deref(), Some("W+T"));
         assert_eq!(back.names, ["mcts]x".to_string(), "brain\\y".to_string()]);
@@ -498,10 +481,10 @@ mod tests {
 
     #[test]
     fn broken_records_are_refused() {
-        assert!(read_sgf("(;GM[1]SZ[19])").is_err());
-        assert!(read_sgf("(;GM[4]SZ[15];B[hh").is_err());
-        assert!(read_sgf("(;GM[4]SZ[15];W[hh])").is_err());
-        assert!(read_sgf("(;GM[4];B[hh])").is_err());
+        let parse = super::super::game_file::parse;
+        assert!(parse("(;GM[4]SZ[15];B[hh").is_err());
+        assert!(parse("(;GM[4]SZ[15];W[hh])").is_err());
+        assert!(parse("(;GM[4]SZ[15];B[hh]C[open").is_err());
         assert!(read_psq("Piskvorky 15x15, 11:11, 0\n16,1,0\n").is_err());
         assert!(read_psq("hello\n").is_err());
     }

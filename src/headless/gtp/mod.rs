@@ -30,15 +30,14 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 mod clock;
-mod sgf;
 
 use super::lines::{self, Input};
 use crate::engines::{EngineSpec, RunLimit, SeatEngine};
+use crate::tournament::sgf::read_sgf;
 use clock::Clock;
 use kxo_engine::go::{GoPosition, handicap_points, parse_vertex, vertex_name};
 use kxo_engine::text::shown;
 use kxo_engine::{Budget, Cell, GoEngine, GoMove, Limit, MoveError, Player, Rules};
-use sgf::read_sgf;
 
 /// How `kxo-tui gtp` plays.
 #[derive(Clone, Debug)]

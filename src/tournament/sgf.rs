@@ -1,22 +1,34 @@
-//! The little of SGF that `loadsgf` reads: a Go record's board size,
-//! komi, set-up stones and the moves of its main line.
+//! The little of SGF kxo-tui reads: a record's game (`GM`), board size,
+//! komi, K and rule, set-up stones, players, result and the moves of its
+//! main line. GTP's `loadsgf` and the loading of games to play on or to
+//! review (`game_file`) read through it.
 
 use kxo_engine::go::parse_sgf_point;
 use kxo_engine::text::shown;
 use kxo_engine::{Cell, Player};
 
-/// What `loadsgf` takes from a record: its main line.
+/// What is read of a record: its main line.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct SgfGame {
-    pub(super) size: Option<u8>,
-    pub(super) komi: Option<f32>,
-    pub(super) setup: Vec<(Player, Cell)>,
-    pub(super) moves: Vec<(Player, Cell)>,
+pub struct SgfGame {
+    /// `GM`: 1 Go, 4 Gomoku (none given: unknown).
+    pub game: Option<u32>,
+    pub size: Option<u8>,
+    pub komi: Option<f32>,
+    /// kxo-tui's `KX`: K in a row.
+    pub goal: Option<u8>,
+    /// `RU`, as written.
+    pub rule: Option<String>,
+    /// `PB`, `PW`.
+    pub names: [String; 2],
+    /// `RE`, as written.
+    pub result: Option<String>,
+    pub setup: Vec<(Player, Cell)>,
+    pub moves: Vec<(Player, Cell)>,
 }
 
 /// Reads an SGF game's main line (the first variation at each branch):
 /// SZ, KM, AB/AW set-up stones, B/W moves (`[]` or `tt` on 19x19 a pass).
-pub(super) fn read_sgf(text: &str) -> Result<SgfGame, String> {
+pub fn read_sgf(text: &str) -> Result<SgfGame, String> {
     let bad = |why: &str| format!("cannot load file: {why}");
     let start = text.find("(;").ok_or_else(|| bad("not an SGF game"))?;
     let mut game = SgfGame::default();
@@ -27,16 +39,25 @@ pub(super) fn read_sgf(text: &str) -> Result<SgfGame, String> {
             // The end of the main line's first variation ends the reading.
             ')' => break,
             '[' => {
+                // A value's first 4 KiB are kept (a long comment is
+                // read past, not refused).
                 let mut value = String::new();
+                let mut closed = false;
                 while let Some(v) = chars.next() {
-                    match v {
-                        '\\' => value.extend(chars.next()),
-                        ']' => break,
-                        v => value.push(v),
+                    let v = match v {
+                        '\\' => chars.next(),
+                        ']' => {
+                            closed = true;
+                            break;
+                        }
+                        v => Some(v),
+                    };
+                    if value.len() < 4096 {
+                        value.extend(v);
                     }
                 }
-                if value.len() > 4096 {
-                    return Err(bad("a property value too long"));
+                if !closed {
+                    return Err(bad("the SGF ends inside a value"));
                 }
                 property(&mut game, &ident, value.trim()).map_err(|e| bad(&e))?;
                 // Values go on (`AB[aa][bb]`) until a new name.
@@ -70,6 +91,12 @@ fn property(game: &mut SgfGame, ident: &str, value: &str) -> Result<(), String> 
             game.size = Some(n);
         }
         "KM" => game.komi = value.parse::<f32>().ok().filter(|k| k.is_finite()),
+        "GM" => game.game = value.parse().ok(),
+        "KX" => game.goal = value.parse().ok(),
+        "RU" => game.rule = Some(value.to_string()),
+        "RE" => game.result = Some(value.to_string()),
+        "PB" => game.names[0] = value.to_string(),
+        "PW" => game.names[1] = value.to_string(),
         "AB" => game.setup.push((Player::O, point(value)?)),
         "AW" => game.setup.push((Player::X, point(value)?)),
         "B" => game.moves.push((Player::O, point(value)?)),
