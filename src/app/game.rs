@@ -80,6 +80,8 @@ pub enum Loss {
     Forfeit(String),
     /// It resigned (an engine of Go, or the person).
     Resigned,
+    /// Its flag fell (human mode's `--tc`).
+    Time,
 }
 
 impl Loss {
@@ -88,6 +90,7 @@ impl Loss {
         match self {
             Loss::Forfeit(why) => format!("forfeits: {why}"),
             Loss::Resigned => "resigns".to_string(),
+            Loss::Time => "loses on time".to_string(),
         }
     }
 }

@@ -69,6 +69,8 @@ pub struct HumanState {
     pub save_request: Option<super::save::SaveRequest>,
     /// The last save request's id.
     pub save_seq: u64,
+    /// Each side's game clock (`--tc`), if the game has one.
+    pub clock: Option<super::human_clock::HumanClock>,
 }
 
 /// How long after a game ends Enter is ignored.
@@ -95,6 +97,7 @@ impl HumanState {
             numbers: false,
             save_request: None,
             save_seq: 0,
+            clock: None,
         }
     }
 }
@@ -444,8 +447,13 @@ impl App {
             h.hint = None;
             h.pending = None;
             h.marking = false;
+            if let Some(clock) = h.clock.as_mut() {
+                *clock = super::human_clock::HumanClock::new(clock.base, clock.increment);
+            }
         }
-        self.restart_game(0, now)
+        let effects = self.restart_game(0, now);
+        self.clock_tick(now);
+        effects
     }
 
     /// The start screen's keys, while it shows: the arrows (and h j k l)

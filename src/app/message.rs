@@ -86,6 +86,8 @@ pub enum Message {
         id: u64,
         answer: Result<Vec<String>, String>,
     },
+    /// Human mode's clock task: time has passed (a flag may have fallen).
+    ClockTick,
     /// The learner's accuracy on the fixed sample after `games` games.
     LearnerMeasured { share: f64, games: u64 },
     /// What the learner's table holds, after a seat taught it a game.
@@ -169,6 +171,7 @@ impl App {
                 threat,
             } => self.hint_found(id, best, estimate, threat),
             Message::Saved { id, answer } => self.saved(id, answer),
+            Message::ClockTick => self.clock_tick(now),
             Message::LearnerMeasured { share, games } => self.learner_measured(share, games),
             Message::Learned(figures) => {
                 self.learner = Some(figures);

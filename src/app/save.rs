@@ -93,6 +93,7 @@ impl App {
             Ok(files) => format!("saved to {}", files.join(" and ")),
             Err(why) => format!("not saved: {why}"),
         });
+        self.touch(false);
         vec![Effect::Redraw]
     }
 }

@@ -151,6 +151,7 @@ pub(super) fn played_game(
             match loss {
                 super::Loss::Forfeit(_) => End::Forfeit,
                 super::Loss::Resigned => End::Resign,
+                super::Loss::Time => End::Time,
             },
             format!("{} ({loser}) {}", game.labels[loser.index()], loss.phrase()),
         ),

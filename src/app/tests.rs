@@ -1,6 +1,7 @@
 //! The live screen's state: its tests.
 
 use super::*;
+use kxo_engine::Rules;
 use kxo_engine::SearchInfo;
 
 fn app() -> App {

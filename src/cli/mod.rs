@@ -106,6 +106,12 @@ pub struct LiveArgs {
           help = format!("With --human: name the computer's engine instead of a level \
                           ({}; budget from --mcts-iterations or --think-ms)", BuiltIn::names()))]
     pub ai: Option<SeatArg>,
+    /// With --human: a game clock for each side, BASE+INC in seconds
+    /// (5+0, 300+3): the side to move's time runs, the increment comes
+    /// after each move, a flag that falls loses; the computer thinks a
+    /// share of what it has left.
+    #[arg(long, value_name = "BASE+INC", value_parser = crate::engines::parse_tc, requires = "human")]
+    pub tc: Option<(u64, u64)>,
     /// With --human: play on from a game file (SGF, kxo-tui's or another
     /// program's, or Gomocup's .psq): its board and its moves; the file's
     /// board wins over --size and --goal.
@@ -266,6 +272,10 @@ impl LiveArgs {
         let warning = crate::engines::brain_goal_note(seats.chain(planned), rules);
         Ok(crate::app::LiveConfig {
             loaded: loaded.map(|g| g.moves.clone()).unwrap_or_default(),
+            human_tc: self.tc.map(|(base, inc)| {
+                let ms = std::time::Duration::from_millis;
+                (ms(base), ms(inc))
+            }),
             setup,
             show,
             tournament: tournament.map(std::rc::Rc::new),

@@ -198,6 +198,12 @@ impl Live {
         if human {
             let hint_door = door.clone();
             sched.spawn("hint", TaskRole::Hint, move |ctx| run_hint(ctx, hint_door))?;
+            if door.state().human().is_some_and(|h| h.clock.is_some()) {
+                let flag_door = door.clone();
+                sched.spawn("clock", TaskRole::Other, move |ctx| {
+                    super::flag::run_flag(ctx, flag_door)
+                })?;
+            }
             // Saved games go to the folder kxo-tui runs in.
             let files_door = door.clone();
             sched.spawn("files", TaskRole::Other, move |ctx| {

@@ -5,6 +5,7 @@
 mod clock;
 mod door;
 mod files;
+mod flag;
 mod frames;
 mod hint;
 mod keyboard;

@@ -243,6 +243,9 @@ fn panel_lines<'a>(
                 _ => "Draw.",
             };
             let why = match &game.forfeit {
+                Some((loser, crate::app::Loss::Time)) if *loser == human.side => {
+                    " (you lost on time)".to_string()
+                }
                 Some((loser, _)) if *loser == human.side => " (you resigned)".to_string(),
                 Some((_, loss)) => format!(" (the computer {})", loss.phrase()),
                 None => String::new(),
@@ -257,6 +260,7 @@ fn panel_lines<'a>(
         GameStatus::Failed(msg) => Line::from(Span::styled(format!("FAILED: {msg}"), c.error())),
     };
     lines.push(status);
+    lines.extend(clock_line(app, human, computer));
     if human.marking {
         lines.push(Line::from(
             "Enter or click on a chain: dead (• ◦) or alive; p accepts the count; u undoes",
@@ -299,6 +303,34 @@ fn panel_lines<'a>(
         .collect();
     lines.push(Line::from(Span::styled(keys.join("  "), c.dim())));
     lines
+}
+
+/// The game clocks (`--tc`), the running one in bold: "Clock you 4:32
+/// MCTS 4:58".
+fn clock_line<'a>(
+    app: &App,
+    human: &crate::app::human::HumanState,
+    computer: &str,
+) -> Option<Line<'a>> {
+    let clock = human.clock.as_ref()?;
+    let (now, c) = (app.now(), app.config().color);
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let side = |p: kxo_engine::Player, who: &str| {
+        let text = format!(
+            "{who} {}",
+            crate::app::human_clock::clock_text(clock.left(p, now))
+        );
+        match clock.running() == Some(p) {
+            true => Span::styled(text, bold),
+            false => Span::styled(text, c.dim()),
+        }
+    };
+    Some(Line::from(vec![
+        Span::styled("Clock ", bold),
+        side(human.side, "you"),
+        Span::raw("  "),
+        side(human.side.other(), computer),
+    ]))
 }
 
 /// The Records tab's lines in human mode: the session's games.
