@@ -127,7 +127,12 @@ pub fn describe(estimate: Estimate, solved: bool) -> String {
         }
         (Value::Draw, _) => "a draw with best play".into(),
         (Value::Unknown(_), true) => "not solved in time".into(),
-        (Value::Unknown(_), false) => "the best move a short search found".into(),
+        // The search's own evaluation: lines of stones, weighed.
+        (Value::Unknown(score), false) => match score {
+            0 => "even, by a short search (score 0)".into(),
+            s if s > 0 => format!("better for you, by a short search (score +{s})"),
+            s => format!("better for the computer, by a short search (score {s})"),
+        },
     }
 }
 
@@ -410,6 +415,7 @@ impl App {
         best: Cell,
         estimate: Estimate,
         threat: Option<kxo_engine::Threat>,
+        line: Vec<Cell>,
     ) -> Vec<Effect> {
         let rules = self.config.rules;
         let Some(h) = self.human.as_mut() else {
@@ -421,14 +427,19 @@ impl App {
         h.hint_request = None;
         let solved = self.config.rules.is_small();
         let found = match threat {
-            // "VCF in 7: H8 H9 J7 …": the forced line, as far as kept.
-            Some(t) => {
-                let line: Vec<String> = t.line().map(|c| rules.cell_name(c)).collect();
-                format!("{}: {} …", t.title(), line.join(" "))
-            }
+            // "VCF in 7": the forced line follows.
+            Some(t) => t.title(),
             None => describe(estimate, solved),
         };
-        h.hint = Some(format!("hint: {}: {found}", rules.cell_name(best)));
+        let names: Vec<String> = line.iter().map(|&c| rules.cell_name(c)).collect();
+        h.hint = Some(match names.len() > 1 {
+            true => format!(
+                "hint: {}: {found}; line {} …",
+                rules.cell_name(best),
+                names.join(" ")
+            ),
+            false => format!("hint: {}: {found}", rules.cell_name(best)),
+        });
         if !best.is_pass() {
             h.cursor = best;
         }

@@ -46,22 +46,24 @@ fn a_hint_is_a_request_that_any_other_action_cancels() {
     assert!(a.human.as_ref().unwrap().hint_request.is_none());
     // The answer to the cancelled request is dropped.
     assert!(
-        a.hint_found(id, Cell::new(5), Estimate::Value(Value::Draw), None)
+        a.hint_found(id, Cell::new(5), Estimate::Value(Value::Draw), None, vec![])
             .is_empty()
     );
     assert!(a.human.as_ref().unwrap().hint.is_none());
     // A fresh request is answered.
     a.press(Action::Hint, now);
     let id = a.human.as_ref().unwrap().hint_request.as_ref().unwrap().id;
+    let line = Cell::parse_list("B2,C3,A1", 4).unwrap();
     a.hint_found(
         id,
         Cell::new(5),
         Estimate::Value(Value::Win { plies: 5 }),
         None,
+        line,
     );
     assert_eq!(
         a.human.as_ref().unwrap().hint.as_deref(),
-        Some("hint: B2: you win in 3 of your moves (5 plies)")
+        Some("hint: B2: you win in 3 of your moves (5 plies); line B2 C3 A1 …")
     );
     // A win by threats says which, with its line.
     a.press(Action::Hint, now);
@@ -73,10 +75,11 @@ fn a_hint_is_a_request_that_any_other_action_cancels() {
         Cell::new(5),
         Estimate::Value(Value::Win { plies: 3 }),
         Some(threat),
+        threat.line().collect(),
     );
     assert_eq!(
         a.human.as_ref().unwrap().hint.as_deref(),
-        Some("hint: B2: VCF in 3: B2 C2 B3 …")
+        Some("hint: B2: VCF in 3; line B2 C2 B3 …")
     );
 }
 
@@ -114,7 +117,7 @@ fn space_while_the_hint_thinks_waits_for_it_and_escape_puts_a_hint_away() {
         );
     }
     let id = a.human.as_ref().unwrap().hint_request.as_ref().unwrap().id;
-    a.hint_found(id, hinted, Estimate::Value(Value::Draw), None);
+    a.hint_found(id, hinted, Estimate::Value(Value::Draw), None, vec![hinted]);
     let h = a.human.as_ref().unwrap();
     assert!(h.hint.is_some(), "{:?}", h.hint);
     assert_eq!(h.cursor, hinted);

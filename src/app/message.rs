@@ -79,6 +79,8 @@ pub enum Message {
         /// or a win rate (Go's MCTS).
         estimate: Estimate,
         threat: Option<Threat>,
+        /// The line the search expects, the move first.
+        line: Vec<Cell>,
     },
     /// The files task's answer to save request `id`: the files written,
     /// or why nothing was.
@@ -169,7 +171,8 @@ impl App {
                 best,
                 estimate,
                 threat,
-            } => self.hint_found(id, best, estimate, threat),
+                line,
+            } => self.hint_found(id, best, estimate, threat, line),
             Message::Saved { id, answer } => self.saved(id, answer),
             Message::ClockTick => self.clock_tick(now),
             Message::LearnerMeasured { share, games } => self.learner_measured(share, games),

@@ -18,6 +18,8 @@ use kxo_engine::{
 pub(super) const HINT_NODES: u64 = 2_000_000;
 /// Thinking time of a hint on boards above 8x8, where nothing is solved.
 pub(super) const BIG_BOARD_HINT_TIME: Duration = Duration::from_secs(2);
+/// The most moves of the expected line a hint shows.
+const LINE_PLIES: usize = 8;
 
 /// Slices the search and stops it when its request is cancelled.
 struct HintBudget<'a> {
@@ -108,16 +110,22 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
             threat: None,
             win_rate: None,
         };
-        let (best, estimate) = match &request.pos {
+        let (best, estimate, line) = match &request.pos {
             AnyPosition::Mnk(pos) if rules.is_small() => {
                 let mut solver = Negamax::new(rules);
                 solver.set_node_limit(HINT_NODES);
                 let a = solver.analyse(pos, &mut budget);
-                (a.best, Estimate::Value(a.value))
+                let line = solved_line(&mut solver, pos, a.best, &mut budget);
+                (a.best, Estimate::Value(a.value), line)
             }
             AnyPosition::Mnk(pos) => {
-                let a = BigNegamax::new(rules).analyse(pos, &mut budget);
-                (a.best, Estimate::Value(a.value))
+                let mut negamax = BigNegamax::new(rules);
+                let a = negamax.analyse(pos, &mut budget);
+                let line = match budget.threat {
+                    Some(t) => t.line().collect(),
+                    None => negamax.line(pos, a.best, LINE_PLIES),
+                };
+                (a.best, Estimate::Value(a.value), line)
             }
             AnyPosition::Go(pos) => {
                 let mut mcts = GoMcts::new(request.id, Playouts::Heavy).without_resigning();
@@ -125,7 +133,8 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
                     GoMove::Play(cell) => cell,
                     GoMove::Pass | GoMove::Resign => Cell::PASS,
                 };
-                (best, Estimate::WinRate(budget.win_rate.unwrap_or(0.5)))
+                let estimate = Estimate::WinRate(budget.win_rate.unwrap_or(0.5));
+                (best, estimate, mcts.line().to_vec())
             }
         };
         ctx.cpu.add(budget.cpu.close());
@@ -135,7 +144,30 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
                 best,
                 estimate,
                 threat: budget.threat,
+                line,
             });
         }
     }
+}
+
+/// The line of perfect play from `pos` on a small board, `best` first: the
+/// solver's best move, position after position (its table makes each
+/// solve after the first a lookup or close to one).
+fn solved_line(
+    solver: &mut Negamax,
+    pos: &kxo_engine::Position,
+    best: Cell,
+    budget: &mut HintBudget,
+) -> Vec<Cell> {
+    let mut pos = pos.clone();
+    let mut line = Vec::new();
+    let mut next = best;
+    while line.len() < LINE_PLIES && pos.play(next).is_ok() {
+        line.push(next);
+        if pos.outcome().is_over() || !budget.still_wanted() {
+            break;
+        }
+        next = solver.analyse(&pos, budget).best;
+    }
+    line
 }

@@ -120,7 +120,13 @@ pub(crate) struct Answer {
     pub(crate) mv: Option<u16>,
     pub(crate) win_rate: f32,
     pub(crate) iterations: u64,
+    /// The line the tree expects: the most visited child, move after move.
+    pub(crate) line: Vec<Cell>,
 }
+
+/// The longest line an answer names, and the visits a move of it needs.
+const LINE_PLIES: usize = 8;
+const LINE_VISITS: u32 = 16;
 
 impl Uct {
     pub(crate) fn new(seed: u64, max_nodes: usize) -> Uct {
@@ -153,6 +159,7 @@ impl Uct {
                 mv: None,
                 win_rate: 0.5,
                 iterations: 0,
+                line: Vec::new(),
             };
         }
         run_batches(budget, BATCH, |n| {
@@ -167,7 +174,30 @@ impl Uct {
             mv: best.map(|b| b.mv),
             win_rate: best.map_or(0.5, |b| b.mean()),
             iterations: self.iterations,
+            line: self.line(root),
         }
+    }
+
+    /// The principal line: from the root, the most visited child while it
+    /// has been visited enough to mean something.
+    fn line<G: TreeGame>(&self, root: &G) -> Vec<Cell> {
+        let mut game = root.clone();
+        let (mut node, mut line) = (0usize, Vec::new());
+        while line.len() < LINE_PLIES {
+            let n = self.nodes[node];
+            let children = n.first_child as usize..n.first_child as usize + n.children as usize;
+            let Some(next) = children.max_by_key(|&c| self.nodes[c].visits) else {
+                break;
+            };
+            if n.children == 0 || self.nodes[next].real_visits() < LINE_VISITS {
+                break;
+            }
+            let mv = self.nodes[next].mv;
+            line.push(game.cell(mv));
+            game.play(mv);
+            node = next;
+        }
+        line
     }
 
     fn best_child(&self) -> Option<Node> {

@@ -191,6 +191,8 @@ pub struct GoMcts {
     playouts: Playouts,
     /// Below this win rate (after enough iterations) it resigns.
     resign_below: f32,
+    /// The line its last search expects (for a hint).
+    line: Vec<Cell>,
 }
 
 /// Nodes the tree may hold unless a memory limit says fewer (about 40
@@ -205,7 +207,14 @@ impl GoMcts {
             uct: Uct::new(seed, MAX_NODES),
             playouts,
             resign_below: 0.03,
+            line: Vec::new(),
         }
+    }
+
+    /// The line its last search expects, its move first: the most visited
+    /// reply after each move, as far as the tree has looked.
+    pub fn line(&self) -> &[Cell] {
+        &self.line
     }
 
     /// Never resigns (tests that play games to their end).
@@ -233,6 +242,7 @@ impl GoEngine for GoMcts {
         }
         let root = GoState::root(pos, self.playouts);
         let answer = self.uct.search(&root, budget);
+        self.line = answer.line;
         match answer.mv {
             _ if answer.iterations >= RESIGN_AFTER && answer.win_rate < self.resign_below => {
                 GoMove::Resign
@@ -244,5 +254,29 @@ impl GoEngine for GoMcts {
 
     fn set_memory_limit(&mut self, bytes: usize) {
         self.uct.set_memory_limit(bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::{Limit, MoveBudget};
+    use crate::game::Rules;
+
+    #[test]
+    fn the_expected_line_starts_with_the_move_played_and_alternates_legally() {
+        let rules = Rules::go(9, 15, 0).unwrap();
+        let mut pos = GoPosition::new(rules);
+        let mut mcts = GoMcts::new(7, Playouts::Light).without_resigning();
+        let GoMove::Play(first) = mcts.choose(&pos, &mut MoveBudget::new(Limit::Work(20_000)))
+        else {
+            panic!("no move on an empty board");
+        };
+        let line = mcts.line().to_vec();
+        assert_eq!(line.first(), Some(&first));
+        assert!(line.len() >= 2, "{line:?}");
+        for &cell in &line {
+            assert!(pos.play(cell).is_ok(), "{line:?}");
+        }
     }
 }

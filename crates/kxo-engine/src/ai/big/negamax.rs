@@ -393,6 +393,33 @@ impl BigNegamax {
         )
     }
 
+    /// The line the last search expects after `first` from `pos`, `first`
+    /// included: the table's best move, position after position, while
+    /// the table knows the position (at most `plies` moves).
+    pub fn line(&self, pos: &Position, first: Cell, plies: usize) -> Vec<Cell> {
+        let mut b = BigBoard::from_position(&self.tables, pos);
+        let mut line = Vec::new();
+        let mut next = Some(first.index());
+        while let Some(cell) = next.filter(|_| line.len() < plies) {
+            let empty = b.empty_cells(&self.tables);
+            if b.outcome().is_over() || !empty.contains(cell) {
+                break;
+            }
+            b.play(&self.tables, cell);
+            line.push(Cell::from_index(cell));
+            next = match self.table.is_empty() {
+                true => None,
+                false => {
+                    let key = b.key();
+                    let entry = self.table[key as usize & (self.table.len() - 1)];
+                    (entry.key == key && entry.bound != Bound::None)
+                        .then_some(usize::from(entry.best))
+                }
+            };
+        }
+        line
+    }
+
     fn analysis(&self, best: usize, value: Value, depth: u32, budget: &dyn Budget) -> Analysis {
         Analysis {
             best: Cell::from_index(best),

@@ -194,3 +194,22 @@ fn a_memory_limit_shrinks_the_table_to_a_power_of_two_within_it() {
     assert_eq!(e.table.len(), 1 << TABLE_BITS);
     assert_eq!(e.leaf_wins.bytes(), 16 << LEAF_WINS_BITS);
 }
+
+#[test]
+fn the_line_starts_with_the_move_chosen_and_is_played_legally() {
+    let rules = Rules::new(15, 5).unwrap();
+    let cells = crate::game::Cell::parse_list("H8,I9,H9,H10,G8", 15).unwrap();
+    let pos = Position::from_moves(rules, &cells).unwrap();
+    let mut e = BigNegamax::new(rules);
+    let a = e.analyse(&pos, &mut MoveBudget::new(crate::ai::Limit::Work(200_000)));
+    let line = e.line(&pos, a.best, 8);
+    assert_eq!(line.first(), Some(&a.best));
+    // The search went deeper than one move: the table names replies.
+    assert!(line.len() >= 3, "{line:?}");
+    let mut moves = cells.clone();
+    moves.extend(&line);
+    assert!(Position::from_moves(rules, &moves).is_ok(), "{line:?}");
+    // Before any search: the move alone.
+    let fresh = BigNegamax::new(rules);
+    assert_eq!(fresh.line(&pos, a.best, 8), vec![a.best]);
+}
