@@ -159,7 +159,7 @@ fn solved_line(
     best: Cell,
     budget: &mut HintBudget,
 ) -> Vec<Cell> {
-    let mut pos = pos.clone();
+    let mut pos = *pos;
     let mut line = Vec::new();
     let mut next = best;
     while line.len() < LINE_PLIES && pos.play(next).is_ok() {
