@@ -211,7 +211,7 @@ pub const KEYMAP: &[Binding] = &[
     },
     Binding {
         label: "t",
-        help: "hint: the best move, its value and its line (any key cancels)",
+        help: "hint: the best move, its value and line (any key cancels)",
         bar: Some("hint"),
         scope: Scope::HumanNotTyping,
         keys: &[(K::Char('t'), A::Hint), (K::Char('T'), A::Hint)],
