@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let result = match cli.command {
+        Some(kxo_tui::cli::Command::Review(args)) => kxo_tui::screen::command(args.live()),
         Some(command) => command.run(),
         None => kxo_tui::screen::command(cli.live),
     };

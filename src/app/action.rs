@@ -63,6 +63,8 @@ pub enum Action {
     ToggleNumbers,
     /// Human mode: save the game on the board to a file.
     Save,
+    /// Human mode: review the game on the board, or go back to it.
+    Review,
 }
 
 /// What the tasks must do after an update.
@@ -80,4 +82,6 @@ pub enum Effect {
     StartHint,
     /// Human mode asked to save the game: wake the files task.
     Save,
+    /// A review wants the engine's opinions: wake the review task.
+    Review,
 }

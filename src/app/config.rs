@@ -14,6 +14,8 @@ pub struct LiveConfig {
     /// Human mode: the moves of a game loaded from a file (`--load`), the
     /// first game's start.
     pub loaded: Vec<Cell>,
+    /// Human mode: the loaded game opens in its review (`kxo-tui review`).
+    pub review: bool,
     /// Human mode: each side's game clock, base and increment (`--tc`).
     pub human_tc: Option<(Duration, Duration)>,
     pub games: usize,
@@ -84,6 +86,7 @@ impl Default for LiveConfig {
             show: None,
             setup: None,
             loaded: Vec::new(),
+            review: false,
             human_tc: None,
         }
     }

@@ -71,6 +71,10 @@ pub struct HumanState {
     pub save_seq: u64,
     /// Each side's game clock (`--tc`), if the game has one.
     pub clock: Option<super::human_clock::HumanClock>,
+    /// The game under review (`v`), if one is.
+    pub review: Option<super::review::Review>,
+    /// The last review's id.
+    pub review_seq: u64,
 }
 
 /// How long after a game ends Enter is ignored.
@@ -98,6 +102,8 @@ impl HumanState {
             save_request: None,
             save_seq: 0,
             clock: None,
+            review: None,
+            review_seq: 0,
         }
     }
 }
@@ -177,6 +183,9 @@ impl App {
             && let Some(effects) = self.update_marking(action, now)
         {
             return Some(effects);
+        }
+        if self.human.as_ref().is_some_and(|h| h.review.is_some()) {
+            return self.update_review(action);
         }
         let human = self.human.as_mut()?;
         let n = self.config.rules.size();
@@ -261,6 +270,7 @@ impl App {
             Action::Undo => self.undo(),
             Action::Hint => self.request_hint(),
             Action::Save => self.request_save(),
+            Action::Review => self.toggle_review(),
             Action::ToggleNumbers => {
                 human.numbers = !human.numbers;
                 vec![Effect::RedrawNow]

@@ -238,6 +238,13 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[(K::Char('s'), A::Save), (K::Char('S'), A::Save)],
     },
     Binding {
+        label: "v",
+        help: "review the game: ← → step, the engine's value and mistakes",
+        bar: Some("review"),
+        scope: Scope::HumanNotTyping,
+        keys: &[(K::Char('v'), A::Review), (K::Char('V'), A::Review)],
+    },
+    Binding {
         label: "#",
         help: "move numbers on the stones, on or off (wide cells)",
         bar: Some("numbers"),

@@ -90,6 +90,12 @@ pub enum Message {
     },
     /// Human mode's clock task: time has passed (a flag may have fallen).
     ClockTick,
+    /// The review task's opinion of position `at` of review `id`.
+    Reviewed {
+        id: u64,
+        at: usize,
+        opinion: super::review::Opinion,
+    },
     /// The learner's accuracy on the fixed sample after `games` games.
     LearnerMeasured { share: f64, games: u64 },
     /// What the learner's table holds, after a seat taught it a game.
@@ -175,6 +181,7 @@ impl App {
             } => self.hint_found(id, best, estimate, threat, line),
             Message::Saved { id, answer } => self.saved(id, answer),
             Message::ClockTick => self.clock_tick(now),
+            Message::Reviewed { id, at, opinion } => self.reviewed(id, at, opinion),
             Message::LearnerMeasured { share, games } => self.learner_measured(share, games),
             Message::Learned(figures) => {
                 self.learner = Some(figures);

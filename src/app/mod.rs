@@ -22,6 +22,7 @@ mod marking;
 mod message;
 mod rate;
 mod read;
+pub mod review;
 mod save;
 pub mod setup;
 pub(crate) mod show;
@@ -315,6 +316,13 @@ impl App {
             }
         }
         app.clock_tick(now);
+        if app.config.review
+            && let (Some(human), Some(game)) = (app.human.as_mut(), app.games.first())
+        {
+            // The person has the move: nothing plays under the review.
+            human.side = game.pos.to_move();
+            app.toggle_review();
+        }
         app
     }
 

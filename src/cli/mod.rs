@@ -117,6 +117,9 @@ pub struct LiveArgs {
     /// board wins over --size and --goal.
     #[arg(long, value_name = "FILE", requires = "human", value_hint = clap::ValueHint::FilePath)]
     pub load: Option<PathBuf>,
+    /// With --load: open the game's review (`kxo-tui review FILE`).
+    #[arg(long, requires = "load", hide = true)]
+    pub review: bool,
     /// The learning player's model file (default: under the user's data folder).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
@@ -272,6 +275,7 @@ impl LiveArgs {
         let warning = crate::engines::brain_goal_note(seats.chain(planned), rules);
         Ok(crate::app::LiveConfig {
             loaded: loaded.map(|g| g.moves.clone()).unwrap_or_default(),
+            review: self.review,
             human_tc: self.tc.map(|(base, inc)| {
                 let ms = std::time::Duration::from_millis;
                 (ms(base), ms(inc))
@@ -358,6 +362,10 @@ pub enum Command {
     /// Be a brain of the Gomoku AI protocol on standard input and output,
     /// for Gomocup managers (piskvork, liskvork) and board programs.
     Brain(BrainArgs),
+    /// Review a game file (SGF or .psq) on the human board: step through
+    /// its moves with the engine's value of each position, its best move
+    /// and the largest drops marked (`--human --load FILE`, then `v`).
+    Review(ReviewArgs),
     /// Be a Go engine of the Go Text Protocol (version 2) on standard
     /// input and output, for GoGui, Sabaki, Lizzie, twogtp, gomill, KGS
     /// and arena's gtp:PATH seats.
@@ -409,6 +417,28 @@ pub struct BrainArgs {
     /// (the learning player's line patterns, from its model of the board).
     #[arg(long, value_enum, default_value_t = Eval::Shapes)]
     pub eval: Eval,
+}
+
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// The game file: SGF (kxo-tui's or another program's) or .psq.
+    #[arg(value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub file: PathBuf,
+    /// Keep the logo's rainbow still.
+    #[arg(long)]
+    pub no_anim: bool,
+}
+
+impl ReviewArgs {
+    /// The live screen's arguments that review the file: human mode with
+    /// the file loaded, its review open.
+    pub fn live(&self) -> LiveArgs {
+        let mut args = <Cli as clap::Parser>::parse_from(["kxo-tui", "--human"]).live;
+        args.load = Some(self.file.clone());
+        args.review = true;
+        args.no_anim = self.no_anim;
+        args
+    }
 }
 
 #[derive(Args, Debug)]

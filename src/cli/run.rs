@@ -25,6 +25,8 @@ impl Command {
             Command::Bench(BenchArgs { json }) => headless::bench::command(json).map(done),
             Command::Brain(args) => crate::headless::brain::serve(args.options()).map(done),
             Command::Gtp(args) => crate::headless::gtp::serve(args.options()).map(done),
+            // The screen's, which `main` runs (it is above this layer).
+            Command::Review(_) => Err(anyhow::anyhow!("review runs on the live screen")),
         }
     }
 }

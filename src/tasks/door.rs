@@ -87,6 +87,7 @@ pub(crate) fn event_for(effect: Effect) -> Event {
         Effect::Resumed => Event::Resume,
         Effect::StartHint => Event::Hint,
         Effect::Save => Event::Save,
+        Effect::Review => Event::Review,
     }
 }
 

@@ -22,10 +22,10 @@ pub(super) const BIG_BOARD_HINT_TIME: Duration = Duration::from_secs(2);
 const LINE_PLIES: usize = 8;
 
 /// Slices the search and stops it when its request is cancelled.
-struct HintBudget<'a> {
+pub(super) struct HintBudget<'a> {
     ctx: &'a Ctx<'a>,
-    door: &'a Door,
-    id: u64,
+    /// Whether the answer is still wanted (a new key cancels a hint).
+    wanted: Box<dyn Fn() -> bool + 'a>,
     /// The search's CPU, slice by slice, against its time on big boards.
     cpu: SliceClock,
     limit: Limit,
@@ -35,15 +35,71 @@ struct HintBudget<'a> {
     win_rate: Option<f32>,
 }
 
-impl HintBudget<'_> {
+impl<'a> HintBudget<'a> {
+    pub(super) fn new(ctx: &'a Ctx<'a>, limit: Limit, wanted: Box<dyn Fn() -> bool + 'a>) -> Self {
+        HintBudget {
+            ctx,
+            wanted,
+            cpu: SliceClock::new(limit),
+            limit,
+            threat: None,
+            win_rate: None,
+        }
+    }
+
     fn still_wanted(&self) -> bool {
-        let app = self.door.state();
-        !app.quit()
-            && app
-                .human()
-                .as_ref()
-                .and_then(|h| h.hint_request.clone())
-                .is_some_and(|r| r.id == self.id)
+        (self.wanted)()
+    }
+
+    /// Adds the search's last slice to the task's CPU meter.
+    pub(super) fn close(&mut self) {
+        self.ctx.cpu.add(self.cpu.close());
+    }
+}
+
+/// What a search made of a position: its best move (a pass in Go), its
+/// value for the side to move, and the line it expects.
+pub(super) fn analyse(
+    pos: &AnyPosition,
+    seed: u64,
+    budget: &mut HintBudget,
+) -> (Cell, Estimate, Vec<Cell>) {
+    let rules = pos.rules();
+    match pos {
+        AnyPosition::Mnk(pos) if rules.is_small() => {
+            let mut solver = Negamax::new(rules);
+            solver.set_node_limit(HINT_NODES);
+            let a = solver.analyse(pos, budget);
+            let line = solved_line(&mut solver, pos, a.best, budget);
+            (a.best, Estimate::Value(a.value), line)
+        }
+        AnyPosition::Mnk(pos) => {
+            let mut negamax = BigNegamax::new(rules);
+            let a = negamax.analyse(pos, budget);
+            let line = match budget.threat {
+                Some(t) => t.line().collect(),
+                None => negamax.line(pos, a.best, LINE_PLIES),
+            };
+            (a.best, Estimate::Value(a.value), line)
+        }
+        AnyPosition::Go(pos) => {
+            let mut mcts = GoMcts::new(seed, Playouts::Heavy).without_resigning();
+            let best = match mcts.choose(pos, budget) {
+                GoMove::Play(cell) => cell,
+                GoMove::Pass | GoMove::Resign => Cell::PASS,
+            };
+            let estimate = Estimate::WinRate(budget.win_rate.unwrap_or(0.5));
+            (best, estimate, mcts.line().to_vec())
+        }
+    }
+}
+
+/// How long a search of a position may take: the solver's nodes on the
+/// small boards, `time` above 8x8 and in Go.
+pub(super) fn limit_for(rules: kxo_engine::Rules, time: Duration) -> Limit {
+    match rules.is_small() {
+        true => Limit::Whole,
+        false => Limit::Time(time),
     }
 }
 
@@ -96,48 +152,23 @@ pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
         };
         last_id = request.id;
         let rules = door.state().config().rules;
-        // Small boards: the solver's nodes; above 8x8 and in Go: a time.
-        let limit = match rules.is_small() {
-            true => Limit::Whole,
-            false => Limit::Time(BIG_BOARD_HINT_TIME),
-        };
-        let mut budget = HintBudget {
-            ctx,
-            door: &door,
-            id: request.id,
-            cpu: SliceClock::new(limit),
-            limit,
-            threat: None,
-            win_rate: None,
-        };
-        let (best, estimate, line) = match &request.pos {
-            AnyPosition::Mnk(pos) if rules.is_small() => {
-                let mut solver = Negamax::new(rules);
-                solver.set_node_limit(HINT_NODES);
-                let a = solver.analyse(pos, &mut budget);
-                let line = solved_line(&mut solver, pos, a.best, &mut budget);
-                (a.best, Estimate::Value(a.value), line)
-            }
-            AnyPosition::Mnk(pos) => {
-                let mut negamax = BigNegamax::new(rules);
-                let a = negamax.analyse(pos, &mut budget);
-                let line = match budget.threat {
-                    Some(t) => t.line().collect(),
-                    None => negamax.line(pos, a.best, LINE_PLIES),
-                };
-                (a.best, Estimate::Value(a.value), line)
-            }
-            AnyPosition::Go(pos) => {
-                let mut mcts = GoMcts::new(request.id, Playouts::Heavy).without_resigning();
-                let best = match mcts.choose(pos, &mut budget) {
-                    GoMove::Play(cell) => cell,
-                    GoMove::Pass | GoMove::Resign => Cell::PASS,
-                };
-                let estimate = Estimate::WinRate(budget.win_rate.unwrap_or(0.5));
-                (best, estimate, mcts.line().to_vec())
+        let id = request.id;
+        let wanted = {
+            let door = &door;
+            move || {
+                let app = door.state();
+                !app.quit()
+                    && app
+                        .human()
+                        .as_ref()
+                        .and_then(|h| h.hint_request.clone())
+                        .is_some_and(|r| r.id == id)
             }
         };
-        ctx.cpu.add(budget.cpu.close());
+        let mut budget =
+            HintBudget::new(ctx, limit_for(rules, BIG_BOARD_HINT_TIME), Box::new(wanted));
+        let (best, estimate, line) = analyse(&request.pos, request.id, &mut budget);
+        budget.close();
         if budget.still_wanted() {
             door.send(Message::HintFound {
                 id: request.id,

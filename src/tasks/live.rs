@@ -204,6 +204,10 @@ impl Live {
                     super::flag::run_flag(ctx, flag_door)
                 })?;
             }
+            let review_door = door.clone();
+            sched.spawn("review", TaskRole::Hint, move |ctx| {
+                super::review::run_review(ctx, review_door)
+            })?;
             // Saved games go to the folder kxo-tui runs in.
             let files_door = door.clone();
             sched.spawn("files", TaskRole::Other, move |ctx| {

@@ -48,6 +48,8 @@ pub enum Event {
     Hint,
     /// Human mode asked to save its game.
     Save,
+    /// A review wants the engine's opinion of its positions.
+    Review,
     /// This descriptor (an outside brain's pipe) has something to read.
     Readable(std::os::fd::RawFd),
 }

@@ -144,12 +144,20 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
         (computer, "YOU")
     };
 
-    // The board.
+    // The board: the game's, or the position a review shows.
+    let review = human.review.as_ref();
+    let shown = review.map_or(&game.pos, |r| &r.pos);
     let winning_line = game.pos.winning_line().unwrap_or_default();
-    let title = format!(
-        "Game-{}",
-        human.history.len() + usize::from(game.status == GameStatus::Playing || human.marking)
-    );
+    let number =
+        human.history.len() + usize::from(game.status == GameStatus::Playing || human.marking);
+    let title = match review {
+        Some(r) => format!(
+            "Review of Game-{number}: move {} of {}",
+            r.at,
+            r.moves.len()
+        ),
+        None => format!("Game-{number}"),
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(c.dim())
@@ -159,14 +167,15 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
         )))
         .title_bottom(Line::from(format!("{o} vs {x}")).centered());
     frame.render_widget(block, plan.board_box);
-    let marks = Marks {
+    let marks = review.map(|r| super::review::marks(r, human.numbers));
+    let marks = marks.unwrap_or(Marks {
         last_move: game.last_move,
         cursor: (game.status == GameStatus::Playing || human.marking).then_some(human.cursor),
         winning_line,
         dead: game.dead,
         numbers: human.numbers.then_some(game.record.moves.as_slice()),
         ..Marks::default()
-    };
+    });
     let (ox, oy) = board_origin(&plan, n);
     let (bw, bh) = board_size(plan.style, n);
     let inner = Block::default().borders(Borders::ALL).inner(plan.board_box);
@@ -177,17 +186,23 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
         bh.min(inner.height),
     );
     frame.render_widget(
-        Paragraph::new(board::lines(&game.pos, plan.style, c, marks)),
+        Paragraph::new(board::lines(shown, plan.style, c, marks)),
         board_area,
     );
 
-    let lines = panel_lines(app, human, computer, n);
     let info = Rect::new(
         plan.info.x + 1,
         plan.info.y + 1,
         plan.info.width.saturating_sub(2),
         plan.info.height.saturating_sub(1),
     );
+    let mut lines = match review {
+        Some(r) => super::review::panel_lines(app, r, info.width),
+        None => panel_lines(app, human, computer, n),
+    };
+    if let (Some(_), Some(m)) = (review, &human.message) {
+        lines.push(Line::from(Span::styled(m.clone(), c.warn())));
+    }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), info);
     if plan.tabs.height >= 3 {
         super::draw_tabs(frame, app, plan.tabs);

@@ -10,6 +10,7 @@ mod load;
 pub mod logo;
 pub mod palette;
 mod records;
+mod review;
 mod setup;
 mod table;
 mod zoom;
