@@ -56,7 +56,9 @@ impl App {
         let request = SaveRequest {
             id: human.save_seq + 1,
             game: PlayedGame {
-                game: human.history.len() as u32,
+                // A finished game is in the history already (from 0).
+                game: (human.history.len() - usize::from(finished && !human.history.is_empty()))
+                    as u32,
                 first: name(Player::O),
                 second: name(Player::X),
                 opening: game.opening,

@@ -148,8 +148,10 @@ pub fn draw(frame: &mut Frame, app: &App, chrome: &super::Chrome, area: Rect) {
     let review = human.review.as_ref();
     let shown = review.map_or(&game.pos, |r| &r.pos);
     let winning_line = game.pos.winning_line().unwrap_or_default();
-    let number =
-        human.history.len() + usize::from(game.status == GameStatus::Playing || human.marking);
+    // A game loaded over (`--load`) is no game of the session's: still 1.
+    let number = (human.history.len()
+        + usize::from(game.status == GameStatus::Playing || human.marking))
+    .max(1);
     let title = match review {
         Some(r) => format!(
             "Review of Game-{number}: move {} of {}",
@@ -387,7 +389,9 @@ pub fn record_lines(app: &App) -> Vec<Line<'static>> {
             ])
         })
         .collect();
-    if game.status == GameStatus::Playing {
+    // The game on the board, while it is played (or loaded over).
+    let loaded_over = human.history.is_empty() && !game.record.moves.is_empty();
+    if game.status == GameStatus::Playing || loaded_over {
         let moves = game.record.notation();
         lines.push(Line::from(vec![
             Span::styled(

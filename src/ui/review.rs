@@ -96,11 +96,22 @@ pub(super) fn panel_lines(app: &App, review: &Review, width: u16) -> Vec<Line<'s
             )
         })
         .collect();
+    let known = review.opinions.iter().flatten().count();
+    let reading = known < review.opinions.len();
     lines.push(Line::from(match worst.is_empty() {
-        true if review.next_unknown().is_some() => "largest drops: still reading…".to_string(),
+        true if reading => "largest drops: none yet".to_string(),
         true => "no move lost much".to_string(),
         false => format!("largest drops: {}", worst.join(", ")),
     }));
+    if reading {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "reading the positions: {known} of {}",
+                review.opinions.len()
+            ),
+            c.dim(),
+        )));
+    }
     lines.push(Line::from(Span::styled(
         "← → a move, ↑ ↓ start and end, # numbers, Esc back",
         c.dim(),

@@ -41,6 +41,27 @@ impl Session {
         rows: u16,
         env: &[(&str, &str)],
     ) -> Session {
+        Session::start_in(None, program, args, (cols, rows), env)
+    }
+
+    /// kxo-tui in the pseudo-terminal, run in the folder `dir`.
+    pub fn start_kxo_in(dir: &std::path::Path, args: &[&str], cols: u16, rows: u16) -> Session {
+        Session::start_in(
+            Some(dir),
+            env!("CARGO_BIN_EXE_kxo-tui"),
+            args,
+            (cols, rows),
+            &[],
+        )
+    }
+
+    fn start_in(
+        dir: Option<&std::path::Path>,
+        program: &str,
+        args: &[&str],
+        (cols, rows): (u16, u16),
+        env: &[(&str, &str)],
+    ) -> Session {
         let pty = native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -52,6 +73,9 @@ impl Session {
             .expect("open a pty");
         let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
+        if let Some(dir) = dir {
+            cmd.cwd(dir);
+        }
         cmd.env("TERM", "xterm-256color");
         cmd.env("LANG", "C.UTF-8");
         cmd.env_remove("LC_ALL");
