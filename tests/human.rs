@@ -33,7 +33,8 @@ fn read_board(screen: &str, n: usize) -> (Vec<Option<Player>>, Option<usize>) {
         if label.len() > 3 || row == 0 || row > n {
             continue;
         }
-        let row = row - 1;
+        // Gomoku boards (above 8x8) count their rows from the bottom.
+        let row = if n > 8 { n - row } else { row - 1 };
         for (col, text) in cells_text.split('│').take(n).enumerate() {
             let i = row * n + col;
             if text.contains('[') {
@@ -134,7 +135,9 @@ fn play_move_on(
             s.send(if cell.is_multiple_of(2) { b"\r" } else { b" " });
         }
         Input::Typed => {
-            let name = Cell::new(cell as u16).name(n as u8).to_lowercase();
+            // As the board names it: rows from the bottom above 8x8.
+            let rules = Rules::new(n as u8, 3.min(n as u8)).expect("a board");
+            let name = rules.cell_name(Cell::new(cell as u16)).to_lowercase();
             s.send(name.as_bytes());
             s.send(b"\r");
         }

@@ -144,9 +144,11 @@ fn other_programs_files_load_and_a_bad_one_is_refused_in_one_line() {
     std::fs::write(dir.path().join("p.psq"), psq).unwrap();
     std::fs::write(dir.path().join("hand.sgf"), sgf).unwrap();
     std::fs::write(dir.path().join("bad.sgf"), "(;GM[4]SZ[15];B[hh];W[hh])").unwrap();
+    // Rows from the bottom, as Gomoku writes them: psq's y and SGF's
+    // second letter count from the top.
     for (file, record) in [
-        ("p.psq", "J10 → K11 → J11"),
-        ("hand.sgf", "H8 → I9 → H9 → G7"),
+        ("p.psq", "J11 → K10 → J10"),
+        ("hand.sgf", "H8 → I7 → H7 → G9"),
     ] {
         let mut s = Session::start_kxo_in(dir.path(), &["--human", "x", "--load", file], 130, 50);
         s.wait_for(record, T);

@@ -46,6 +46,16 @@ const FLAGS: &[FileFlag] = &[
         args: &["--o", "rl", "--model", "{}"],
     },
     FileFlag {
+        name: "--load",
+        role: Role::Read,
+        args: &["--human", "--load", "{}"],
+    },
+    FileFlag {
+        name: "review FILE",
+        role: Role::Read,
+        args: &["review", "{}"],
+    },
+    FileFlag {
         name: "--openings",
         role: Role::Read,
         args: &[

@@ -161,11 +161,13 @@ fn marks_are_green_and_red_and_the_last_move_is_highlighted() {
     assert_eq!(x.symbol(), "X");
     assert_eq!(o.fg, Color::Green);
     assert_eq!(x.fg, Color::Red);
+    // The last move underlined (reverse video is the winning line's).
     assert!(
-        x.modifier.contains(Modifier::REVERSED),
+        x.modifier.contains(Modifier::UNDERLINED),
         "last move highlighted"
     );
-    assert!(!o.modifier.contains(Modifier::REVERSED));
+    assert!(!x.modifier.contains(Modifier::REVERSED));
+    assert!(!o.modifier.contains(Modifier::UNDERLINED));
 }
 
 #[test]

@@ -34,7 +34,7 @@ pub struct SolveOptions {
 /// Reads a move list such as "B2,C3" and plays it, with a clear error for
 /// malformed, repeated or illegal moves.
 pub fn position_from_moves(rules: Rules, text: &str) -> Result<Position, InputError> {
-    let cells = Cell::parse_list(text, rules.size()).map_err(|e| InputError(e.0))?;
+    let cells = rules.parse_cells(text).map_err(|e| InputError(e.0))?;
     let size = rules.size();
     Position::from_moves(rules, &cells).map_err(|(i, e)| {
         let name = cells[i].name(size);
@@ -108,7 +108,7 @@ pub fn solve_with(
                 Some(Player::X) => "second",
                 None => "draw",
             });
-            report.best_move = Some(analysis.best.name(rules.size()));
+            report.best_move = Some(rules.cell_name(analysis.best));
             report.plies = Some(plies);
         }
         Err(why) => {

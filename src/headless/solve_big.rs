@@ -95,7 +95,7 @@ pub(super) fn search_big(pos: &Position, moves: &str, options: SearchOptions) ->
             (None, true) => Some("interrupted"),
             (None, false) => Some("timeout"),
         },
-        best_move: Some(analysis.best.name(rules.size())),
+        best_move: Some(rules.cell_name(analysis.best)),
         plies: settled.map(|(_, plies, _)| plies),
         nodes: analysis.nodes,
         ms,

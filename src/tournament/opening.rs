@@ -227,7 +227,7 @@ pub fn parse_line(text: &str, rules: Rules) -> Result<Opening, String> {
     if !numeric {
         return words
             .iter()
-            .map(|w| Cell::parse(w, rules.size()).map_err(|e| e.to_string()))
+            .map(|w| rules.parse_cell(w).map_err(|e| e.to_string()))
             .collect();
     }
     if !words.len().is_multiple_of(2) {
@@ -420,20 +420,27 @@ mod tests {
     #[test]
     fn opening_lines_read_names_and_gomocup_offsets() {
         let rules = Rules::new(15, 5).unwrap();
-        let h8 = Cell::parse("h8", 15).unwrap();
+        // Names as Gomoku writes them: rows from the bottom.
+        let h8 = rules.parse_cell("h8").unwrap();
+        assert_eq!(h8, Cell::from_row_col(7, 7, 15));
         assert_eq!(
             parse_line("h8 i9, j7", rules).unwrap(),
-            ["h8", "i9", "j7"].map(|n| Cell::parse(n, 15).unwrap())
+            ["h8", "i9", "j7"].map(|n| rules.parse_cell(n).unwrap())
         );
+        assert_eq!(
+            rules.parse_cell("a1").unwrap(),
+            Cell::from_row_col(14, 0, 15)
+        );
+        // Gomocup's offsets: y grows downward, so 1,1 is I7.
         let offsets = parse_line("0,0, 1,1, -1,2", rules).unwrap();
         assert_eq!(offsets[0], h8);
-        assert_eq!(offsets[1], Cell::parse("i9", 15).unwrap());
-        assert_eq!(offsets[2], Cell::parse("g10", 15).unwrap());
+        assert_eq!(offsets[1], rules.parse_cell("i7").unwrap());
+        assert_eq!(offsets[2], rules.parse_cell("g6").unwrap());
         // The same offsets fit 20x20 around its centre, K10.
         let twenty = Rules::new(20, 5).unwrap();
         assert_eq!(
             parse_line("0,0", twenty).unwrap()[0],
-            Cell::parse("k11", 20).unwrap()
+            twenty.parse_cell("k10").unwrap()
         );
         assert!(parse_line("0,0, 1", rules).unwrap_err().contains("pairs"));
         assert!(parse_line("9,9", rules).unwrap_err().contains("off"));

@@ -158,7 +158,7 @@ fn mnk_lines(
                 for line in 0..cell_h {
                     let middle = line == cell_h / 2;
                     let row_label = if middle {
-                        format!("{:<label_w$}", r + 1)
+                        format!("{:<label_w$}", row_number(pos, r))
                     } else {
                         " ".repeat(label_w)
                     };
@@ -203,7 +203,10 @@ fn mnk_lines(
                 label,
             )));
             for r in 0..n {
-                let mut spans = vec![Span::styled(format!("{:>label_w$}", r + 1), label)];
+                let mut spans = vec![Span::styled(
+                    format!("{:>label_w$}", row_number(pos, r)),
+                    label,
+                )];
                 for col in 0..n {
                     spans.push(Span::raw(" "));
                     spans.extend(cell_spans(
@@ -220,6 +223,16 @@ fn mnk_lines(
         }
     }
     out
+}
+
+/// The number of the board's row `r` (from the top) as its cells are
+/// named: from the bottom on the Gomoku boards.
+fn row_number(pos: &Position, r: u8) -> u8 {
+    let rules = pos.rules();
+    match rules.rows_from_bottom() {
+        true => rules.size() - r,
+        false => r + 1,
+    }
 }
 
 /// The screen rectangle of each cell's content when the board is drawn

@@ -88,6 +88,14 @@ impl Cell {
     /// arrows, move numbers skipped. Nothing between two commas is an
     /// error: a move left out.
     pub fn parse_list(text: &str, size: u8) -> Result<Vec<Cell>, CoordError> {
+        Cell::parse_list_with(text, |word| Cell::parse(word, size))
+    }
+
+    /// [`Cell::parse_list`] with each cell read by `parse`.
+    pub fn parse_list_with(
+        text: &str,
+        parse: impl Fn(&str) -> Result<Cell, CoordError>,
+    ) -> Result<Vec<Cell>, CoordError> {
         if text.trim().is_empty() {
             return Ok(Vec::new());
         }
@@ -98,7 +106,7 @@ impl Cell {
                 .split(|c: char| c.is_whitespace() || c == '→')
                 .filter(|w| !w.is_empty() && !is_move_number(w))
             {
-                cells.push(Cell::parse(word, size)?);
+                cells.push(parse(word)?);
             }
             if cells.len() == before {
                 return Err(not_a_cell(part.trim()));

@@ -217,13 +217,23 @@ impl Rules {
             _ => 9,
         }
     }
+    /// Whether people count this board's rows from the bottom: Gomoku
+    /// records and boards do (H8 the centre of 15x15, A1 the lower left
+    /// corner), as Go does; the small boards of tic-tac-toe count from the
+    /// top, as kxo-tui always has.
+    pub fn rows_from_bottom(self) -> bool {
+        self.is_go() || self.size > SMALL_MAX_SIZE
+    }
+
     /// The name of `cell` (or a pass) as the game writes it: "B3" on the
-    /// line boards (row 1 at the top), GTP's "C7" in Go (no I, row 1 at
-    /// the bottom).
+    /// small boards (row 1 at the top), Gomoku's "h8" on the larger ones
+    /// (upper case, row 1 at the bottom), GTP's "C7" in Go (no I, row 1
+    /// at the bottom).
     pub fn cell_name(self, cell: super::Cell) -> String {
         match self.rule {
             Rule::Go => crate::go::vertex_name(cell, self.size),
             _ if cell.is_pass() => "pass".to_string(),
+            _ if self.rows_from_bottom() => self.flipped(cell).name(self.size),
             _ => cell.name(self.size),
         }
     }
@@ -231,8 +241,21 @@ impl Rules {
     pub fn parse_cell(self, text: &str) -> Result<super::Cell, super::CoordError> {
         match self.rule {
             Rule::Go => crate::go::parse_vertex(text, self.size),
+            _ if self.rows_from_bottom() => {
+                super::Cell::parse(text, self.size).map(|c| self.flipped(c))
+            }
             _ => super::Cell::parse(text, self.size),
         }
+    }
+    /// Reads a list of cells as [`Rules::parse_cell`] reads one (commas,
+    /// spaces or arrows between them, move numbers skipped).
+    pub fn parse_cells(self, text: &str) -> Result<Vec<super::Cell>, super::CoordError> {
+        super::Cell::parse_list_with(text, |word| self.parse_cell(word))
+    }
+    /// The cell in the same column, its row counted from the other edge.
+    fn flipped(self, cell: super::Cell) -> super::Cell {
+        let n = self.size;
+        super::Cell::from_row_col(n - 1 - cell.row(n), cell.col(n), n)
     }
 
     /// These rules with `rule` deciding which lines win (a line rule only:
