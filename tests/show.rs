@@ -144,7 +144,13 @@ fn human_mode_opens_on_a_start_screen_that_remembers() {
     let data = tempfile::tempdir().expect("temp dir");
     let home = data.path().to_str().expect("utf-8");
     let mut s = Session::start(&["--human"], 120, 40, &[("XDG_DATA_HOME", home)]);
-    s.wait_for("a game to play", T);
+    let screen = s.wait_for("a game to play", T);
+    // Its own keys in the header, not the game's, and no "running".
+    assert!(screen.contains("arrows choose  Enter start"), "{screen}");
+    assert!(screen.contains("choose below"), "{screen}");
+    for not_yet in ["u undo", "t hint", "running"] {
+        assert!(!screen.contains(not_yet), "{not_yet}:\n{screen}");
+    }
     // The game row: 7x7 with five first (a game either side can lose),
     // then to the left 4x4 with four.
     s.wait_for("7x7, five in a row", T);
@@ -178,6 +184,11 @@ fn human_mode_opens_on_a_start_screen_that_remembers() {
     );
     let screen = s.wait_for("Your move", T);
     assert!(!screen.contains("a game to play"), "{screen}");
+    // g goes back to the start screen before a move (and after a game).
+    s.send(b"g");
+    s.wait_for("a game to play", T);
+    s.send(b"\r");
+    s.wait_for("Your move", T);
     s.send(CTRL_Q);
     assert_eq!(s.wait_exit(T), 0);
 }

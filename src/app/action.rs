@@ -65,6 +65,8 @@ pub enum Action {
     Save,
     /// Human mode: review the game on the board, or go back to it.
     Review,
+    /// Human mode, after a game: back to the start screen.
+    ChooseGame,
 }
 
 /// What the tasks must do after an update.

@@ -271,6 +271,20 @@ impl App {
             Action::Hint => self.request_hint(),
             Action::Save => self.request_save(),
             Action::Review => self.toggle_review(),
+            Action::ChooseGame if over || self.games[0].record.moves.is_empty() => {
+                let choice = self.config.setup.unwrap_or_default();
+                self.setup = Some(super::setup::Setup::new(choice));
+                self.games[0].status = GameStatus::Over { restart_at: None };
+                if let Some(h) = self.human.as_mut() {
+                    h.message = None;
+                    h.hint = None;
+                }
+                vec![Effect::RedrawNow]
+            }
+            Action::ChooseGame => {
+                self.say("finish this game first (or press n twice to resign it)");
+                vec![Effect::Redraw]
+            }
             Action::ToggleNumbers => {
                 human.numbers = !human.numbers;
                 vec![Effect::RedrawNow]

@@ -265,3 +265,21 @@ fn enter_right_after_the_end_does_not_start_a_new_game() {
     a.press(Action::Confirm, now + ENTER_GUARD);
     assert_eq!(a.games[0].status, GameStatus::Playing, "a fresh press");
 }
+
+#[test]
+fn g_goes_back_to_the_start_screen_only_between_games() {
+    let mut a = human_app();
+    let now = Instant::now();
+    a.press(Action::ChooseGame, now);
+    assert!(a.setup.is_some(), "no move yet: the start screen");
+    a.press(Action::Confirm, now);
+    assert!(a.setup.is_none());
+    assert_eq!(a.games[0].status, GameStatus::Playing);
+    a.play_pending(0, a.games[0].generation, Cell::new(5), now);
+    a.press(Action::ChooseGame, now);
+    assert!(a.setup.is_none(), "mid-game it is refused");
+    assert_eq!(
+        a.human.as_ref().unwrap().message.as_deref(),
+        Some("finish this game first (or press n twice to resign it)")
+    );
+}

@@ -245,6 +245,13 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[(K::Char('v'), A::Review), (K::Char('V'), A::Review)],
     },
     Binding {
+        label: "g",
+        help: "after a game: the start screen, for another game or level",
+        bar: None,
+        scope: Scope::HumanNotTyping,
+        keys: &[(K::Char('g'), A::ChooseGame), (K::Char('G'), A::ChooseGame)],
+    },
+    Binding {
         label: "#",
         help: "move numbers on the stones, on or off (wide cells)",
         bar: Some("numbers"),

@@ -100,6 +100,16 @@ impl Level {
         }
     }
 
+    /// The level's name on `board`'s start screen: the top level is
+    /// "perfect" only where Negamax reads the game to the end, else
+    /// "strongest" (`--level perfect` names it either way).
+    pub fn label(self, board: &Board) -> &'static str {
+        match self {
+            Level::Perfect if !board.read_to_the_end => "strongest",
+            level => level.name(),
+        }
+    }
+
     /// How the computer plays at this level on `board`, in a few words:
     /// the top level claims perfection only where Negamax reads to the end.
     pub fn about(self, board: &Board) -> &'static str {
@@ -111,7 +121,7 @@ impl Level {
                 "Negamax: never misses a win, never lets one go"
             }
             Level::Perfect if board.go => "MCTS, 3 s a move: the strongest level on Go",
-            Level::Perfect => "Negamax, the strongest: not perfect here, it cannot read to the end",
+            Level::Perfect => "Negamax, the strongest level: it cannot read this board to the end",
         }
     }
 
@@ -333,6 +343,14 @@ mod tests {
                 "{}",
                 board.name
             );
+            // The start screen names it so too: "strongest" elsewhere.
+            assert_eq!(
+                Level::Perfect.label(&board) == "perfect",
+                board.read_to_the_end,
+                "{}",
+                board.name
+            );
+            assert!(!Level::Perfect.about(&board).contains("not perfect"));
         }
     }
 

@@ -229,6 +229,11 @@ fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
         )
     } else if app.paused() {
         Span::styled(" PAUSED ", c.warn().add_modifier(Modifier::REVERSED))
+    } else if app.setup().is_some() {
+        Span::styled("choose below", c.accent())
+    } else if app.human().is_some() {
+        // The panel says whose move it is.
+        Span::styled("playing", c.accent())
     } else {
         Span::styled("running", c.accent())
     };
@@ -329,7 +334,7 @@ pub(crate) fn draw_header(
             fit(status_spans(app, view), right.width),
             Line::from(""),
             fit(
-                key_bar(app.human().is_some())
+                header_keys(app)
                     .iter()
                     .enumerate()
                     .map(|(i, (key, what))| {
@@ -365,6 +370,20 @@ fn draw_grid(frame: &mut Frame, app: &App, view: &GridView) {
         let index = view.first + i;
         let selected = index == view.selected;
         game_box::draw_game(frame, app, &app.games()[index], *rect, selected);
+    }
+}
+
+/// The header's keys: the start screen's own while it shows (the game's
+/// keys do nothing there), else the key map's bar.
+fn header_keys(app: &App) -> Vec<(&'static str, &'static str)> {
+    match app.setup() {
+        Some(_) => vec![
+            ("arrows", "choose"),
+            ("Enter", "start"),
+            ("?", "help"),
+            ("Ctrl-Q", "quit"),
+        ],
+        None => key_bar(app.human().is_some()),
     }
 }
 

@@ -58,7 +58,7 @@ pub(super) fn lines(app: &App, setup: &Setup) -> Vec<Line<'static>> {
     out.extend(row(
         2,
         "level",
-        choice.level.name().to_string(),
+        choice.level.label(&board).to_string(),
         Some(level_about.to_string()),
     ));
     out.push(Line::from(vec![
