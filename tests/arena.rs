@@ -706,3 +706,14 @@ fn shards_run_with_the_sprt_merge_into_the_test_of_one_run() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(timeless(json(&merged)), whole);
 }
+
+#[test]
+fn arena_with_no_engine_named_swaps_the_default_pair_s_colours() {
+    // 4x4 with three in a row is a first player's win: a fixed side would
+    // make MCTS look unbeatable. Each engine plays O in half the games.
+    let (code, out, err) = common::kxo(&["arena", "--games", "6", "--seed", "5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("scores as O: mcts 100.0% of 3"), "{out}");
+    assert!(out.contains("negamax 100.0% of 3"), "{out}");
+    assert!(out.contains("first player (O) wins 6"), "{out}");
+}

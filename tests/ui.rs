@@ -335,6 +335,7 @@ fn header_ends_whole(t: &str) {
         "O 1",
         "games 1",
         "PgDn)",
+        "PgDn",
         "back",
         "quit",
         "pause",
@@ -623,4 +624,16 @@ fn a_zoomed_board_too_big_for_the_screen_says_so_instead_of_cutting_it() {
         "120x50, row 15:\n{large}"
     );
     assert!(!large.contains("too big"), "{large}");
+}
+
+#[test]
+fn the_help_and_quit_keys_stay_on_narrow_screens() {
+    // (At 40x12 the page the screen shows comes first: the keys give way.)
+    for (w, h) in [(80, 24), (50, 14)] {
+        let a = app(ColorMode::None);
+        let t = text(&render(&a, w, h));
+        let header: String = t.lines().take(2).collect::<Vec<_>>().join("\n");
+        assert!(header.contains("? help"), "{w}x{h}:\n{header}");
+        assert!(header.contains("Ctrl-Q quit"), "{w}x{h}:\n{header}");
+    }
 }

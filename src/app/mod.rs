@@ -333,7 +333,16 @@ impl App {
     /// and Random answer at once), so every game keeps a seat busy and the
     /// screen shows engines sharing the CPU.
     fn pick_engines(&mut self) -> [EngineKind; 2] {
-        let kinds = EngineKind::playable_on(self.config.rules);
+        let rules = self.config.rules;
+        let kinds: Vec<EngineKind> = match rules.is_small() || rules.is_go() {
+            true => EngineKind::playable_on(rules),
+            // Above 8x8 the random, greedy and learning players only
+            // scatter stones: random pairs are of the strong engines
+            // (`--o`/`--x` still seat any).
+            false => [kxo_engine::BuiltIn::Mcts, kxo_engine::BuiltIn::Negamax]
+                .map(EngineKind::from)
+                .to_vec(),
+        };
         let mut any = || kinds[self.rng.random_range(0..kinds.len())];
         let fixed = [Player::O, Player::X].map(|side| self.config.seat(side).map(SpecEngine::kind));
         match (fixed[0], fixed[1]) {

@@ -83,6 +83,24 @@ fn free_pairs_always_have_an_mcts_seat_and_vary() {
     }
     // MCTS against each kind on the list, on either side (itself once).
     assert_eq!(pairs.len(), 2 * kxo_engine::BuiltIn::COUNT - 1, "{pairs:?}");
+    // Gomoku (`kxo-tui --gomoku --games 4`): the strong engines only.
+    let gomoku = LiveConfig {
+        rules: Rules::new(15, 5).unwrap(),
+        games: 4,
+        ..LiveConfig::default()
+    };
+    let mut a = App::new(gomoku, Instant::now());
+    let mut pairs = std::collections::HashSet::new();
+    for _ in 0..100 {
+        a.restart_game(0, Instant::now());
+        pairs.insert(a.games[0].engines);
+    }
+    let strong = [kxo_engine::BuiltIn::Mcts, kxo_engine::BuiltIn::Negamax].map(EngineKind::from);
+    assert!(
+        pairs.iter().flatten().all(|e| strong.contains(e)),
+        "{pairs:?}"
+    );
+    assert_eq!(pairs.len(), 3, "{pairs:?}");
 }
 
 #[test]

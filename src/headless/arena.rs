@@ -363,10 +363,13 @@ fn finish(
 }
 
 /// Whether each opening is played twice with colours swapped: with
-/// `--engine`s, unless `--no-repeat`; never with `--o`/`--x`, which fix
-/// the sides.
+/// `--engine`s or with no engine named (the default pair, MCTS and
+/// Negamax, then takes both sides: on a board the first player wins, a
+/// fixed side would make the side's result look like the engine's),
+/// unless `--no-repeat`; never with `--o`/`--x`, which fix the sides.
 fn paired(args: &ArenaOptions) -> bool {
-    !args.no_repeat && !args.engines.is_empty()
+    let default_pair = args.o.is_none() && args.x.is_none();
+    !args.no_repeat && (!args.engines.is_empty() || default_pair)
 }
 
 /// The run's settings, as its report and state file keep them.

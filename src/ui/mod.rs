@@ -218,7 +218,10 @@ fn fit(items: Vec<Span<'static>>, width: u16) -> Line<'static> {
     Line::from(kept)
 }
 
-fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
+/// The status line: the state, what the view shows, (with `keys`, the
+/// compact header's help and quit keys, which a narrow screen keeps
+/// before the counts) and the counts.
+fn status_spans(app: &App, view: Option<&GridView>, keys: bool) -> Vec<Span<'static>> {
     let c = app.config().color;
     let t = &app.totals();
     let finished = app.tournament().is_some_and(|t| t.finished());
@@ -252,6 +255,9 @@ fn status_spans(app: &App, view: Option<&GridView>) -> Vec<Span<'static>> {
             format!("  page {}/{} PgUp/PgDn", view.page + 1, view.pages),
             c.warn(),
         ));
+    }
+    if keys {
+        items.push(Span::styled("  ? help  Ctrl-Q quit", c.dim()));
     }
     let counts = match &app.human() {
         // Human mode counts for the person, whichever side they played.
@@ -331,7 +337,7 @@ pub(crate) fn draw_header(
             )),
             Line::from(Span::styled(chrome.clock.clone(), c.accent())),
             Line::from(""),
-            fit(status_spans(app, view), right.width),
+            fit(status_spans(app, view, false), right.width),
             Line::from(""),
             fit(
                 header_keys(app)
@@ -356,11 +362,10 @@ pub(crate) fn draw_header(
         for half in [halves.next(), halves.next()].into_iter().flatten() {
             first.push(Span::styled(format!("  {half}"), c.accent()));
         }
-        first.push(Span::styled("   ? help  Ctrl-Q quit", c.dim()));
-        let text = vec![
-            fit(first, area.width),
-            fit(status_spans(app, view), area.width),
-        ];
+        // The keys for help and quitting right after the state, where a
+        // narrow screen keeps them (the counts give way first).
+        let status = status_spans(app, view, true);
+        let text = vec![fit(first, area.width), fit(status, area.width)];
         frame.render_widget(Paragraph::new(text), area);
     }
 }
