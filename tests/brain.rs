@@ -445,14 +445,16 @@ fn peak_memory(b: &Brain) -> u64 {
 
 #[test]
 fn max_memory_is_kept() {
-    // Three seconds of MCTS on 15x15: without a limit the tree grows to
-    // tens of MB (up to --hash, 64 MB; 48 MB in two seconds here); with
-    // max_memory 20 MB the whole process stays under it (14 MB here).
+    // 300,000 iterations of MCTS on 15x15, counted (not timed, so that a
+    // busy machine grows the same tree): without a limit the tree takes
+    // tens of MB (39 MB here); with max_memory 20 MB the whole process
+    // stays under it (14 MB here).
     const LIMIT: u64 = 20_000_000;
     let mut peaks = Vec::new();
     for limited in [false, true] {
-        let mut b = Brain::start(&["--engine", "mcts", "--think-ms", "3000"]);
+        let mut b = Brain::start(&["--engine", "mcts", "--think-ms", "600000"]);
         assert_eq!(b.ask("START 15"), "OK");
+        b.send("INFO max_node 300000");
         if limited {
             b.send(&format!("INFO max_memory {LIMIT}"));
         }
