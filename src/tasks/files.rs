@@ -3,24 +3,18 @@
 //! files it wrote or why it could not.
 
 use super::door::Door;
-use super::scheduler::{Ctx, Event, wait_for};
+use super::requests::next_request;
+use super::scheduler::{Ctx, Event};
 use crate::app::Message;
 
 /// The body of the files task: waits for a save request, writes, answers.
 pub(crate) fn run_files(ctx: &Ctx, door: Door, dir: std::path::PathBuf) {
     let mut last_id = 0;
     loop {
-        let request = door
-            .state()
-            .human()
-            .as_ref()
-            .and_then(|h| h.save_request.clone())
-            .filter(|r| r.id != last_id);
-        let Some(request) = request else {
-            wait_for(ctx, Event::Save);
-            continue;
-        };
-        last_id = request.id;
+        let (id, request) = next_request(ctx, &door, Event::Save, last_id, |h| {
+            h.save_request.clone().map(|r| (r.id, r))
+        });
+        last_id = id;
         let answer = crate::tournament::records::save_game(
             &dir,
             &request.game,

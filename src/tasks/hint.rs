@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use super::clock::{Due, SliceClock};
 use super::door::Door;
-use super::scheduler::{Ctx, Event, Suspend, wait_for};
+use super::requests::{next_request, while_wanted};
+use super::scheduler::{Ctx, Event, Suspend};
 use crate::app::Message;
 use kxo_engine::go::{GoMcts, Playouts};
 use kxo_engine::gomoku::BigNegamax;
@@ -139,34 +140,15 @@ impl Budget for HintBudget<'_> {
 pub(crate) fn run_hint(ctx: &Ctx, door: Door) {
     let mut last_id = 0;
     loop {
-        // A request may have come while the last search was still running.
-        let request = door
-            .state()
-            .human()
-            .as_ref()
-            .and_then(|h| h.hint_request.clone())
-            .filter(|r| r.id != last_id);
-        let Some(request) = request else {
-            wait_for(ctx, Event::Hint);
-            continue;
-        };
-        last_id = request.id;
+        let (id, request) = next_request(ctx, &door, Event::Hint, last_id, |h| {
+            h.hint_request.clone().map(|r| (r.id, r))
+        });
+        last_id = id;
         let rules = door.state().config().rules;
-        let id = request.id;
-        let wanted = {
-            let door = &door;
-            move || {
-                let app = door.state();
-                !app.quit()
-                    && app
-                        .human()
-                        .as_ref()
-                        .and_then(|h| h.hint_request.clone())
-                        .is_some_and(|r| r.id == id)
-            }
-        };
-        let mut budget =
-            HintBudget::new(ctx, limit_for(rules, BIG_BOARD_HINT_TIME), Box::new(wanted));
+        let wanted = while_wanted(&door, move |h| {
+            h.hint_request.as_ref().is_some_and(|r| r.id == id)
+        });
+        let mut budget = HintBudget::new(ctx, limit_for(rules, BIG_BOARD_HINT_TIME), wanted);
         let (best, estimate, line) = analyse(&request.pos, request.id, &mut budget);
         budget.close();
         if budget.still_wanted() {

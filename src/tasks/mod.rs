@@ -14,6 +14,7 @@ pub mod live;
 mod load;
 pub(crate) mod panics;
 mod renderer;
+mod requests;
 mod review;
 mod scheduler;
 mod seat;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::door::Door;
 use super::hint::{HintBudget, analyse, limit_for};
+use super::requests::while_wanted;
 use super::scheduler::{Ctx, Event, wait_for};
 use crate::app::Message;
 use crate::app::review::{Opinion, value_for_first};
@@ -26,20 +27,11 @@ pub(crate) fn run_review(ctx: &Ctx, door: Door) {
             wait_for(ctx, Event::Review);
             continue;
         };
-        let wanted = {
-            let door = &door;
-            move || {
-                let app = door.state();
-                !app.quit()
-                    && app
-                        .human()
-                        .as_ref()
-                        .and_then(|h| h.review.as_ref())
-                        .is_some_and(|r| r.id == id)
-            }
-        };
+        let wanted = while_wanted(&door, move |h| {
+            h.review.as_ref().is_some_and(|r| r.id == id)
+        });
         let rules = pos.rules();
-        let mut budget = HintBudget::new(ctx, limit_for(rules, REVIEW_TIME), Box::new(wanted));
+        let mut budget = HintBudget::new(ctx, limit_for(rules, REVIEW_TIME), wanted);
         let opinion = match pos.outcome().is_over() {
             // Over on the board (a line, a full board, Go's two passes):
             // its result.
