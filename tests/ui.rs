@@ -637,3 +637,23 @@ fn the_help_and_quit_keys_stay_on_narrow_screens() {
         assert!(header.contains("Ctrl-Q quit"), "{w}x{h}:\n{header}");
     }
 }
+
+#[test]
+fn human_gomoku_at_80x24_keeps_help_and_quit_and_offers_no_pass() {
+    let config = LiveConfig {
+        games: 1,
+        rules: kxo_engine::Rules::new(15, 5).unwrap(),
+        o: Some(kxo_engine::BuiltIn::Negamax.into()),
+        x: Some(kxo_engine::BuiltIn::Negamax.into()),
+        human: Some(kxo_engine::Player::O),
+        ..LiveConfig::default()
+    };
+    let app = App::new(config, Instant::now());
+    let t = text(&render(&app, 80, 24));
+    let header: String = t.lines().take(6).collect::<Vec<_>>().join("\n");
+    assert!(header.contains("? help  Ctrl-Q quit"), "{header}");
+    assert!(!header.contains("p pass"), "{header}");
+    // The board's rows are numbered from the bottom: 15 on top.
+    let first_row = t.lines().find(|l| l.contains('·')).unwrap_or_default();
+    assert!(first_row.contains("15"), "{t}");
+}

@@ -388,7 +388,17 @@ fn header_keys(app: &App) -> Vec<(&'static str, &'static str)> {
             ("?", "help"),
             ("Ctrl-Q", "quit"),
         ],
-        None => key_bar(app.human().is_some()),
+        None if app.human().is_none() => key_bar(false),
+        // Human mode: help and quit first, where a narrow header keeps
+        // them, then the game's keys (no pass but in Go).
+        None => {
+            let first = [("?", "help"), ("Ctrl-Q", "quit")];
+            let go = app.config().rules.is_go();
+            let rest = key_bar(true)
+                .into_iter()
+                .filter(|k| !first.contains(k) && (go || k.0 != "p"));
+            first.into_iter().chain(rest).collect()
+        }
     }
 }
 
