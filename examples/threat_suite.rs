@@ -1,4 +1,4 @@
-//! Builds the threat suite (`src/ai/big/threat_suite.txt`) from games,
+//! Builds the threat suite (`crates/kxo-engine/src/ai/big/threat_suite.txt`) from games,
 //! and measures it beside Rapfi.
 //!
 //! `threat_suite build [RAPFI] < games.txt` reads games, one a line, as
