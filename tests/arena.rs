@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, kxo};
+use common::{json, kxo, words};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -212,23 +212,9 @@ fn shards_played_at_once_merge_into_the_report_of_one_run() {
 
 #[test]
 fn the_sprt_stops_a_clear_match_early_and_says_why() {
-    let (code, out, err) = kxo(&[
-        "arena",
-        "--engine",
-        "strong=mcts:iterations=2000",
-        "--engine",
-        "weak=random",
-        "--size",
-        "5",
-        "--goal",
-        "4",
-        "--games",
-        "2000",
-        "--seed",
-        "2",
-        "--sprt",
-        "elo0=0,elo1=50",
-    ]);
+    let (code, out, err) = kxo(&words(
+        "arena --engine strong=mcts:iterations=2000 --engine weak=random --size 5 --goal 4 --games 2000 --seed 2 --sprt elo0=0,elo1=50",
+    ));
     assert_eq!(code, 0, "{err}");
     let line = out.lines().find(|l| l.starts_with("SPRT")).expect(&out);
     assert!(line.contains("H1 accepted"), "{line}");
@@ -236,42 +222,18 @@ fn the_sprt_stops_a_clear_match_early_and_says_why() {
     let games: u32 = out.split_whitespace().next().unwrap().parse().unwrap();
     assert!(games < 400 && games.is_multiple_of(2), "{out}");
     // Against itself it does not find 50 Elo: H0, or still undecided.
-    let (_, out, _) = kxo(&[
-        "arena",
-        "--engine",
-        "a=random",
-        "--engine",
-        "b=random",
-        "--games",
-        "400",
-        "--seed",
-        "3",
-        "--sprt",
-        "elo0=0,elo1=50",
-        "--json",
-    ]);
+    let (_, out, _) = kxo(&words(
+        "arena --engine a=random --engine b=random --games 400 --seed 3 --sprt elo0=0,elo1=50 --json",
+    ));
     let r = json(&out);
     assert_ne!(r["sprt"]["verdict"], "h1", "{out}");
 }
 
 #[test]
 fn a_small_round_robin_has_a_consistent_crosstable() {
-    let (code, out, err) = kxo(&[
-        "arena",
-        "--size",
-        "3",
-        "--engine",
-        "perfect=negamax",
-        "--engine",
-        "uct=mcts:iterations=200",
-        "--engine",
-        "rand=random",
-        "--games",
-        "10",
-        "--seed",
-        "4",
-        "--json",
-    ]);
+    let (code, out, err) = kxo(&words(
+        "arena --size 3 --engine perfect=negamax --engine uct=mcts:iterations=200 --engine rand=random --games 10 --seed 4 --json",
+    ));
     assert_eq!(code, 0, "{err}");
     let r = json(&out);
     assert_eq!(r["games"], 30);
@@ -324,23 +286,9 @@ fn a_small_round_robin_has_a_consistent_crosstable() {
     assert_eq!(x_wins, r["second_wins"].as_u64().unwrap());
     assert_eq!(draws, r["draws"].as_u64().unwrap());
     // Text: the crosstable under its heading.
-    let (_, text, _) = kxo(&[
-        "arena",
-        "--size",
-        "3",
-        "--engine",
-        "a=negamax",
-        "--engine",
-        "b=random",
-        "--engine",
-        "c=random",
-        "--games",
-        "2",
-        "--format",
-        "gauntlet",
-        "--seed",
-        "1",
-    ]);
+    let (_, text, _) = kxo(&words(
+        "arena --size 3 --engine a=negamax --engine b=random --engine c=random --games 2 --format gauntlet --seed 1",
+    ));
     assert!(text.contains("crosstable"), "{text}");
     // Each engine's score as O and as X, after the first player's line.
     let sides = text

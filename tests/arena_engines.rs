@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{json, kxo};
+use common::{json, kxo, words};
 use kxo_engine::Cell;
 use kxo_tui::tournament::game_file::parse as read_sgf;
 
@@ -535,22 +535,9 @@ fn the_log_folder_keeps_each_brains_conversation_per_game() {
 /// does not take is refused in the list's own words.
 #[test]
 fn a_kind_with_an_option_plays_in_arena_by_its_option() {
-    let (code, out, err) = kxo(&[
-        "arena",
-        "--engine",
-        "careless=greedy:block=no",
-        "--engine",
-        "careful=greedy",
-        "--size",
-        "5",
-        "--goal",
-        "4",
-        "--games",
-        "40",
-        "--seed",
-        "1",
-        "--json",
-    ]);
+    let (code, out, err) = kxo(&words(
+        "arena --engine careless=greedy:block=no --engine careful=greedy --size 5 --goal 4 --games 40 --seed 1 --json",
+    ));
     assert_eq!(code, 0, "{err}");
     let report = json(&out);
     assert_eq!(standing(&report, "careless")["spec"], "greedy:block=no");

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json, kxo};
+use common::{json, kxo, words};
 
 /// Every option that takes a value, in every command, read with "-1"
 /// and with a number beyond any type's limit: the option's own check
@@ -124,14 +124,9 @@ fn beyond_8x8_solve_settles_a_win_by_threats_and_else_says_what_it_expects() {
     );
     // X to move against the open three: the search sees X lose, but only
     // over the replies it read: unsettled, and it says what it expects.
-    let (code, out, err) = kxo(&[
-        "solve",
-        "--gomoku",
-        "--timeout",
-        "1.5",
-        "--moves",
-        "H8,A1,I8,A3,J8",
-    ]);
+    let (code, out, err) = kxo(&words(
+        "solve --gomoku --timeout 1.5 --moves H8,A1,I8,A3,J8",
+    ));
     assert_eq!(code, 3, "{out}{err}");
     assert!(out.contains("value:     unsettled"), "{out}");
     assert!(out.contains("it sees a loss in"), "{out}");
@@ -165,16 +160,7 @@ fn a_solve_that_runs_out_of_time_says_so_and_exits_3() {
         "{:?} CPU",
         run.cpu
     );
-    let (code, out, _) = kxo(&[
-        "solve",
-        "--timeout",
-        "0.2",
-        "--size",
-        "8",
-        "--goal",
-        "5",
-        "--json",
-    ]);
+    let (code, out, _) = kxo(&words("solve --timeout 0.2 --size 8 --goal 5 --json"));
     assert_eq!(code, 3);
     let v = json(&out);
     assert!(v["value"].is_null(), "{out}");
@@ -294,19 +280,9 @@ fn arena_text_reports_every_figure() {
 
 #[test]
 fn a_run_logged_to_a_file_prints_a_progress_line_every_n_games() {
-    let (code, _, err) = kxo(&[
-        "arena",
-        "--o",
-        "random",
-        "--x",
-        "random",
-        "--games",
-        "200",
-        "--seed",
-        "1",
-        "--progress",
-        "50",
-    ]);
+    let (code, _, err) = kxo(&words(
+        "arena --o random --x random --games 200 --seed 1 --progress 50",
+    ));
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 4, "{err}");
@@ -466,24 +442,9 @@ fn bad_input_gets_one_line_and_status_two() {
 
 #[test]
 fn a_gomoku_game_of_mcts_against_negamax_plays_to_the_end() {
-    let (code, out, err) = kxo(&[
-        "arena",
-        "--size",
-        "15",
-        "--goal",
-        "5",
-        "--o",
-        "mcts",
-        "--x",
-        "negamax",
-        "--games",
-        "2",
-        "--think-ms",
-        "20",
-        "--seed",
-        "5",
-        "--json",
-    ]);
+    let (code, out, err) = kxo(&words(
+        "arena --size 15 --goal 5 --o mcts --x negamax --games 2 --think-ms 20 --seed 5 --json",
+    ));
     assert_eq!(code, 0, "{err}");
     let report = json(&out);
     let (o, x, d) = (
@@ -531,20 +492,9 @@ fn headless_slips_stay_fixed() {
         "arena", "--size", "3", "--o", "negamax", "--x", "negamax", "--games", "4",
     ]);
     assert!(!text.contains("-0"), "{text}");
-    let (_, out, _) = kxo(&[
-        "arena",
-        "--o",
-        "mcts",
-        "--x",
-        "random",
-        "--games",
-        "40",
-        "--mcts-iterations",
-        "20",
-        "--seed",
-        "3",
-        "--json",
-    ]);
+    let (_, out, _) = kxo(&words(
+        "arena --o mcts --x random --games 40 --mcts-iterations 20 --seed 3 --json",
+    ));
     let r = &json(&out)["pairings"][0];
     if let (Some(d), Some(lo), Some(hi)) = (
         r["elo"].as_f64(),

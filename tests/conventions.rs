@@ -16,18 +16,7 @@ fn arena_in(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
         full.extend(["--games", "4"]);
     }
     full.extend_from_slice(args);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
-        .args(&full)
-        .env("XDG_DATA_HOME", dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{full:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json(&stdout)
+    json(&common::kxo_ok_in(dir, &full))
 }
 
 /// How many lines of `file` are `line`.

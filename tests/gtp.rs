@@ -4,6 +4,8 @@
 //! as GNU Go's `final_status_list` does) and the game's record shows how
 //! the game was settled.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -24,8 +26,12 @@ fn one_game_counted(black: (&str, &str), white: (&str, &str), count: &str) -> (S
         let count = if name == "w" { count } else { "" };
         format!("{name}=gtp:{MOCK} '{moves}' '{dead}' '{count}'")
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
-        .args([
+    let (b, w) = (seat("b", black), seat("w", white));
+    let (records_arg, logs) = (records.display().to_string(), dir.path().join("logs"));
+    let logs_arg = logs.display().to_string();
+    common::kxo_ok_in(
+        dir.path(),
+        &[
             "arena",
             "--go",
             "5",
@@ -34,19 +40,15 @@ fn one_game_counted(black: (&str, &str), white: (&str, &str), count: &str) -> (S
             "--games",
             "1",
             "--no-repeat",
-        ])
-        .args(["--engine", &seat("b", black), "--engine", &seat("w", white)])
-        .arg("--records")
-        .arg(&records)
-        .arg("--log")
-        .arg(dir.path().join("logs"))
-        .env("XDG_DATA_HOME", dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+            "--engine",
+            &b,
+            "--engine",
+            &w,
+            "--records",
+            &records_arg,
+            "--log",
+            &logs_arg,
+        ],
     );
     let read = |path: std::path::PathBuf| std::fs::read_to_string(path).unwrap();
     (
@@ -359,20 +361,27 @@ fn a_whole_game_of_kxo_tui_gtp_against_kxo_tui_gtp_through_the_arena() {
             env!("CARGO_BIN_EXE_kxo-tui")
         )
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_kxo-tui"))
-        .args(["arena", "--go", "9", "--games", "2", "--json", "--log"])
-        .arg(dir.path().join("logs"))
-        .args(["--engine", &engine("a", "1"), "--engine", &engine("b", "2")])
-        .arg("--records")
-        .arg(&records)
-        .env("XDG_DATA_HOME", dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (a, b) = (engine("a", "1"), engine("b", "2"));
+    let logs = dir.path().join("logs").display().to_string();
+    let records_arg = records.display().to_string();
+    let stdout = common::kxo_ok_in(
+        dir.path(),
+        &[
+            "arena",
+            "--go",
+            "9",
+            "--games",
+            "2",
+            "--json",
+            "--log",
+            &logs,
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--records",
+            &records_arg,
+        ],
     );
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["games"], 2, "{stdout}");

@@ -31,6 +31,14 @@ fn arena_report(args: &[&str], env: &[(&str, &str)]) -> (serde_json::Value, Stri
     (report, out)
 }
 
+/// `arena --size N --goal K --o O --x X MORE…` with its report.
+fn duel(size: u8, goal: u8, o: &str, x: &str, more: &[&str]) -> (serde_json::Value, String) {
+    let (size, goal) = (size.to_string(), goal.to_string());
+    let mut args = vec!["--size", &size, "--goal", &goal, "--o", o, "--x", x];
+    args.extend_from_slice(more);
+    arena_report(&args, &[])
+}
+
 fn script(name: &str) -> String {
     common::brain_script(name)
 }
@@ -69,22 +77,12 @@ fn lines_that_answer_nothing_cost_a_brain_nothing() {
         "brain:env SLOW_BRAIN_MS=5 SLOW_NOISE=1 {}",
         script("slow.sh")
     );
-    let (report, out) = arena_report(
-        &[
-            "--size",
-            "15",
-            "--goal",
-            "5",
-            "--o",
-            "random",
-            "--x",
-            &brain,
-            "--games",
-            "2",
-            "--think-ms",
-            "500",
-        ],
-        &[],
+    let (report, out) = duel(
+        15,
+        5,
+        "random",
+        &brain,
+        &["--games", "2", "--think-ms", "500"],
     );
     assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 2);
@@ -265,24 +263,12 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
     let perfect = own_brain("--engine negamax --goal 4 --think-ms 200");
     // --o and --x fix the sides: the two orders play both colours.
     for (o, x) in [(perfect.as_str(), "mcts"), ("mcts", perfect.as_str())] {
-        let (report, out) = arena_report(
-            &[
-                "--size",
-                "4",
-                "--goal",
-                "4",
-                "--o",
-                o,
-                "--x",
-                x,
-                "--games",
-                "6",
-                "--mcts-iterations",
-                "3000",
-                "--seed",
-                "2",
-            ],
-            &[],
+        let (report, out) = duel(
+            4,
+            4,
+            o,
+            x,
+            &["--games", "6", "--mcts-iterations", "3000", "--seed", "2"],
         );
         assert_eq!(
             losses(&report, "kxo-tui"),
@@ -294,54 +280,26 @@ fn kxo_tui_as_a_brain_plays_as_strongly_as_in_process() {
     // MCTS through the protocol against the perfect player: the perfect
     // side never loses, as in process.
     let mcts4 = own_brain("--engine mcts --goal 4 --think-ms 100");
-    let (report, out) = arena_report(
-        &[
-            "--size", "4", "--goal", "4", "--o", &mcts4, "--x", "negamax", "--games", "4",
-            "--seed", "2",
-        ],
-        &[],
-    );
+    let (report, out) = duel(4, 4, &mcts4, "negamax", &["--games", "4", "--seed", "2"]);
     assert_eq!(losses(&report, "negamax"), 0, "{out}");
     assert!(report.get("forfeits").is_none(), "{out}");
     // In process, the same engines give the same: no game lost.
-    let (report, out) = arena_report(
-        &[
-            "--size",
-            "4",
-            "--goal",
-            "4",
-            "--o",
-            "negamax",
-            "--x",
-            "mcts",
-            "--games",
-            "6",
-            "--mcts-iterations",
-            "3000",
-            "--seed",
-            "2",
-        ],
-        &[],
+    let (report, out) = duel(
+        4,
+        4,
+        "negamax",
+        "mcts",
+        &["--games", "6", "--mcts-iterations", "3000", "--seed", "2"],
     );
     assert_eq!(losses(&report, "negamax"), 0, "{out}");
     // Gomoku: whole games through the protocol, no forfeit.
     let mcts = own_brain("--engine mcts --think-ms 50");
-    let (report, out) = arena_report(
-        &[
-            "--size",
-            "15",
-            "--goal",
-            "5",
-            "--o",
-            &mcts,
-            "--x",
-            "negamax",
-            "--games",
-            "2",
-            "--think-ms",
-            "100",
-        ],
-        &[],
+    let (report, out) = duel(
+        15,
+        5,
+        &mcts,
+        "negamax",
+        &["--games", "2", "--think-ms", "100"],
     );
     assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 2);
@@ -391,22 +349,12 @@ fn the_example_brain_in_the_manual_plays_whole_games() {
     let path = dir.path().join("brain.py");
     std::fs::write(&path, code).unwrap();
     let brain = format!("brain:python3 {}", path.display());
-    let (report, out) = arena_report(
-        &[
-            "--size",
-            "15",
-            "--goal",
-            "5",
-            "--o",
-            &brain,
-            "--x",
-            "random",
-            "--games",
-            "3",
-            "--think-ms",
-            "500",
-        ],
-        &[],
+    let (report, out) = duel(
+        15,
+        5,
+        &brain,
+        "random",
+        &["--games", "3", "--think-ms", "500"],
     );
     assert!(report.get("forfeits").is_none(), "{out}");
     assert_eq!(report["games"], 3);

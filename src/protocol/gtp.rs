@@ -17,13 +17,11 @@ use std::time::{Duration, Instant};
 
 use super::outside::{PipeBudget, SETUP_ALLOWANCE, START_TIMEOUT, TOLERANCE};
 use super::process::{BrainCommand, Forfeit, Pipe, Process};
-use super::{OutsideEngine, Reply};
+use super::{LINES_A_WAIT, OutsideEngine, Reply};
 use kxo_engine::go::{GoPosition, handicap_points, parse_vertex, vertex_name};
 use kxo_engine::text::shown;
 use kxo_engine::{AnyPosition, Cell, Player, Rules};
 
-/// Lines read from an engine between two looks at its clock.
-const LINES_A_WAIT: usize = 64;
 /// The longest answer an engine may give, in lines (a `showboard` of
 /// 19x19 takes some twenty).
 const MAX_ANSWER_LINES: usize = 64;

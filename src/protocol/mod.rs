@@ -18,6 +18,11 @@ use std::time::Duration;
 use kxo_engine::AnyPosition;
 use outside::PipeBudget;
 
+/// Lines read from an outside engine between two looks at its clock: one
+/// that floods its pipe still loses at its deadline, and on the live
+/// screen the other tasks still run.
+const LINES_A_WAIT: usize = 64;
+
 /// An outside engine's answer: a move (in Go a pass too), or resignation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reply {

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 pub use super::process::{BrainCommand, BrainReaper, Forfeit, Protocol, Transcript, kill_all};
 use super::process::{Pipe, Process};
-use super::{cell_at, parse_xy, xy};
+use super::{LINES_A_WAIT, cell_at, parse_xy, xy};
 use kxo_engine::Budget;
 use kxo_engine::text::shown;
 use kxo_engine::{Bits, Cell, Player, Position, Rules};
@@ -121,8 +121,6 @@ impl Default for BrainSettings {
 /// MESSAGE lines kept per brain until they are collected: a brain that
 /// floods them costs nothing more than this.
 const MAX_MESSAGES: usize = 16;
-/// Lines read from a brain between two looks at its clock.
-const LINES_A_WAIT: usize = 64;
 
 /// An outside brain playing one game (a seat holds it as
 /// `tournament::SeatEngine::Outside`).

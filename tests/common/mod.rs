@@ -290,6 +290,22 @@ pub fn kxo_with(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     )
 }
 
+/// Runs the binary to its end with its data folder in `home`; it must
+/// succeed (a test fails with its stderr): its standard output.
+pub fn kxo_ok_in(home: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(bin())
+        .args(args)
+        .env("XDG_DATA_HOME", home)
+        .output()
+        .expect("run kxo-tui");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// The path of a test brain in `tests/brains/`.
 pub fn brain_script(name: &str) -> String {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -518,6 +534,12 @@ impl Drop for Running {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A command line's words, as a shell splits one without quotes:
+/// `words("arena --games 2")`.
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
 }
 
 /// kxo-tui run with `args`: its status, stdout and stderr.

@@ -627,18 +627,7 @@ impl Board {
     /// 3x3 patterns' key.
     #[inline]
     pub(crate) fn pattern_key(&self, v: usize) -> u16 {
-        let s = self.stride as usize;
-        let around = [
-            v - s - 1,
-            v - s,
-            v - s + 1,
-            v - 1,
-            v + 1,
-            v + s - 1,
-            v + s,
-            v + s + 1,
-        ];
-        around
+        self.around(v)
             .iter()
             .fold(0u16, |key, &p| key << 2 | self.stone[p] as u16)
     }
