@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, bin, brain_script, pid_in, run_fed, run_measured};
+use common::{Run, bin, brain_script, gomoku_args, pid_in, run_fed, run_measured};
 
 /// `kxo-tui train` of `episodes` games into the model at `model`.
 fn train(model: &Path, episodes: &str) -> (i32, String, String) {
@@ -27,9 +27,7 @@ fn train(model: &Path, episodes: &str) -> (i32, String, String) {
 
 /// One arena game of Gomoku: `brain` as O against the random engine.
 fn gomoku_game_against_random(brain: &str, extra: &[&str]) -> Run {
-    let mut args = vec![
-        "arena", "--size", "15", "--goal", "5", "--o", brain, "--x", "random", "--games", "1",
-    ];
+    let mut args = gomoku_args(&["arena"], brain, "random", &["--games", "1"]);
     args.extend_from_slice(extra);
     run_measured(&args, b"", Duration::from_secs(30))
 }
@@ -362,20 +360,12 @@ fn a_terminal_closed_without_sighup_ends_the_screen_and_its_brains() {
         brain_script("hostile.sh")
     );
     let (master, mut child) = start_without_controlling_terminal(
-        &[
-            "--games",
-            "1",
-            "--size",
-            "15",
-            "--goal",
-            "5",
-            "--o",
+        &gomoku_args(
+            &["--games", "1"],
             &brain,
-            "--x",
             "random",
-            "--think-ms",
-            "600000",
-        ],
+            &["--think-ms", "600000"],
+        ),
         data.path(),
     );
     assert!(

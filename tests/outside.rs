@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use common::{CTRL_Q, Session};
+use common::{CTRL_Q, Session, gomoku_args};
 
 const T: Duration = Duration::from_secs(10);
 
@@ -311,10 +311,7 @@ fn a_failing_brain_forfeits_on_the_live_screen_and_is_gone_after_quit() {
     let pidfile = dir.path().join("pid").display().to_string();
     let brain = format!("brain:{} garbage", script("faulty.sh"));
     let mut s = Session::start(
-        &[
-            "--games", "1", "--size", "15", "--goal", "5", "--o", "random", "--x", &brain,
-            "--hold", "60000",
-        ],
+        &gomoku_args(&["--games", "1"], "random", &brain, &["--hold", "60000"]),
         // Wide enough for the Records line, with the opening's moves, in one.
         200,
         40,

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{CTRL_Q, Session};
+use common::{CTRL_Q, Session, gomoku_args};
 
 const T: Duration = Duration::from_secs(10);
 
@@ -18,22 +18,12 @@ fn the_live_screen_stays_responsive_while_a_brain_thinks() {
     let gate = dir.path().join("answer");
     let gate_path = gate.to_str().unwrap();
     let mut s = Session::start(
-        &[
-            "--games",
-            "1",
-            "--size",
-            "15",
-            "--goal",
-            "5",
-            "--o",
+        &gomoku_args(
+            &["--games", "1"],
             &brain,
-            "--x",
             "random",
-            "--think-ms",
-            "600000",
-            "--delay",
-            "0",
-        ],
+            &["--think-ms", "600000", "--delay", "0"],
+        ),
         120,
         40,
         &[("SLOW_BRAIN_MS", "0"), ("SLOW_UNTIL", gate_path)],

@@ -10,7 +10,7 @@ mod common;
 use std::fs;
 use std::time::Duration;
 
-use common::{Running, pid_in, run_env};
+use common::{Running, gomoku_args, pid_in, run_env};
 
 /// Whether process `pid` still runs (a zombie does not count).
 fn alive(pid: i32) -> bool {
@@ -41,23 +41,12 @@ fn every_command_ends_cleanly_on_sigint_sigterm_and_sighup() {
         let silent = format!("brain:{faulty} silent");
         // arena, with a brain thinking (it never answers; it has 30 s).
         let arena = Running::start(
-            &[
-                "arena",
-                "--size",
-                "15",
-                "--goal",
-                "5",
-                "--o",
+            &gomoku_args(
+                &["arena"],
                 &silent,
-                "--x",
                 "random",
-                "--games",
-                "4",
-                "--think-ms",
-                "30000",
-                "--state",
-                &state_arg,
-            ],
+                &["--games", "4", "--think-ms", "30000", "--state", &state_arg],
+            ),
             &[("FAULT_PIDFILE", &pidfile_arg)],
         );
         // The preflight's brain writes the file first; the game's after.

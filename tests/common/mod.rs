@@ -542,6 +542,20 @@ pub fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
+/// The flags of a 15x15 game of five in a row between `o` and `x`, with
+/// `before` and `after` around them (the live screen's or `arena`'s).
+pub fn gomoku_args<'a>(
+    before: &[&'a str],
+    o: &'a str,
+    x: &'a str,
+    after: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = before.to_vec();
+    args.extend(["--size", "15", "--goal", "5", "--o", o, "--x", x]);
+    args.extend_from_slice(after);
+    args
+}
+
 /// kxo-tui run with `args`: its status, stdout and stderr.
 pub fn kxo(args: &[&str]) -> (i32, String, String) {
     kxo_with(args, &[])
